@@ -1,0 +1,186 @@
+//! The versioned envelope around every shard file.
+//!
+//! ```text
+//! offset size  field
+//! 0      4     magic  b"AIDX"
+//! 4      2     format version (u16 LE), currently 1
+//! 6      1     shard kind (manifest = 1, terms = 2, meta = 3)
+//! 7      1     codec (0 = stored, 1 = zlib, which a browser inflates with DecompressionStream("deflate"))
+//! 8      4     inflated payload length (u32 LE)
+//! 12     4     payload length in this file (u32 LE)
+//! 16     4     CRC-32 (IEEE) of the payload bytes as stored
+//! 20     ...   payload
+//! ```
+//! The CRC lets a reader reject a damaged file before inflating it; file names carry a content hash
+//! so a new build never overwrites a file an old manifest still points at.
+
+use crate::error::ShardError;
+
+pub const MAGIC: [u8; 4] = *b"AIDX";
+/// The shard format version this code writes and reads.
+pub const FORMAT_VERSION: u16 = 1;
+pub const HEADER_LEN: usize = 20;
+/// Upper bound on an inflated payload: protects readers from decompression bombs.
+pub const MAX_PAYLOAD: u64 = 256 * 1024 * 1024;
+
+/// What a shard file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShardKind {
+    Manifest = 1,
+    Terms = 2,
+    Meta = 3,
+}
+
+impl ShardKind {
+    pub fn from_byte(b: u8) -> Result<Self, ShardError> {
+        match b {
+            1 => Ok(ShardKind::Manifest),
+            2 => Ok(ShardKind::Terms),
+            3 => Ok(ShardKind::Meta),
+            other => Err(ShardError::UnknownKind(other)),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            ShardKind::Manifest => "manifest",
+            ShardKind::Terms => "terms",
+            ShardKind::Meta => "meta",
+        }
+    }
+}
+
+/// The parsed fixed-size header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnvelopeHeader {
+    pub version: u16,
+    pub kind: ShardKind,
+    pub codec: u8,
+    pub raw_len: u32,
+    pub payload_len: u32,
+    pub crc32: u32,
+}
+
+/// Wraps a payload: zlib-compressed at a fixed level, so the same payload always gives the same bytes.
+pub fn seal(kind: ShardKind, payload: &[u8]) -> Vec<u8> {
+    let compressed = miniz_oxide::deflate::compress_to_vec_zlib(payload, 9);
+    let mut out = Vec::with_capacity(HEADER_LEN + compressed.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.push(kind as u8);
+    out.push(1);
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(compressed.len() as u32).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&compressed).to_le_bytes());
+    out.extend_from_slice(&compressed);
+    out
+}
+
+/// Checks magic, version, lengths and checksum; does not inflate. The browser calls this before handing
+/// the payload to `DecompressionStream`.
+pub fn read_header(file: &[u8]) -> Result<EnvelopeHeader, ShardError> {
+    if file.len() < 4 || file[0..4] != MAGIC {
+        return Err(ShardError::BadMagic);
+    }
+    if file.len() < HEADER_LEN {
+        return Err(ShardError::LengthMismatch {
+            declared: HEADER_LEN as u64,
+            actual: file.len() as u64,
+        });
+    }
+    let u32_at = |i: usize| u32::from_le_bytes([file[i], file[i + 1], file[i + 2], file[i + 3]]);
+    let version = u16::from_le_bytes([file[4], file[5]]);
+    if version != FORMAT_VERSION {
+        return Err(ShardError::UnsupportedVersion {
+            found: version,
+            supported: FORMAT_VERSION,
+        });
+    }
+    let kind = ShardKind::from_byte(file[6])?;
+    let codec = file[7];
+    if codec > 1 {
+        return Err(ShardError::UnknownCodec(codec));
+    }
+    let header = EnvelopeHeader {
+        version,
+        kind,
+        codec,
+        raw_len: u32_at(8),
+        payload_len: u32_at(12),
+        crc32: u32_at(16),
+    };
+    let actual = (file.len() - HEADER_LEN) as u64;
+    if header.payload_len as u64 != actual {
+        return Err(ShardError::LengthMismatch {
+            declared: header.payload_len as u64,
+            actual,
+        });
+    }
+    if header.raw_len as u64 > MAX_PAYLOAD {
+        return Err(ShardError::TooLarge { limit: MAX_PAYLOAD });
+    }
+    let crc = crc32fast::hash(&file[HEADER_LEN..]);
+    if crc != header.crc32 {
+        return Err(ShardError::ChecksumMismatch {
+            expected: header.crc32,
+            actual: crc,
+        });
+    }
+    Ok(header)
+}
+
+/// Verifies the envelope, checks the kind, and returns the inflated payload.
+pub fn open(file: &[u8], expected: ShardKind) -> Result<Vec<u8>, ShardError> {
+    let header = read_header(file)?;
+    if header.kind != expected {
+        return Err(ShardError::WrongKind {
+            expected: expected.name(),
+            found: header.kind.name(),
+        });
+    }
+    let payload = &file[HEADER_LEN..];
+    let raw = if header.codec == 0 {
+        payload.to_vec()
+    } else {
+        miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(payload, header.raw_len as usize)
+            .map_err(|_| ShardError::Inflate("corrupt or truncated zlib stream"))?
+    };
+    if raw.len() as u64 != header.raw_len as u64 {
+        return Err(ShardError::InflatedLengthMismatch {
+            declared: header.raw_len as u64,
+            actual: raw.len() as u64,
+        });
+    }
+    Ok(raw)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seal_open_roundtrip_is_deterministic() {
+        let payload = b"hello hello hello shard".repeat(10);
+        let a = seal(ShardKind::Terms, &payload);
+        let b = seal(ShardKind::Terms, &payload);
+        assert_eq!(a, b);
+        assert_eq!(open(&a, ShardKind::Terms).unwrap(), payload);
+    }
+
+    #[test]
+    fn every_damage_is_a_typed_error() {
+        let file = seal(ShardKind::Meta, b"some payload bytes that compress");
+        assert_eq!(open(&file, ShardKind::Terms).unwrap_err().code(), "wrong_kind");
+        assert_eq!(open(&file[..10], ShardKind::Meta).unwrap_err().code(), "length_mismatch");
+        assert_eq!(open(&file[..file.len() - 1], ShardKind::Meta).unwrap_err().code(), "length_mismatch");
+        let mut bad = file.clone();
+        bad[0] = b'X';
+        assert_eq!(open(&bad, ShardKind::Meta).unwrap_err().code(), "bad_magic");
+        let mut bad = file.clone();
+        bad[4] = 9;
+        assert_eq!(open(&bad, ShardKind::Meta).unwrap_err().code(), "unsupported_version");
+        let mut bad = file.clone();
+        let last = bad.len() - 1;
+        bad[last] ^= 0x55;
+        assert_eq!(open(&bad, ShardKind::Meta).unwrap_err().code(), "checksum_mismatch");
+    }
+}

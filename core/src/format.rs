@@ -1,0 +1,767 @@
+//! Shard format v1: the manifest, term shards and metadata shards. Writer (`encode`) and reader
+//! (`decode`) sit side by side; the reader validates everything it reads.
+//!
+//! - The **manifest** is the only file with a fixed name. It lists term shards by term range (so a term
+//!   or a prefix maps to one shard) with a binary-fuse filter each, metadata shards by page range, the
+//!   corpus statistics BM25 needs, the scoring parameters, and a compact page table (chunks per page, kind,
+//!   nav group, tag set) so filters and chunk→page aggregation need no other file.
+//! - A **term shard** holds a sorted, front-coded run of terms, each with its postings: chunk ordinal,
+//!   and per field the term frequency and the field-norm code (tantivy's 1-byte length quantization).
+//! - A **metadata shard** holds what results display for a run of pages and their chunks.
+
+use crate::bytes::{ByteReader, ByteWriter};
+use crate::envelope::{self, ShardKind};
+use crate::error::{FormatError, ShardError};
+use crate::filter::TermFilter;
+
+/// The scored text fields, in posting order. `Exact` carries exact-match keys (whole title,
+/// operationId, `METHOD /path`) that drive boosts, not BM25.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Field {
+    Title = 0,
+    Headings = 1,
+    Body = 2,
+    Code = 3,
+    Exact = 4,
+}
+
+pub const FIELD_COUNT: usize = 5;
+/// Fields scored by BM25F.
+pub const SCORED_FIELDS: usize = 4;
+
+impl Field {
+    pub const ALL: [Field; FIELD_COUNT] = [Field::Title, Field::Headings, Field::Body, Field::Code, Field::Exact];
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Title => "title",
+            Field::Headings => "headings",
+            Field::Body => "body",
+            Field::Code => "code",
+            Field::Exact => "exact",
+        }
+    }
+}
+
+/// What a page is: a guide, an API operation, or a custom record (JSONL).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    Docs = 0,
+    Api = 1,
+    Custom = 2,
+}
+
+impl Kind {
+    pub fn from_byte(b: u8) -> Result<Self, FormatError> {
+        match b {
+            0 => Ok(Kind::Docs),
+            1 => Ok(Kind::Api),
+            2 => Ok(Kind::Custom),
+            _ => Err(FormatError::Invalid {
+                what: "kind",
+                detail: "unknown kind byte",
+            }),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Docs => "docs",
+            Kind::Api => "api",
+            Kind::Custom => "custom",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "docs" => Some(Kind::Docs),
+            "api" => Some(Kind::Api),
+            "custom" => Some(Kind::Custom),
+            _ => None,
+        }
+    }
+}
+
+/// Which content an index was built for. Private content is never written, so it has no level here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Audience {
+    Public = 0,
+    Internal = 1,
+}
+
+/// BM25F parameters, stored in the manifest so every reader scores the same way.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bm25Params {
+    pub k1: f32,
+    pub b: f32,
+    /// Weight per scored field (title, headings, body, code).
+    pub weights: [f32; SCORED_FIELDS],
+}
+
+impl Default for Bm25Params {
+    /// Tuned on the SciFact train split (see the eval notes in ARCHITECTURE.md).
+    fn default() -> Self {
+        Bm25Params {
+            k1: 1.2,
+            b: 0.75,
+            weights: [2.0, 1.5, 1.0, 0.8],
+        }
+    }
+}
+
+/// One page in the manifest's page table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageEntry {
+    pub chunk_count: u32,
+    pub kind: Kind,
+    /// Index into [`Manifest::groups`], if the page sits in a navigation group.
+    pub group: Option<u32>,
+    /// Index into [`Manifest::tagsets`].
+    pub tagset: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TermShardEntry {
+    pub first: String,
+    pub last: String,
+    pub file: String,
+    pub term_count: u32,
+    pub filter: Option<TermFilter>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MetaShardEntry {
+    pub first_page: u32,
+    pub page_count: u32,
+    pub file: String,
+}
+
+/// The root of an index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Manifest {
+    /// Hash over every other shard's name: changes whenever any content changes.
+    pub build_id: String,
+    pub generator: String,
+    pub analyzer_version: u32,
+    pub audience: Audience,
+    pub params: Bm25Params,
+    pub num_chunks: u32,
+    /// Total tokens per scored field over all chunks (average length = total / num_chunks).
+    pub field_tokens: [u64; SCORED_FIELDS],
+    pub groups: Vec<String>,
+    pub tags: Vec<String>,
+    pub tagsets: Vec<Vec<u32>>,
+    pub pages: Vec<PageEntry>,
+    pub term_shards: Vec<TermShardEntry>,
+    pub meta_shards: Vec<MetaShardEntry>,
+}
+
+pub const MANIFEST_FILE: &str = "manifest.bin";
+
+impl Manifest {
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = ByteWriter::new();
+        w.str(&self.build_id);
+        w.str(&self.generator);
+        w.varint(self.analyzer_version as u64);
+        w.u8(self.audience as u8);
+        w.f32(self.params.k1);
+        w.f32(self.params.b);
+        for x in self.params.weights {
+            w.f32(x);
+        }
+        w.varint(self.num_chunks as u64);
+        for t in self.field_tokens {
+            w.varint(t);
+        }
+        for list in [&self.groups, &self.tags] {
+            w.varint(list.len() as u64);
+            for s in list.iter() {
+                w.str(s);
+            }
+        }
+        w.varint(self.tagsets.len() as u64);
+        for set in &self.tagsets {
+            w.varint(set.len() as u64);
+            for &t in set {
+                w.varint(t as u64);
+            }
+        }
+        w.varint(self.pages.len() as u64);
+        for p in &self.pages {
+            w.varint(p.chunk_count as u64);
+            w.u8(p.kind as u8);
+            w.varint(p.group.map_or(0, |g| g as u64 + 1));
+            w.varint(p.tagset as u64);
+        }
+        w.varint(self.term_shards.len() as u64);
+        for s in &self.term_shards {
+            w.str(&s.first);
+            w.str(&s.last);
+            w.str(&s.file);
+            w.varint(s.term_count as u64);
+            match &s.filter {
+                Some(f) => {
+                    w.u8(1);
+                    f.encode(&mut w);
+                }
+                None => w.u8(0),
+            }
+        }
+        w.varint(self.meta_shards.len() as u64);
+        for m in &self.meta_shards {
+            w.varint(m.first_page as u64);
+            w.varint(m.page_count as u64);
+            w.str(&m.file);
+        }
+        envelope::seal(ShardKind::Manifest, &w.into_inner())
+    }
+
+    pub fn decode(file: &[u8]) -> Result<Self, ShardError> {
+        let raw = envelope::open(file, ShardKind::Manifest)?;
+        let mut r = ByteReader::new(&raw);
+        let build_id = r.str("build id")?.to_owned();
+        let generator = r.str("generator")?.to_owned();
+        let analyzer_version = r.varint_u32("analyzer version")?;
+        let audience = match r.u8("audience")? {
+            0 => Audience::Public,
+            1 => Audience::Internal,
+            _ => return Err(invalid("audience", "unknown audience byte")),
+        };
+        let k1 = r.f32("k1")?;
+        let b = r.f32("b")?;
+        let mut weights = [0f32; SCORED_FIELDS];
+        for x in weights.iter_mut() {
+            *x = r.f32("field weight")?;
+        }
+        if !(k1.is_finite() && k1 >= 0.0 && (0.0..=1.0).contains(&b) && weights.iter().all(|w| w.is_finite() && *w >= 0.0)) {
+            return Err(invalid("bm25 parameters", "out of range"));
+        }
+        let num_chunks = r.varint_u32("chunk count")?;
+        let mut field_tokens = [0u64; SCORED_FIELDS];
+        for t in field_tokens.iter_mut() {
+            *t = r.varint("field token total")?;
+        }
+        let mut lists = [Vec::new(), Vec::new()];
+        for list in lists.iter_mut() {
+            let n = r.count("string list", 1)?;
+            for _ in 0..n {
+                list.push(r.str("group or tag name")?.to_owned());
+            }
+        }
+        let [groups, tags] = lists;
+        let n = r.count("tag sets", 1)?;
+        let mut tagsets = Vec::with_capacity(n);
+        for _ in 0..n {
+            let m = r.count("tag set", 1)?;
+            let mut set = Vec::with_capacity(m);
+            for _ in 0..m {
+                let t = r.varint_u32("tag id")?;
+                if t as usize >= tags.len() {
+                    return Err(invalid("tag set", "tag id out of range"));
+                }
+                set.push(t);
+            }
+            tagsets.push(set);
+        }
+        let n = r.count("page table", 4)?;
+        let mut pages = Vec::with_capacity(n);
+        let mut chunk_sum: u64 = 0;
+        for _ in 0..n {
+            let chunk_count = r.varint_u32("page chunk count")?;
+            let kind = Kind::from_byte(r.u8("page kind")?)?;
+            let group = match r.varint_u32("page group")? {
+                0 => None,
+                g if (g as usize) <= groups.len() => Some(g - 1),
+                _ => return Err(invalid("page group", "group id out of range")),
+            };
+            let tagset = r.varint_u32("page tag set")?;
+            if tagset as usize >= tagsets.len().max(1) && !(tagsets.is_empty() && tagset == 0) {
+                return Err(invalid("page tag set", "tag set id out of range"));
+            }
+            chunk_sum += chunk_count as u64;
+            pages.push(PageEntry {
+                chunk_count,
+                kind,
+                group,
+                tagset,
+            });
+        }
+        if chunk_sum != num_chunks as u64 {
+            return Err(invalid("page table", "chunk counts do not add up to the chunk count"));
+        }
+        let n = r.count("term shard list", 5)?;
+        let mut term_shards: Vec<TermShardEntry> = Vec::with_capacity(n);
+        for _ in 0..n {
+            let first = r.str("term shard first term")?.to_owned();
+            let last = r.str("term shard last term")?.to_owned();
+            let file = read_file_name(&mut r)?;
+            let term_count = r.varint_u32("term shard term count")?;
+            let filter = match r.u8("term filter flag")? {
+                0 => None,
+                1 => Some(TermFilter::decode(&mut r)?),
+                _ => return Err(invalid("term filter flag", "not 0 or 1")),
+            };
+            if first > last || term_shards.last().is_some_and(|p| p.last >= first) {
+                return Err(invalid("term shard list", "term ranges not sorted or overlapping"));
+            }
+            term_shards.push(TermShardEntry {
+                first,
+                last,
+                file,
+                term_count,
+                filter,
+            });
+        }
+        let n = r.count("meta shard list", 3)?;
+        let mut meta_shards = Vec::with_capacity(n);
+        let mut next_page = 0u64;
+        for _ in 0..n {
+            let first_page = r.varint_u32("meta shard first page")?;
+            let page_count = r.varint_u32("meta shard page count")?;
+            let file = read_file_name(&mut r)?;
+            if first_page as u64 != next_page || page_count == 0 {
+                return Err(invalid("meta shard list", "page ranges not contiguous"));
+            }
+            next_page += page_count as u64;
+            meta_shards.push(MetaShardEntry {
+                first_page,
+                page_count,
+                file,
+            });
+        }
+        if next_page != pages.len() as u64 {
+            return Err(invalid("meta shard list", "page ranges do not cover the page table"));
+        }
+        r.finish("manifest")?;
+        Ok(Manifest {
+            build_id,
+            generator,
+            analyzer_version,
+            audience,
+            params: Bm25Params { k1, b, weights },
+            num_chunks,
+            field_tokens,
+            groups,
+            tags,
+            tagsets,
+            pages,
+            term_shards,
+            meta_shards,
+        })
+    }
+
+    /// Average length of a scored field, as both sides compute it.
+    pub fn avg_field_len(&self, field: usize) -> f32 {
+        if self.num_chunks == 0 {
+            return 0.0;
+        }
+        (self.field_tokens[field] as f64 / self.num_chunks as f64) as f32
+    }
+
+    /// The term shard whose range holds `term`, if any.
+    pub fn term_shard_for(&self, term: &str) -> Option<usize> {
+        let i = self.term_shards.partition_point(|s| s.last.as_str() < term);
+        (i < self.term_shards.len() && self.term_shards[i].first.as_str() <= term).then_some(i)
+    }
+
+    /// Term shards whose range may hold terms starting with `prefix`.
+    pub fn term_shards_for_prefix(&self, prefix: &str) -> core::ops::Range<usize> {
+        let start = self.term_shards.partition_point(|s| s.last.as_str() < prefix);
+        let mut end = start;
+        while end < self.term_shards.len() && (self.term_shards[end].first.as_str() <= prefix || self.term_shards[end].first.starts_with(prefix)) {
+            end += 1;
+        }
+        start..end
+    }
+
+    /// The metadata shard holding `page`.
+    pub fn meta_shard_for(&self, page: u32) -> Option<usize> {
+        let i = self.meta_shards.partition_point(|m| m.first_page + m.page_count <= page);
+        (i < self.meta_shards.len()).then_some(i)
+    }
+
+    /// Every file the manifest references.
+    pub fn files(&self) -> impl Iterator<Item = &str> {
+        self.term_shards
+            .iter()
+            .map(|s| s.file.as_str())
+            .chain(self.meta_shards.iter().map(|m| m.file.as_str()))
+    }
+}
+
+fn invalid(what: &'static str, detail: &'static str) -> ShardError {
+    ShardError::Format(FormatError::Invalid { what, detail })
+}
+
+/// Shard file names are `t/<hex>.bin` or `m/<hex>.bin`: nothing a reader could be tricked into
+/// resolving outside the index directory.
+fn read_file_name(r: &mut ByteReader<'_>) -> Result<String, ShardError> {
+    let name = r.str("shard file name")?;
+    let ok = name.len() <= 80
+        && name.split('/').count() == 2
+        && name.split('/').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-'))
+        && !name.contains("..");
+    if !ok {
+        return Err(invalid("shard file name", "not of the form dir/name.bin"));
+    }
+    Ok(name.to_owned())
+}
+
+/// One chunk's occurrence of a term: frequency and field-norm code per field (0 frequency = absent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Posting {
+    pub chunk: u32,
+    pub tf: [u32; FIELD_COUNT],
+    pub norm: [u8; FIELD_COUNT],
+}
+
+impl Posting {
+    pub fn new(chunk: u32) -> Self {
+        Posting {
+            chunk,
+            tf: [0; FIELD_COUNT],
+            norm: [0; FIELD_COUNT],
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TermPostings {
+    pub term: String,
+    pub postings: Vec<Posting>,
+}
+
+/// A sorted run of terms with their postings.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TermShard {
+    pub terms: Vec<TermPostings>,
+}
+
+impl TermShard {
+    /// Encodes the payload (before the envelope): used to size shards while writing.
+    pub fn encode_payload(&self) -> Vec<u8> {
+        let mut w = ByteWriter::new();
+        w.varint(self.terms.len() as u64);
+        let mut prev: &str = "";
+        for t in &self.terms {
+            let shared = common_prefix(prev, &t.term);
+            w.varint(shared as u64);
+            w.str(&t.term[shared..]);
+            w.varint(t.postings.len() as u64);
+            let mut last = 0u32;
+            for (i, p) in t.postings.iter().enumerate() {
+                w.varint((p.chunk - if i == 0 { 0 } else { last + 1 }) as u64);
+                last = p.chunk;
+                let mask = p.tf.iter().enumerate().fold(0u8, |m, (f, &tf)| if tf > 0 { m | (1 << f) } else { m });
+                w.u8(mask);
+                for f in 0..FIELD_COUNT {
+                    if p.tf[f] > 0 {
+                        w.varint(p.tf[f] as u64);
+                        w.u8(p.norm[f]);
+                    }
+                }
+            }
+            prev = &t.term;
+        }
+        w.into_inner()
+    }
+
+    pub fn encode(&self) -> Vec<u8> {
+        envelope::seal(ShardKind::Terms, &self.encode_payload())
+    }
+
+    /// Decodes and validates a term shard. `num_chunks` bounds every chunk ordinal.
+    pub fn decode(file: &[u8], num_chunks: u32) -> Result<Self, ShardError> {
+        let raw = envelope::open(file, ShardKind::Terms)?;
+        let mut r = ByteReader::new(&raw);
+        let n = r.count("term count", 3)?;
+        let mut terms: Vec<TermPostings> = Vec::with_capacity(n);
+        let mut prev = String::new();
+        for _ in 0..n {
+            let shared = r.varint("term shared prefix")? as usize;
+            let suffix = r.str("term suffix")?;
+            if shared > prev.len() || !prev.is_char_boundary(shared) {
+                return Err(invalid("term", "shared prefix longer than the previous term"));
+            }
+            let mut term = String::with_capacity(shared + suffix.len());
+            term.push_str(&prev[..shared]);
+            term.push_str(suffix);
+            if !terms.is_empty() && term <= prev {
+                return Err(invalid("term", "terms not strictly increasing"));
+            }
+            let m = r.count("posting count", 2)?;
+            let mut postings = Vec::with_capacity(m);
+            let mut next_min: u64 = 0;
+            for _ in 0..m {
+                let chunk = next_min + r.varint("chunk delta")?;
+                if chunk >= num_chunks as u64 {
+                    return Err(invalid("posting", "chunk ordinal out of range"));
+                }
+                next_min = chunk + 1;
+                let mask = r.u8("field mask")?;
+                if mask == 0 || mask >> FIELD_COUNT != 0 {
+                    return Err(invalid("posting", "bad field mask"));
+                }
+                let mut p = Posting::new(chunk as u32);
+                for f in 0..FIELD_COUNT {
+                    if mask & (1 << f) != 0 {
+                        p.tf[f] = r.varint_u32("term frequency")?;
+                        if p.tf[f] == 0 {
+                            return Err(invalid("posting", "zero term frequency"));
+                        }
+                        p.norm[f] = r.u8("field norm")?;
+                    }
+                }
+                postings.push(p);
+            }
+            prev.clone_from(&term);
+            terms.push(TermPostings { term, postings });
+        }
+        r.finish("term shard")?;
+        Ok(TermShard { terms })
+    }
+
+    pub fn get(&self, term: &str) -> Option<&TermPostings> {
+        self.terms
+            .binary_search_by(|t| t.term.as_str().cmp(term))
+            .ok()
+            .map(|i| &self.terms[i])
+    }
+
+    /// Terms of this shard that start with `prefix`, in order.
+    pub fn with_prefix<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a TermPostings> + 'a {
+        let start = self.terms.partition_point(|t| t.term.as_str() < prefix);
+        self.terms[start..].iter().take_while(move |t| t.term.starts_with(prefix))
+    }
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    let mut n = 0;
+    for ((i, x), y) in a.char_indices().zip(b.chars()) {
+        if x != y {
+            return i;
+        }
+        n = i + x.len_utf8();
+    }
+    n
+}
+
+/// API details of an operation page.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ApiMeta {
+    pub method: String,
+    pub path: String,
+    pub operation_id: String,
+}
+
+/// What a result shows for one chunk (section) of a page.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ChunkMeta {
+    /// GitHub-style anchor, empty for the page-summary chunk.
+    pub anchor: String,
+    pub title: String,
+    pub heading_path: Vec<String>,
+    /// The start of the chunk's text, for excerpts.
+    pub excerpt: String,
+}
+
+/// What a result shows for a page.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PageMeta {
+    pub id: String,
+    pub url: String,
+    pub title: String,
+    pub kind: Option<Kind>,
+    pub breadcrumb: Vec<String>,
+    pub tags: Vec<String>,
+    pub api: Option<ApiMeta>,
+    pub chunks: Vec<ChunkMeta>,
+}
+
+/// Metadata of a contiguous run of pages.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MetaShard {
+    pub first_page: u32,
+    pub pages: Vec<PageMeta>,
+}
+
+impl MetaShard {
+    pub fn encode_payload(&self) -> Vec<u8> {
+        let mut w = ByteWriter::new();
+        w.varint(self.first_page as u64);
+        w.varint(self.pages.len() as u64);
+        for p in &self.pages {
+            w.str(&p.id);
+            w.str(&p.url);
+            w.str(&p.title);
+            w.u8(p.kind.unwrap_or(Kind::Docs) as u8);
+            write_strs(&mut w, &p.breadcrumb);
+            write_strs(&mut w, &p.tags);
+            match &p.api {
+                Some(a) => {
+                    w.u8(1);
+                    w.str(&a.method);
+                    w.str(&a.path);
+                    w.str(&a.operation_id);
+                }
+                None => w.u8(0),
+            }
+            w.varint(p.chunks.len() as u64);
+            for c in &p.chunks {
+                w.str(&c.anchor);
+                w.str(&c.title);
+                write_strs(&mut w, &c.heading_path);
+                w.str(&c.excerpt);
+            }
+        }
+        w.into_inner()
+    }
+
+    pub fn encode(&self) -> Vec<u8> {
+        envelope::seal(ShardKind::Meta, &self.encode_payload())
+    }
+
+    pub fn decode(file: &[u8]) -> Result<Self, ShardError> {
+        let raw = envelope::open(file, ShardKind::Meta)?;
+        let mut r = ByteReader::new(&raw);
+        let first_page = r.varint_u32("first page")?;
+        let n = r.count("page count", 8)?;
+        let mut pages = Vec::with_capacity(n);
+        for _ in 0..n {
+            let id = r.str("page id")?.to_owned();
+            let url = r.str("page url")?.to_owned();
+            let title = r.str("page title")?.to_owned();
+            let kind = Some(Kind::from_byte(r.u8("page kind")?)?);
+            let breadcrumb = read_strs(&mut r, "breadcrumb")?;
+            let tags = read_strs(&mut r, "tags")?;
+            let api = match r.u8("api flag")? {
+                0 => None,
+                1 => Some(ApiMeta {
+                    method: r.str("api method")?.to_owned(),
+                    path: r.str("api path")?.to_owned(),
+                    operation_id: r.str("operation id")?.to_owned(),
+                }),
+                _ => return Err(invalid("api flag", "not 0 or 1")),
+            };
+            let m = r.count("chunk count", 4)?;
+            let mut chunks = Vec::with_capacity(m);
+            for _ in 0..m {
+                chunks.push(ChunkMeta {
+                    anchor: r.str("chunk anchor")?.to_owned(),
+                    title: r.str("chunk title")?.to_owned(),
+                    heading_path: read_strs(&mut r, "heading path")?,
+                    excerpt: r.str("excerpt")?.to_owned(),
+                });
+            }
+            pages.push(PageMeta {
+                id,
+                url,
+                title,
+                kind,
+                breadcrumb,
+                tags,
+                api,
+                chunks,
+            });
+        }
+        r.finish("meta shard")?;
+        Ok(MetaShard { first_page, pages })
+    }
+}
+
+fn write_strs(w: &mut ByteWriter, list: &[String]) {
+    w.varint(list.len() as u64);
+    for s in list {
+        w.str(s);
+    }
+}
+
+fn read_strs(r: &mut ByteReader<'_>, what: &'static str) -> Result<Vec<String>, FormatError> {
+    let n = r.count(what, 1)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(r.str(what)?.to_owned());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample_terms() -> TermShard {
+        let mut p = Posting::new(3);
+        p.tf[Field::Body as usize] = 2;
+        p.norm[Field::Body as usize] = 17;
+        let mut q = Posting::new(9);
+        q.tf[Field::Title as usize] = 1;
+        q.norm[Field::Title as usize] = 2;
+        TermShard {
+            terms: vec![
+                TermPostings { term: "alpha".into(), postings: vec![p, q] },
+                TermPostings { term: "alphabet".into(), postings: vec![q] },
+                TermPostings { term: "é".into(), postings: vec![p] },
+            ],
+        }
+    }
+
+    #[test]
+    fn term_shard_roundtrip_and_lookup() {
+        let s = sample_terms();
+        let d = TermShard::decode(&s.encode(), 10).unwrap();
+        assert_eq!(d, s);
+        assert_eq!(d.get("alphabet").unwrap().postings.len(), 1);
+        assert_eq!(d.with_prefix("alp").count(), 2);
+        assert!(d.get("beta").is_none());
+        assert!(TermShard::decode(&s.encode(), 5).is_err(), "chunk 9 must be out of range for 5 chunks");
+    }
+
+    #[test]
+    fn meta_shard_roundtrip() {
+        let m = MetaShard {
+            first_page: 4,
+            pages: vec![PageMeta {
+                id: "guides/auth".into(),
+                url: "/guides/auth".into(),
+                title: "Auth".into(),
+                kind: Some(Kind::Api),
+                breadcrumb: vec!["Guides".into()],
+                tags: vec!["security".into()],
+                api: Some(ApiMeta { method: "POST".into(), path: "/v1/users".into(), operation_id: "createUser".into() }),
+                chunks: vec![ChunkMeta { anchor: "tokens".into(), title: "Tokens".into(), heading_path: vec!["Tokens".into()], excerpt: "x".into() }],
+            }],
+        };
+        assert_eq!(MetaShard::decode(&m.encode()).unwrap(), m);
+    }
+
+    #[test]
+    fn manifest_roundtrip_and_ranges() {
+        let m = Manifest {
+            build_id: "abc".into(),
+            generator: "test".into(),
+            analyzer_version: 1,
+            audience: Audience::Public,
+            params: Bm25Params::default(),
+            num_chunks: 3,
+            field_tokens: [3, 0, 30, 0],
+            groups: vec!["Guides".into()],
+            tags: vec!["t".into()],
+            tagsets: vec![vec![], vec![0]],
+            pages: vec![
+                PageEntry { chunk_count: 2, kind: Kind::Docs, group: Some(0), tagset: 1 },
+                PageEntry { chunk_count: 1, kind: Kind::Api, group: None, tagset: 0 },
+            ],
+            term_shards: vec![
+                TermShardEntry { first: "a".into(), last: "m".into(), file: "t/1.bin".into(), term_count: 2, filter: TermFilter::build(["a", "m"]) },
+                TermShardEntry { first: "n".into(), last: "z".into(), file: "t/2.bin".into(), term_count: 1, filter: None },
+            ],
+            meta_shards: vec![MetaShardEntry { first_page: 0, page_count: 2, file: "m/1.bin".into() }],
+        };
+        let d = Manifest::decode(&m.encode()).unwrap();
+        assert_eq!(d, m);
+        assert_eq!(d.term_shard_for("b"), Some(0));
+        assert_eq!(d.term_shard_for("mz"), None);
+        assert_eq!(d.term_shard_for("q"), Some(1));
+        assert_eq!(d.term_shards_for_prefix("m"), 0..1);
+        assert_eq!(d.meta_shard_for(1), Some(0));
+        assert_eq!(d.meta_shard_for(2), None);
+    }
+}

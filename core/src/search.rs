@@ -1,0 +1,522 @@
+//! Query planning, BM25F scoring, boosts, chunk→page aggregation and result assembly.
+//!
+//! No I/O: a caller (the native CLI, the wasm module) asks the [`Searcher`] which files a query needs,
+//! fetches them however it can, and hands the decoded shards back. Both sides run this exact code, so
+//! they rank identically; floating-point work uses `libm` so that native and wasm round the same way.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::analyzer::{normalize_exact, Analyzer, TokenKind};
+use crate::fieldnorm::id_to_fieldnorm;
+use crate::format::{Field, Kind, Manifest, MetaShard, PageMeta, TermShard, SCORED_FIELDS};
+
+/// Weight multiplier of a query term that is a whole identifier (`x-request-id`, `getuserbyid`), so that
+/// the exact identifier outranks pages that only contain its parts.
+pub const IDENTIFIER_BOOST: f32 = 1.5;
+/// Score multiplier (1 + boost) for a page whose whole title equals the query.
+pub const EXACT_TITLE_BOOST: f32 = 1.0;
+/// Score multiplier (1 + boost) for an API page whose `METHOD /path` or operationId equals the query.
+pub const EXACT_ENDPOINT_BOOST: f32 = 2.0;
+
+/// Prefixes of the exact-match keys stored in the `exact` field.
+pub const EXACT_TITLE_PREFIX: &str = "~t:";
+pub const EXACT_ENDPOINT_PREFIX: &str = "~e:";
+pub const EXACT_OPERATION_PREFIX: &str = "~o:";
+
+/// Options of one search.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    pub k: usize,
+    /// Only pages of these kinds (empty = all).
+    pub kinds: Vec<Kind>,
+    /// Only pages carrying every one of these tags.
+    pub tags: Vec<String>,
+    /// Only pages in this navigation group (matched against the group's full path or its last part).
+    pub group: Option<String>,
+    pub min_score: f32,
+    /// Sections returned per page.
+    pub max_sections: usize,
+    pub explain: bool,
+    /// Overrides the manifest's BM25 parameters (used by tuning and the tantivy parity test).
+    pub params: Option<crate::format::Bm25Params>,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            k: 10,
+            kinds: Vec::new(),
+            tags: Vec::new(),
+            group: None,
+            min_score: 0.0,
+            max_sections: 3,
+            explain: false,
+            params: None,
+        }
+    }
+}
+
+/// A query term and how it scores.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryTerm {
+    pub text: String,
+    pub weight: f32,
+    /// Index of the term shard whose range holds the term; `None` when no shard can hold it
+    /// (out of every range, or ruled out by the shard's filter).
+    pub shard: Option<usize>,
+}
+
+/// An exact-match key and its boost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactKey {
+    pub key: String,
+    pub boost: f32,
+    pub label: &'static str,
+    pub shard: Option<usize>,
+}
+
+/// What a query needs: its terms, exact keys, and the term shards to fetch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryPlan {
+    pub terms: Vec<QueryTerm>,
+    pub exact: Vec<ExactKey>,
+    /// Term shard indexes to fetch, sorted, without duplicates.
+    pub shards: Vec<usize>,
+}
+
+/// One scored section of a page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChunkHit {
+    pub chunk: u32,
+    pub score: f32,
+}
+
+/// One ranked page, before its metadata is loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageHit {
+    pub page: u32,
+    pub score: f32,
+    pub matched_chunks: u32,
+    pub sections: Vec<ChunkHit>,
+    pub explanation: Option<Explanation>,
+}
+
+/// Why a chunk scored what it did.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Explanation {
+    pub chunk: u32,
+    pub bm25: f32,
+    pub terms: Vec<TermExplanation>,
+    /// Boosts applied, with their multiplier minus one.
+    pub boosts: Vec<(&'static str, f32)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TermExplanation {
+    pub term: String,
+    pub idf: f32,
+    pub weight: f32,
+    /// (field, term frequency, field length) for each field the term occurs in.
+    pub fields: Vec<(&'static str, u32, u32)>,
+    pub contribution: f32,
+}
+
+/// A search result with its metadata, the shape the CLI and the wasm API both return.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchResult {
+    pub page: u32,
+    pub id: String,
+    pub url: String,
+    pub title: String,
+    pub kind: Kind,
+    pub score: f32,
+    pub breadcrumb: Vec<String>,
+    pub sections: Vec<SectionResult>,
+    pub explanation: Option<Explanation>,
+    pub api: Option<crate::format::ApiMeta>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SectionResult {
+    pub anchor: String,
+    pub title: String,
+    pub url: String,
+    pub score: f32,
+    pub excerpt: String,
+}
+
+/// Why a search could not complete.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    #[error("index built with analyzer version {found}, this reader has {expected}: rebuild the index")]
+    AnalyzerMismatch { found: u32, expected: u32 },
+    #[error("term shard {0} was needed but not provided")]
+    MissingTermShard(String),
+    #[error("metadata shard {0} was needed but not provided")]
+    MissingMetaShard(String),
+    #[error("metadata shard {0} does not match the manifest's page table")]
+    MetaMismatch(String),
+}
+
+/// A manifest prepared for querying.
+#[derive(Debug, Clone)]
+pub struct Searcher {
+    pub manifest: Manifest,
+    analyzer: Analyzer,
+    /// First chunk ordinal of each page (plus a final sentinel).
+    page_first_chunk: Vec<u32>,
+}
+
+impl Searcher {
+    pub fn new(manifest: Manifest) -> Result<Self, SearchError> {
+        if manifest.analyzer_version != crate::analyzer::ANALYZER_VERSION {
+            return Err(SearchError::AnalyzerMismatch {
+                found: manifest.analyzer_version,
+                expected: crate::analyzer::ANALYZER_VERSION,
+            });
+        }
+        let mut page_first_chunk = Vec::with_capacity(manifest.pages.len() + 1);
+        let mut acc = 0u32;
+        for p in &manifest.pages {
+            page_first_chunk.push(acc);
+            acc += p.chunk_count;
+        }
+        page_first_chunk.push(acc);
+        Ok(Searcher {
+            manifest,
+            analyzer: Analyzer::english(),
+            page_first_chunk,
+        })
+    }
+
+    /// The page a chunk belongs to.
+    pub fn page_of(&self, chunk: u32) -> u32 {
+        (self.page_first_chunk.partition_point(|&first| first <= chunk) - 1) as u32
+    }
+
+    fn locate(&self, term: &str) -> Option<usize> {
+        let i = self.manifest.term_shard_for(term)?;
+        match &self.manifest.term_shards[i].filter {
+            Some(f) if !f.may_contain(term) => None,
+            _ => Some(i),
+        }
+    }
+
+    /// Analyzes the query and lists the term shards it needs.
+    pub fn plan(&self, query: &str) -> QueryPlan {
+        let mut weights: BTreeMap<String, f32> = BTreeMap::new();
+        for t in self.analyzer.analyze(query) {
+            let w = if t.kind == TokenKind::Identifier { IDENTIFIER_BOOST } else { 1.0 };
+            let e = weights.entry(t.text).or_insert(0.0);
+            *e = e.max(w);
+        }
+        let terms: Vec<QueryTerm> = weights
+            .into_iter()
+            .map(|(text, weight)| QueryTerm {
+                shard: self.locate(&text),
+                text,
+                weight,
+            })
+            .collect();
+        let norm = normalize_exact(query);
+        let mut exact = Vec::new();
+        if !norm.is_empty() {
+            for (prefix, boost, label) in [
+                (EXACT_TITLE_PREFIX, EXACT_TITLE_BOOST, "exact title"),
+                (EXACT_ENDPOINT_PREFIX, EXACT_ENDPOINT_BOOST, "exact endpoint"),
+                (EXACT_OPERATION_PREFIX, EXACT_ENDPOINT_BOOST, "exact operationId"),
+            ] {
+                let key = format!("{prefix}{norm}");
+                exact.push(ExactKey {
+                    shard: self.locate(&key),
+                    key,
+                    boost,
+                    label,
+                });
+            }
+        }
+        let shards: BTreeSet<usize> = terms
+            .iter()
+            .filter_map(|t| t.shard)
+            .chain(exact.iter().filter_map(|e| e.shard))
+            .collect();
+        QueryPlan {
+            terms,
+            exact,
+            shards: shards.into_iter().collect(),
+        }
+    }
+
+    /// File names of the term shards a plan needs.
+    pub fn term_files<'a>(&'a self, plan: &'a QueryPlan) -> impl Iterator<Item = &'a str> + 'a {
+        plan.shards.iter().map(|&i| self.manifest.term_shards[i].file.as_str())
+    }
+
+    fn page_allowed(&self, page: u32, opts: &SearchOptions) -> bool {
+        let entry = &self.manifest.pages[page as usize];
+        if !opts.kinds.is_empty() && !opts.kinds.contains(&entry.kind) {
+            return false;
+        }
+        if let Some(group) = &opts.group {
+            let Some(g) = entry.group else { return false };
+            let name = &self.manifest.groups[g as usize];
+            let last = name.rsplit(" > ").next().unwrap_or(name);
+            if !name.eq_ignore_ascii_case(group) && !last.eq_ignore_ascii_case(group) {
+                return false;
+            }
+        }
+        if !opts.tags.is_empty() {
+            let set = self.manifest.tagsets.get(entry.tagset as usize);
+            let has = |tag: &String| {
+                set.is_some_and(|s| s.iter().any(|&t| self.manifest.tags[t as usize].eq_ignore_ascii_case(tag)))
+            };
+            if !opts.tags.iter().all(has) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Scores and ranks pages. `shard` returns the decoded term shard for an index of
+    /// `manifest.term_shards`; every index in `plan.shards` must be available.
+    pub fn rank<'s>(
+        &self,
+        plan: &QueryPlan,
+        shard: impl Fn(usize) -> Option<&'s TermShard>,
+        opts: &SearchOptions,
+    ) -> Result<Vec<PageHit>, SearchError> {
+        let params = opts.params.unwrap_or(self.manifest.params);
+        let n = self.manifest.num_chunks as usize;
+        let mut avg = [0f32; SCORED_FIELDS];
+        for (f, a) in avg.iter_mut().enumerate() {
+            *a = self.manifest.avg_field_len(f);
+        }
+        let get = |i: usize| -> Result<&'s TermShard, SearchError> {
+            shard(i).ok_or_else(|| SearchError::MissingTermShard(self.manifest.term_shards[i].file.clone()))
+        };
+
+        let mut scores = vec![0f32; n];
+        let mut touched: Vec<u32> = Vec::new();
+        for qt in &plan.terms {
+            let Some(si) = qt.shard else { continue };
+            let Some(tp) = get(si)?.get(&qt.text) else { continue };
+            let idf = self.idf(&tp.postings, &params);
+            for p in &tp.postings {
+                let c = bm25f_term(p, idf, qt.weight, &params, &avg);
+                if c > 0.0 {
+                    let s = &mut scores[p.chunk as usize];
+                    if *s == 0.0 {
+                        touched.push(p.chunk);
+                    }
+                    *s += c;
+                }
+            }
+        }
+        // Exact-match boosts apply to chunks that carry the key.
+        let mut boosts: HashMap<u32, f32> = HashMap::new();
+        for ek in &plan.exact {
+            let Some(si) = ek.shard else { continue };
+            let Some(tp) = get(si)?.get(&ek.key) else { continue };
+            for p in &tp.postings {
+                let b = boosts.entry(p.chunk).or_insert(0.0);
+                *b = b.max(ek.boost);
+            }
+        }
+        let mut boosted: Vec<(u32, f32)> = boosts.into_iter().collect();
+        boosted.sort_unstable_by_key(|&(c, _)| c);
+        for (c, b) in boosted {
+            let s = &mut scores[c as usize];
+            if *s == 0.0 {
+                touched.push(c);
+            }
+            *s = *s * (1.0 + b) + b;
+        }
+
+        touched.sort_unstable();
+        touched.dedup();
+        // Aggregate chunks into pages.
+        let mut pages: Vec<PageHit> = Vec::new();
+        let mut current: Option<usize> = None;
+        for &c in &touched {
+            let score = scores[c as usize];
+            if score <= 0.0 {
+                continue;
+            }
+            let page = self.page_of(c);
+            if current.is_none_or(|i| pages[i].page != page) {
+                if !self.page_allowed(page, opts) {
+                    continue;
+                }
+                pages.push(PageHit {
+                    page,
+                    score: 0.0,
+                    matched_chunks: 0,
+                    sections: Vec::new(),
+                    explanation: None,
+                });
+                current = Some(pages.len() - 1);
+            } else if current.is_none() {
+                continue;
+            }
+            let hit = &mut pages[current.unwrap_or(0)];
+            if hit.page != page {
+                continue;
+            }
+            hit.matched_chunks += 1;
+            hit.score = hit.score.max(score);
+            hit.sections.push(ChunkHit { chunk: c, score });
+        }
+        pages.retain(|p| p.score >= opts.min_score);
+        pages.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then(b.matched_chunks.cmp(&a.matched_chunks))
+                .then(self.manifest.pages[a.page as usize].kind.cmp(&self.manifest.pages[b.page as usize].kind))
+                .then(a.page.cmp(&b.page))
+        });
+        pages.truncate(opts.k);
+        for p in &mut pages {
+            p.sections.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk)));
+            p.sections.truncate(opts.max_sections.max(1));
+            if opts.explain {
+                p.explanation = Some(self.explain(plan, &get, p.sections[0].chunk, &params, &avg)?);
+            }
+        }
+        Ok(pages)
+    }
+
+    fn idf(&self, postings: &[crate::format::Posting], params: &crate::format::Bm25Params) -> f32 {
+        let df = postings
+            .iter()
+            .filter(|p| (0..SCORED_FIELDS).any(|f| p.tf[f] > 0 && params.weights[f] > 0.0))
+            .count() as f32;
+        let n = self.manifest.num_chunks as f32;
+        libm::logf(1.0 + (n - df + 0.5) / (df + 0.5))
+    }
+
+    fn explain<'s>(
+        &self,
+        plan: &QueryPlan,
+        get: &impl Fn(usize) -> Result<&'s TermShard, SearchError>,
+        chunk: u32,
+        params: &crate::format::Bm25Params,
+        avg: &[f32; SCORED_FIELDS],
+    ) -> Result<Explanation, SearchError> {
+        let mut ex = Explanation {
+            chunk,
+            ..Default::default()
+        };
+        for qt in &plan.terms {
+            let Some(si) = qt.shard else { continue };
+            let Some(tp) = get(si)?.get(&qt.text) else { continue };
+            let Ok(pi) = tp.postings.binary_search_by_key(&chunk, |p| p.chunk) else { continue };
+            let p = &tp.postings[pi];
+            let idf = self.idf(&tp.postings, params);
+            let contribution = bm25f_term(p, idf, qt.weight, params, avg);
+            let fields = (0..SCORED_FIELDS)
+                .filter(|&f| p.tf[f] > 0)
+                .map(|f| (Field::ALL[f].name(), p.tf[f], id_to_fieldnorm(p.norm[f])))
+                .collect();
+            ex.bm25 += contribution;
+            ex.terms.push(TermExplanation {
+                term: qt.text.clone(),
+                idf,
+                weight: qt.weight,
+                fields,
+                contribution,
+            });
+        }
+        for ek in &plan.exact {
+            let Some(si) = ek.shard else { continue };
+            let Some(tp) = get(si)?.get(&ek.key) else { continue };
+            if tp.postings.binary_search_by_key(&chunk, |p| p.chunk).is_ok() {
+                ex.boosts.push((ek.label, ek.boost));
+            }
+        }
+        Ok(ex)
+    }
+
+    /// Metadata shard indexes needed to display `hits`, sorted, without duplicates.
+    pub fn meta_shards_for(&self, hits: &[PageHit]) -> Vec<usize> {
+        let set: BTreeSet<usize> = hits.iter().filter_map(|h| self.manifest.meta_shard_for(h.page)).collect();
+        set.into_iter().collect()
+    }
+
+    /// Joins ranked pages with their metadata.
+    pub fn assemble<'s>(
+        &self,
+        hits: Vec<PageHit>,
+        meta: impl Fn(usize) -> Option<&'s MetaShard>,
+    ) -> Result<Vec<SearchResult>, SearchError> {
+        let mut out = Vec::with_capacity(hits.len());
+        for hit in hits {
+            let mi = self
+                .manifest
+                .meta_shard_for(hit.page)
+                .ok_or_else(|| SearchError::MetaMismatch(format!("page {}", hit.page)))?;
+            let file = &self.manifest.meta_shards[mi].file;
+            let shard = meta(mi).ok_or_else(|| SearchError::MissingMetaShard(file.clone()))?;
+            let page_meta: &PageMeta = hit
+                .page
+                .checked_sub(shard.first_page)
+                .and_then(|i| shard.pages.get(i as usize))
+                .ok_or_else(|| SearchError::MetaMismatch(file.clone()))?;
+            let entry = &self.manifest.pages[hit.page as usize];
+            if page_meta.chunks.len() != entry.chunk_count as usize || shard.first_page != self.manifest.meta_shards[mi].first_page {
+                return Err(SearchError::MetaMismatch(file.clone()));
+            }
+            let first_chunk = self.page_first_chunk[hit.page as usize];
+            let sections = hit
+                .sections
+                .iter()
+                .map(|s| {
+                    let c = &page_meta.chunks[(s.chunk - first_chunk) as usize];
+                    SectionResult {
+                        anchor: c.anchor.clone(),
+                        title: c.title.clone(),
+                        url: if c.anchor.is_empty() { page_meta.url.clone() } else { format!("{}#{}", page_meta.url, c.anchor) },
+                        score: s.score,
+                        excerpt: c.excerpt.clone(),
+                    }
+                })
+                .collect();
+            out.push(SearchResult {
+                page: hit.page,
+                id: page_meta.id.clone(),
+                url: page_meta.url.clone(),
+                title: page_meta.title.clone(),
+                kind: entry.kind,
+                score: hit.score,
+                breadcrumb: page_meta.breadcrumb.clone(),
+                sections,
+                explanation: hit.explanation,
+                api: page_meta.api.clone(),
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// BM25F contribution of one term to one chunk: field frequencies are length-normalized per field,
+/// weighted, summed, then saturated once (Robertson & Zaragoza's BM25F).
+pub fn bm25f_term(
+    p: &crate::format::Posting,
+    idf: f32,
+    weight: f32,
+    params: &crate::format::Bm25Params,
+    avg: &[f32; SCORED_FIELDS],
+) -> f32 {
+    let mut tf = 0f32;
+    for f in 0..SCORED_FIELDS {
+        if p.tf[f] == 0 || params.weights[f] == 0.0 {
+            continue;
+        }
+        let len = id_to_fieldnorm(p.norm[f]) as f32;
+        let norm = if avg[f] > 0.0 { 1.0 - params.b + params.b * len / avg[f] } else { 1.0 };
+        tf += params.weights[f] * p.tf[f] as f32 / norm;
+    }
+    if tf == 0.0 {
+        return 0.0;
+    }
+    weight * idf * (params.k1 + 1.0) * tf / (params.k1 + tf)
+}
