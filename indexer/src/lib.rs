@@ -1,1 +1,23 @@
-pub fn x(){}
+//! `aidocs-index`: the build-time indexer and the native query side.
+//!
+//! Pipeline: [`ingest`] (site or JSONL → fingerprinted pending pages, visibility filter first) →
+//! [`ingest::parse`] ([`mdx`], [`chunk`], [`openapi`]) → [`index`] (tantivy, persistent cache) →
+//! [`export`] (shard format v1 from `aidocs-core`) → disk. [`query`], [`eval`] and [`inspect`] read
+//! the written index with the same `core` code the wasm module runs.
+
+pub mod build;
+pub mod chunk;
+pub mod eval;
+pub mod export;
+pub mod index;
+pub mod ingest;
+pub mod inspect;
+pub mod mdx;
+pub mod model;
+pub mod openapi;
+pub mod query;
+pub mod site;
+
+pub use build::{build, BuildError, BuildOptions, BuildSummary};
+pub use model::{Diagnostic, Visibility};
+pub use query::LocalIndex;

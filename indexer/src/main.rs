@@ -1,1 +1,361 @@
-fn main(){}
+//! The `aidocs-index` command line. Exit codes: 0 success; 1 failure while running (I/O, corrupt
+//! index); 2 usage error; 3 invalid input (unreadable site config, input or query file); 4 `--strict`
+//! found problems in the input.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use aidocs_core::{Bm25Params, Kind, SearchOptions};
+use aidocs_index::build::{build, BuildError, BuildOptions};
+use aidocs_index::chunk::ChunkConfig;
+use aidocs_index::eval::{evaluate, read_qrels, read_queries, EvalError};
+use aidocs_index::export::ShardSizes;
+use aidocs_index::query::{result_json, LocalIndex};
+use aidocs_index::Visibility;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(name = "aidocs-index", version, about = "Static search for documentation sites: build, query, evaluate and inspect indexes.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Index a docs site directory (docs.json / mint.json / plain Markdown) or a JSONL file.
+    Build(BuildArgs),
+    /// Search an index.
+    Query(QueryArgs),
+    /// Score an index against judged queries (BEIR qrels).
+    Eval(EvalArgs),
+    /// List an index's shards and verify every checksum.
+    Inspect {
+        /// Index directory.
+        dir: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Audience {
+    Public,
+    Internal,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Mode {
+    /// BM25F over the term shards (the only mode until vectors land).
+    Lexical,
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    /// Site directory or JSONL file.
+    input: PathBuf,
+    /// Output directory for the shards (served next to the site).
+    #[arg(long)]
+    out: PathBuf,
+    /// Most restricted content to include. Private content is never written.
+    #[arg(long, value_enum, default_value = "public")]
+    visibility: Audience,
+    /// Extra OpenAPI 3 files (JSON or YAML) to index.
+    #[arg(long)]
+    openapi: Vec<PathBuf>,
+    /// Fail (exit 4) on any malformed page, record or spec instead of skipping it.
+    #[arg(long)]
+    strict: bool,
+    /// Index pages that are not in the navigation.
+    #[arg(long)]
+    include_unlisted: bool,
+    /// Persistent build cache (default: `.aidocs-cache/` beside the output directory).
+    #[arg(long)]
+    cache_dir: Option<PathBuf>,
+    /// Target term-shard payload size in bytes.
+    #[arg(long, default_value_t = ShardSizes::default().term_bytes)]
+    shard_size: usize,
+    /// Target metadata-shard payload size in bytes.
+    #[arg(long, default_value_t = ShardSizes::default().meta_bytes)]
+    meta_shard_size: usize,
+    /// Characters above which a section is split at paragraph boundaries.
+    #[arg(long, default_value_t = ChunkConfig::default().max_chars)]
+    max_chunk_chars: usize,
+    /// Keep shard files the new manifest no longer references (zero-downtime deploys).
+    #[arg(long)]
+    keep_old: bool,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Clone)]
+struct RankArgs {
+    /// BM25 k1 (default: the index's).
+    #[arg(long)]
+    k1: Option<f32>,
+    /// BM25 b (default: the index's).
+    #[arg(long)]
+    b: Option<f32>,
+    /// Field weights `title,headings,body,code` (default: the index's).
+    #[arg(long)]
+    weights: Option<String>,
+}
+
+#[derive(Args)]
+struct QueryArgs {
+    #[arg(long)]
+    index: PathBuf,
+    /// Query text (or use --queries).
+    text: Option<String>,
+    /// JSONL file of `{"id","text"}` lines: one JSON result line per query.
+    #[arg(long)]
+    queries: Option<PathBuf>,
+    #[arg(long, default_value_t = 10)]
+    k: usize,
+    /// Only these kinds: docs, api, custom.
+    #[arg(long)]
+    kind: Vec<String>,
+    /// Only pages with this tag (repeat for all-of).
+    #[arg(long)]
+    tag: Vec<String>,
+    /// Only pages in this navigation group.
+    #[arg(long)]
+    group: Option<String>,
+    #[arg(long, default_value_t = 0.0)]
+    min_score: f32,
+    #[arg(long, value_enum, default_value = "lexical")]
+    mode: Mode,
+    #[arg(long)]
+    explain: bool,
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rank: RankArgs,
+}
+
+#[derive(Args)]
+struct EvalArgs {
+    #[arg(long)]
+    index: PathBuf,
+    #[arg(long)]
+    queries: PathBuf,
+    #[arg(long)]
+    qrels: PathBuf,
+    #[arg(long, default_value_t = 10)]
+    k: usize,
+    #[arg(long, value_enum, default_value = "lexical")]
+    mode: Mode,
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rank: RankArgs,
+}
+
+fn fail(code: u8, msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(code)
+}
+
+fn params(index: &LocalIndex, r: &RankArgs) -> Result<Option<Bm25Params>, String> {
+    if r.k1.is_none() && r.b.is_none() && r.weights.is_none() {
+        return Ok(None);
+    }
+    let mut p = index.searcher.manifest.params;
+    if let Some(k1) = r.k1 {
+        p.k1 = k1;
+    }
+    if let Some(b) = r.b {
+        p.b = b;
+    }
+    if let Some(w) = &r.weights {
+        let parts: Vec<f32> = w.split(',').map(|s| s.trim().parse::<f32>()).collect::<Result<_, _>>().map_err(|_| format!("--weights `{w}`: expected four numbers like 2,1.5,1,0.8"))?;
+        if parts.len() != 4 {
+            return Err(format!("--weights `{w}`: expected four numbers (title,headings,body,code)"));
+        }
+        p.weights.copy_from_slice(&parts);
+    }
+    Ok(Some(p))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Build(a) => run_build(a),
+        Command::Query(a) => run_query(a),
+        Command::Eval(a) => run_eval(a),
+        Command::Inspect { dir, json } => match aidocs_index::inspect::inspect(&dir) {
+            Ok(r) => {
+                if json {
+                    println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+                } else {
+                    println!("index {} ({}), built by {}, audience {}", dir.display(), r.build_id, r.generator, r.audience);
+                    println!("{} pages, {} chunks, {} terms", r.pages, r.chunks, r.terms);
+                    println!("manifest {} B (filters {} B); {} term shards (median {} B); {} meta shards; {} B in all", r.manifest_bytes, r.filter_bytes, r.term_shards, r.median_term_shard_bytes, r.meta_shards, r.total_bytes);
+                    for s in &r.shards {
+                        println!("  {:5} {:28} {:>8} B {:>6} items  {}{}", s.kind, s.file, s.bytes, s.items, s.range, s.error.as_ref().map(|e| format!("  ERROR: {e}")).unwrap_or_default());
+                    }
+                    println!("{}", if r.errors == 0 { "all checksums and payloads verified".to_owned() } else { format!("{} shard(s) failed verification", r.errors) });
+                }
+                if r.errors == 0 {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
+            }
+            Err(e) => fail(1, e),
+        },
+    }
+}
+
+fn run_build(a: BuildArgs) -> ExitCode {
+    let mut opts = BuildOptions::new(&a.input, &a.out);
+    opts.audience = if a.visibility == Audience::Internal { Visibility::Internal } else { Visibility::Public };
+    opts.openapi = a.openapi;
+    opts.strict = a.strict;
+    opts.include_unlisted = a.include_unlisted;
+    opts.cache_dir = a.cache_dir;
+    opts.sizes = ShardSizes { term_bytes: a.shard_size.max(256), meta_bytes: a.meta_shard_size.max(256) };
+    opts.chunk = ChunkConfig { max_chars: a.max_chunk_chars.max(200) };
+    opts.keep_old = a.keep_old;
+    opts.progress = !a.json && std::io::stderr().is_terminal();
+    match build(&opts) {
+        Ok(s) => {
+            for w in &s.warnings {
+                eprintln!("warning: {w}");
+            }
+            if a.json {
+                println!("{}", serde_json::to_string(&s).unwrap_or_default());
+            } else {
+                println!(
+                    "built {}: {} pages, {} chunks, {} terms → {} term shards + {} meta shards + manifest ({} B); {} files, {} B; {} new, {} removed",
+                    a.out.display(), s.pages, s.chunks, s.terms, s.term_shards, s.meta_shards, s.manifest_bytes, s.output.files, s.output.bytes, s.output.new_files, s.output.removed_files
+                );
+                println!(
+                    "pages parsed {}, reused from cache {}, removed {}; withheld by visibility {}, noindex/hidden {}; {} warning(s); {:.2} s",
+                    s.pages_parsed, s.pages_reused, s.pages_removed, s.withheld_by_visibility, s.skipped_noindex, s.warnings.len(), s.seconds
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(BuildError::Strict(d)) => {
+            for w in &d {
+                eprintln!("error: {w}");
+            }
+            fail(4, format!("--strict: {} problem(s) in the input; nothing was written", d.len()))
+        }
+        Err(e @ BuildError::Input(_)) => fail(3, e),
+        Err(e) => fail(1, e),
+    }
+}
+
+fn search_options(a: &QueryArgs, index: &LocalIndex) -> Result<SearchOptions, String> {
+    let mut kinds = Vec::new();
+    for k in &a.kind {
+        kinds.push(Kind::parse(k).ok_or_else(|| format!("--kind `{k}`: expected docs, api or custom"))?);
+    }
+    Ok(SearchOptions {
+        k: a.k,
+        kinds,
+        tags: a.tag.clone(),
+        group: a.group.clone(),
+        min_score: a.min_score,
+        explain: a.explain,
+        params: params(index, &a.rank)?,
+        ..Default::default()
+    })
+}
+
+fn run_query(a: QueryArgs) -> ExitCode {
+    let _ = a.mode;
+    let index = match LocalIndex::open(&a.index) {
+        Ok(i) => i,
+        Err(e) => return fail(1, e),
+    };
+    let opts = match search_options(&a, &index) {
+        Ok(o) => o,
+        Err(e) => return fail(2, e),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if let Some(qfile) = &a.queries {
+        let queries = match read_queries(qfile) {
+            Ok(q) => q,
+            Err(e) => return fail(3, e),
+        };
+        for (id, text) in queries {
+            match index.search(&text, &opts) {
+                Ok(results) => {
+                    let line = serde_json::json!({"query_id": id, "results": results.iter().map(|r| result_json(r, a.explain)).collect::<Vec<_>>()});
+                    if writeln!(out, "{line}").is_err() {
+                        return ExitCode::SUCCESS;
+                    }
+                }
+                Err(e) => return fail(1, e),
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
+    let Some(text) = &a.text else {
+        return fail(2, "give a query text or --queries FILE.jsonl");
+    };
+    match index.search(text, &opts) {
+        Ok(results) => {
+            if a.json {
+                let v = serde_json::json!({"query": text, "results": results.iter().map(|r| result_json(r, a.explain)).collect::<Vec<_>>()});
+                let _ = writeln!(out, "{v}");
+            } else {
+                if results.is_empty() {
+                    let _ = writeln!(out, "no results for {text:?}");
+                }
+                for (i, r) in results.iter().enumerate() {
+                    let _ = writeln!(out, "{:2}. {:.4}  [{}] {}  {}", i + 1, r.score, r.kind.name(), r.title, r.url);
+                    for s in &r.sections {
+                        if !s.anchor.is_empty() {
+                            let _ = writeln!(out, "      § {} ({:.4})  {}", s.title, s.score, s.url);
+                        }
+                    }
+                    if a.explain {
+                        let _ = writeln!(out, "      explain: {}", result_json(r, true)["explain"]);
+                    }
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(1, e),
+    }
+}
+
+fn run_eval(a: EvalArgs) -> ExitCode {
+    let _ = a.mode;
+    let index = match LocalIndex::open(&a.index) {
+        Ok(i) => i,
+        Err(e) => return fail(1, e),
+    };
+    let queries = match read_queries(&a.queries) {
+        Ok(q) => q,
+        Err(e) => return fail(3, e),
+    };
+    let qrels = match read_qrels(&a.qrels) {
+        Ok(q) => q,
+        Err(e) => return fail(3, e),
+    };
+    let opts = match params(&index, &a.rank) {
+        Ok(p) => SearchOptions { k: a.k, params: p, ..Default::default() },
+        Err(e) => return fail(2, e),
+    };
+    match evaluate(&index, &queries, &qrels, &opts) {
+        Ok(r) => {
+            if a.json {
+                println!("{}", serde_json::to_string(&r).unwrap_or_default());
+            } else {
+                println!("queries {}  nDCG@10 {:.4}  Recall@10 {:.4}  Recall@100 {:.4}  MRR@10 {:.4}  empty {}", r.queries, r.ndcg_at_10, r.recall_at_10, r.recall_at_100, r.mrr_at_10, r.empty);
+                println!("latency p50 {:.3} ms  p95 {:.3} ms  (in-process, shards cached after first read; {} B read)", r.latency_ms_p50, r.latency_ms_p95, r.bytes_read);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e @ EvalError::Query(_)) => fail(1, e),
+        Err(e) => fail(3, e),
+    }
+}

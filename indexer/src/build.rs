@@ -1,0 +1,192 @@
+//! `aidocs-index build`: ingest → visibility filter → (re)parse changed pages → tantivy → export → write.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use aidocs_core::{Analyzer, Audience, Bm25Params};
+use rayon::prelude::*;
+
+use crate::chunk::ChunkConfig;
+use crate::export::{export, write, ShardSizes, WriteStats};
+use crate::index::{BuildIndex, IndexError};
+use crate::ingest::{ingest, parse, IngestOptions};
+use crate::model::{Diagnostic, Visibility};
+
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    pub input: PathBuf,
+    pub out: PathBuf,
+    /// Where the tantivy index persists between builds; default `.aidocs-cache/<hash>` beside the output.
+    pub cache_dir: Option<PathBuf>,
+    pub audience: Visibility,
+    pub include_unlisted: bool,
+    pub openapi: Vec<PathBuf>,
+    pub strict: bool,
+    pub sizes: ShardSizes,
+    pub chunk: ChunkConfig,
+    pub params: Bm25Params,
+    pub keep_old: bool,
+    pub progress: bool,
+}
+
+impl BuildOptions {
+    pub fn new(input: impl Into<PathBuf>, out: impl Into<PathBuf>) -> Self {
+        BuildOptions {
+            input: input.into(),
+            out: out.into(),
+            cache_dir: None,
+            audience: Visibility::Public,
+            include_unlisted: false,
+            openapi: Vec::new(),
+            strict: false,
+            sizes: ShardSizes::default(),
+            chunk: ChunkConfig::default(),
+            params: Bm25Params::default(),
+            keep_old: false,
+            progress: false,
+        }
+    }
+}
+
+/// What a build did, printed as the summary (`--json` for machines).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct BuildSummary {
+    pub pages: usize,
+    pub chunks: usize,
+    pub term_shards: usize,
+    pub meta_shards: usize,
+    pub terms: usize,
+    pub manifest_bytes: usize,
+    pub output: WriteStats,
+    pub pages_parsed: usize,
+    pub pages_reused: usize,
+    pub pages_removed: usize,
+    pub withheld_by_visibility: usize,
+    pub skipped_noindex: usize,
+    pub warnings: Vec<Diagnostic>,
+    pub seconds: f64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("{0}")]
+    Input(Diagnostic),
+    #[error("--strict: {} problem(s) in the input, first: {}", .0.len(), .0[0])]
+    Strict(Vec<Diagnostic>),
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    #[error("writing {path}: {source}")]
+    Write { path: PathBuf, source: std::io::Error },
+    #[error("the output directory {0} is inside the site directory's cache or equals the input")]
+    BadOutput(PathBuf),
+}
+
+fn default_cache_dir(opts: &BuildOptions) -> PathBuf {
+    let out_abs = std::path::absolute(&opts.out).unwrap_or_else(|_| opts.out.clone());
+    let key = blake3::hash(format!("{}|{:?}", out_abs.display(), opts.audience).as_bytes()).to_hex()[..16].to_owned();
+    let base = out_abs.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+    base.join(".aidocs-cache").join(key)
+}
+
+fn progress_bar(enabled: bool, len: u64, msg: &'static str) -> indicatif::ProgressBar {
+    if !enabled {
+        return indicatif::ProgressBar::hidden();
+    }
+    let pb = indicatif::ProgressBar::new(len);
+    pb.set_style(
+        indicatif::ProgressStyle::with_template("{msg:>10} [{bar:30}] {pos}/{len} {elapsed}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    pb.set_message(msg);
+    pb
+}
+
+/// Runs a build.
+pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
+    let started = Instant::now();
+    if opts.audience == Visibility::Private {
+        return Err(BuildError::Input(Diagnostic {
+            file: "--visibility".into(),
+            line: None,
+            message: "private content is never written; use public or internal".into(),
+        }));
+    }
+    let out_abs = std::path::absolute(&opts.out).unwrap_or_else(|_| opts.out.clone());
+    let in_abs = std::path::absolute(&opts.input).unwrap_or_else(|_| opts.input.clone());
+    if out_abs == in_abs {
+        return Err(BuildError::BadOutput(opts.out.clone()));
+    }
+    let ingest_opts = IngestOptions {
+        audience: opts.audience,
+        include_unlisted: opts.include_unlisted,
+        openapi: opts.openapi.clone(),
+        chunk: opts.chunk,
+    };
+    let ingested = ingest(&opts.input, &ingest_opts).map_err(BuildError::Input)?;
+    let mut warnings = ingested.diagnostics.clone();
+
+    let cache_dir = opts.cache_dir.clone().unwrap_or_else(|| default_cache_dir(opts));
+    std::fs::create_dir_all(&cache_dir).map_err(|source| BuildError::Write { path: cache_dir.clone(), source })?;
+    let index = BuildIndex::open(&cache_dir)?;
+    let cached = index.fingerprints()?;
+
+    let to_parse: Vec<_> = ingested.pending.iter().filter(|p| cached.get(&p.id) != Some(&p.fingerprint)).collect();
+    let live: HashSet<&str> = ingested.pending.iter().map(|p| p.id.as_str()).collect();
+    let removed: Vec<&String> = cached.keys().filter(|id| !live.contains(id.as_str())).collect();
+
+    let pb = progress_bar(opts.progress, to_parse.len() as u64, "parsing");
+    let parsed: Vec<_> = to_parse
+        .par_iter()
+        .map(|p| {
+            let r = parse(p, ingested.site_root.as_deref(), &ingest_opts);
+            pb.inc(1);
+            (p, r)
+        })
+        .collect();
+    pb.finish_and_clear();
+
+    if !to_parse.is_empty() || !removed.is_empty() {
+        let mut writer = index.writer()?;
+        let analyzer = Analyzer::english();
+        let pb = progress_bar(opts.progress, parsed.len() as u64, "indexing");
+        for id in &removed {
+            index.delete_page(&writer, id);
+        }
+        for (p, (page, page_warnings)) in &parsed {
+            warnings.extend(page_warnings.iter().cloned());
+            index.delete_page(&writer, &p.id);
+            index.add_page(&writer, page, &p.fingerprint, &analyzer)?;
+            pb.inc(1);
+        }
+        pb.finish_and_clear();
+        writer.commit().map_err(|e| IndexError::Tantivy { path: cache_dir.clone(), source: e })?;
+        writer.wait_merging_threads().map_err(|e| IndexError::Tantivy { path: cache_dir.clone(), source: e })?;
+    }
+    if opts.strict && !warnings.is_empty() {
+        return Err(BuildError::Strict(warnings));
+    }
+
+    let contents = index.read_contents()?;
+    let audience = if opts.audience == Visibility::Internal { Audience::Internal } else { Audience::Public };
+    let exported = export(&contents, audience, opts.params, opts.sizes);
+    let stats = write(&exported, &opts.out, opts.keep_old).map_err(|source| BuildError::Write { path: opts.out.clone(), source })?;
+    let manifest_bytes = exported.files.last().map_or(0, |(_, b)| b.len());
+    Ok(BuildSummary {
+        pages: exported.manifest.pages.len(),
+        chunks: exported.manifest.num_chunks as usize,
+        term_shards: exported.manifest.term_shards.len(),
+        meta_shards: exported.manifest.meta_shards.len(),
+        terms: contents.terms.len(),
+        manifest_bytes,
+        output: stats,
+        pages_parsed: to_parse.len(),
+        pages_reused: ingested.pending.len() - to_parse.len(),
+        pages_removed: removed.len(),
+        withheld_by_visibility: ingested.withheld,
+        skipped_noindex: ingested.noindex,
+        warnings,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,321 @@
+//! Markdown to chunks: a page-summary chunk (title, description, intro) and one chunk per H2/H3 section
+//! with its heading path and GitHub-style anchor (`-1`, `-2` for duplicates). Code blocks stay with their
+//! section; oversized sections are split at paragraph boundaries under the size cap.
+
+use std::collections::HashMap;
+
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+use crate::model::Chunk;
+
+/// Chunking settings.
+#[derive(Debug, Clone, Copy)]
+pub struct ChunkConfig {
+    /// Characters of body text above which a section is split at paragraph boundaries.
+    pub max_chars: usize,
+}
+
+impl Default for ChunkConfig {
+    fn default() -> Self {
+        ChunkConfig { max_chars: 3000 }
+    }
+}
+
+/// GitHub's heading slug: lowercase, punctuation removed, spaces to `-`.
+pub fn slugify(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.trim().chars() {
+        if c.is_alphanumeric() || c == '_' || c == '-' {
+            out.extend(c.to_lowercase());
+        } else if c == ' ' {
+            out.push('-');
+        }
+    }
+    out
+}
+
+/// Issues unique anchors the way GitHub does: the second `setup` is `setup-1`.
+#[derive(Default)]
+pub struct Slugger {
+    seen: HashMap<String, usize>,
+}
+
+impl Slugger {
+    pub fn slug(&mut self, text: &str) -> String {
+        let base = slugify(text);
+        let base = if base.is_empty() { "section".to_owned() } else { base };
+        let mut candidate = base.clone();
+        loop {
+            match self.seen.get_mut(&candidate) {
+                None => {
+                    self.seen.insert(candidate.clone(), 0);
+                    if candidate != base {
+                        self.seen.entry(base).and_modify(|n| *n += 1);
+                    }
+                    return candidate;
+                }
+                Some(_) => {
+                    let n = self.seen.get(&base).copied().unwrap_or(0) + 1;
+                    self.seen.insert(base.clone(), n);
+                    candidate = format!("{base}-{n}");
+                }
+            }
+        }
+    }
+}
+
+struct Section {
+    level: u8,
+    heading: String,
+    path: Vec<String>,
+    paragraphs: Vec<String>,
+    code: String,
+}
+
+/// Splits Markdown into the summary chunk and section chunks.
+pub fn chunk_markdown(title: &str, description: &str, markdown: &str, cfg: ChunkConfig) -> Vec<Chunk> {
+    let parser = Parser::new_ext(markdown, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS);
+    let mut sections: Vec<Section> = vec![Section {
+        level: 1,
+        heading: String::new(),
+        path: Vec::new(),
+        paragraphs: Vec::new(),
+        code: String::new(),
+    }];
+    let mut current_path: Vec<(u8, String)> = Vec::new();
+    let mut heading: Option<(u8, String)> = None;
+    let mut in_code = false;
+    let mut para = String::new();
+
+    let flush = |para: &mut String, sections: &mut Vec<Section>| {
+        let t = para.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !t.is_empty() {
+            if let Some(s) = sections.last_mut() {
+                s.paragraphs.push(t);
+            }
+        }
+        para.clear();
+    };
+
+    for event in parser {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => {
+                flush(&mut para, &mut sections);
+                heading = Some((heading_level(level), String::new()));
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((level, text)) = heading.take() {
+                    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                    if level == 2 || level == 3 {
+                        current_path.retain(|(l, _)| *l < level);
+                        current_path.push((level, text.clone()));
+                        sections.push(Section {
+                            level,
+                            heading: text,
+                            path: current_path.iter().map(|(_, t)| t.clone()).collect(),
+                            paragraphs: Vec::new(),
+                            code: String::new(),
+                        });
+                    } else if !text.is_empty() {
+                        // H1 and H4+ stay in the current chunk as text.
+                        if let Some(s) = sections.last_mut() {
+                            s.paragraphs.push(text);
+                        }
+                    }
+                }
+            }
+            Event::Start(Tag::CodeBlock(kind)) => {
+                flush(&mut para, &mut sections);
+                in_code = true;
+                if let (CodeBlockKind::Fenced(lang), Some(s)) = (kind, sections.last_mut()) {
+                    let lang = lang.split_whitespace().next().unwrap_or("").to_owned();
+                    if !lang.is_empty() {
+                        s.code.push_str(&format!("[{lang}]\n"));
+                    }
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                in_code = false;
+                if let Some(s) = sections.last_mut() {
+                    s.code.push('\n');
+                }
+            }
+            Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
+                if let Some((_, h)) = heading.as_mut() {
+                    h.push_str(&t);
+                } else if in_code {
+                    if let Some(s) = sections.last_mut() {
+                        s.code.push_str(&t);
+                    }
+                } else {
+                    para.push_str(&t);
+                }
+            }
+            Event::Html(h) | Event::InlineHtml(h) => {
+                let text = strip_html(&h);
+                if let Some((_, hd)) = heading.as_mut() {
+                    hd.push_str(&text);
+                } else {
+                    para.push_str(&text);
+                }
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                if let Some((_, h)) = heading.as_mut() {
+                    h.push(' ');
+                } else {
+                    para.push(' ');
+                }
+            }
+            Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell | TagEnd::TableRow | TagEnd::BlockQuote(_)) => {
+                if matches!(event, Event::End(TagEnd::TableCell)) {
+                    para.push_str(" | ");
+                } else {
+                    flush(&mut para, &mut sections);
+                }
+            }
+            Event::Start(Tag::Image { title, .. }) => {
+                para.push_str(&title);
+                para.push(' ');
+            }
+            _ => {}
+        }
+    }
+    flush(&mut para, &mut sections);
+
+    let mut slugger = Slugger::default();
+    let mut chunks = Vec::new();
+    for (i, s) in sections.into_iter().enumerate() {
+        if i == 0 {
+            // Page summary: title, description and intro.
+            let mut paras = Vec::new();
+            if !description.trim().is_empty() {
+                paras.push(description.trim().to_owned());
+            }
+            paras.extend(s.paragraphs);
+            for (j, body) in split_paragraphs(&paras, cfg.max_chars).into_iter().enumerate() {
+                chunks.push(Chunk {
+                    anchor: String::new(),
+                    title: title.to_owned(),
+                    heading_path: Vec::new(),
+                    headings: String::new(),
+                    body,
+                    code: if j == 0 { s.code.clone() } else { String::new() },
+                });
+            }
+            continue;
+        }
+        let _ = s.level;
+        let anchor = slugger.slug(&s.heading);
+        let parts = split_paragraphs(&s.paragraphs, cfg.max_chars);
+        for (j, body) in parts.into_iter().enumerate() {
+            chunks.push(Chunk {
+                anchor: anchor.clone(),
+                title: s.heading.clone(),
+                heading_path: s.path.clone(),
+                headings: s.path.join(" "),
+                body,
+                code: if j == 0 { s.code.clone() } else { String::new() },
+            });
+        }
+    }
+    chunks
+}
+
+/// Joins paragraphs into bodies no longer than `max` characters, breaking only between paragraphs
+/// (a single paragraph over twice the cap is cut at sentence ends). Always returns at least one body.
+pub fn split_paragraphs(paras: &[String], max: usize) -> Vec<String> {
+    let mut pieces: Vec<String> = Vec::new();
+    for p in paras {
+        if p.chars().count() > 2 * max {
+            let mut cur = String::new();
+            for sentence in p.split_inclusive(". ") {
+                if !cur.is_empty() && cur.chars().count() + sentence.chars().count() > max {
+                    pieces.push(std::mem::take(&mut cur).trim().to_owned());
+                }
+                cur.push_str(sentence);
+            }
+            if !cur.trim().is_empty() {
+                pieces.push(cur.trim().to_owned());
+            }
+        } else {
+            pieces.push(p.clone());
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for p in pieces {
+        if !cur.is_empty() && cur.chars().count() + p.chars().count() + 1 > max {
+            out.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push('\n');
+        }
+        cur.push_str(&p);
+    }
+    out.push(cur);
+    out
+}
+
+fn heading_level(l: HeadingLevel) -> u8 {
+    match l {
+        HeadingLevel::H1 => 1,
+        HeadingLevel::H2 => 2,
+        HeadingLevel::H3 => 3,
+        HeadingLevel::H4 => 4,
+        HeadingLevel::H5 => 5,
+        HeadingLevel::H6 => 6,
+    }
+}
+
+fn strip_html(h: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in h.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                out.push(' ');
+            }
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn github_anchors_with_duplicates() {
+        let mut s = Slugger::default();
+        assert_eq!(s.slug("Set up: the API!"), "set-up-the-api");
+        assert_eq!(s.slug("Setup"), "setup");
+        assert_eq!(s.slug("Setup"), "setup-1");
+        assert_eq!(s.slug("Setup"), "setup-2");
+        assert_eq!(s.slug("Setup-1"), "setup-1-1");
+    }
+
+    #[test]
+    fn sections_headings_and_code() {
+        let md = "Intro text.\n\n## Install\n\nRun it.\n\n```bash\nnpm i x\n```\n\n### On Linux\n\nApt.\n\n#### Deep\n\nStill linux.\n\n## Install\n\nAgain.\n";
+        let chunks = chunk_markdown("Title", "Desc", md, ChunkConfig::default());
+        let anchors: Vec<_> = chunks.iter().map(|c| c.anchor.as_str()).collect();
+        assert_eq!(anchors, ["", "install", "on-linux", "install-1"]);
+        assert_eq!(chunks[0].body, "Desc\nIntro text.");
+        assert!(chunks[1].code.contains("[bash]\nnpm i x"));
+        assert_eq!(chunks[2].heading_path, ["Install", "On Linux"]);
+        assert!(chunks[2].body.contains("Deep") && chunks[2].body.contains("Still linux."));
+    }
+
+    #[test]
+    fn oversized_sections_split_at_paragraphs() {
+        let paras: Vec<String> = (0..10).map(|i| format!("paragraph {i} {}", "x".repeat(90))).collect();
+        let parts = split_paragraphs(&paras, 250);
+        assert!(parts.len() >= 4);
+        assert!(parts.iter().all(|p| p.chars().count() <= 250));
+        assert_eq!(parts.join("\n"), paras.join("\n"));
+    }
+}

@@ -1,0 +1,258 @@
+//! Exporter: what the tantivy index holds → shard format v1 files (content-hashed names) + manifest.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use aidocs_core::{
+    ApiMeta, Audience, Bm25Params, ChunkMeta, Kind, Manifest, MetaShard, MetaShardEntry, PageEntry, PageMeta, Posting,
+    TermFilter, TermPostings, TermShard, TermShardEntry, FIELD_COUNT, MANIFEST_FILE, SCORED_FIELDS,
+};
+
+use crate::index::IndexContents;
+
+/// Shard sizing.
+#[derive(Debug, Clone, Copy)]
+pub struct ShardSizes {
+    /// Target uncompressed payload bytes of a term shard.
+    pub term_bytes: usize,
+    /// Target uncompressed payload bytes of a metadata shard.
+    pub meta_bytes: usize,
+}
+
+impl Default for ShardSizes {
+    fn default() -> Self {
+        ShardSizes { term_bytes: 48 * 1024, meta_bytes: 24 * 1024 }
+    }
+}
+
+/// Files of one export, in memory, named by content hash.
+pub struct Export {
+    pub manifest: Manifest,
+    /// (relative path, bytes), manifest last.
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+fn content_name(dir: &str, bytes: &[u8]) -> String {
+    format!("{dir}/{}.bin", &blake3::hash(bytes).to_hex()[..20])
+}
+
+/// Builds every shard and the manifest.
+pub fn export(contents: &IndexContents, audience: Audience, params: Bm25Params, sizes: ShardSizes) -> Export {
+    // Page table, in chunk order (chunks are sorted by page id, then index).
+    let mut pages: Vec<(usize, usize)> = Vec::new(); // (first chunk, count)
+    for (i, c) in contents.chunks.iter().enumerate() {
+        match pages.last_mut() {
+            Some((first, n)) if contents.chunks[*first].page.id == c.page.id => *n += 1,
+            _ => pages.push((i, 1)),
+        }
+    }
+    let mut groups = BTreeSet::new();
+    let mut tags = BTreeSet::new();
+    for &(first, _) in &pages {
+        let p = &contents.chunks[first].page;
+        if let Some(g) = &p.group {
+            groups.insert(g.clone());
+        }
+        tags.extend(p.tags.iter().cloned());
+    }
+    let groups: Vec<String> = groups.into_iter().collect();
+    let tags: Vec<String> = tags.into_iter().collect();
+    let mut tagsets: Vec<Vec<u32>> = vec![Vec::new()];
+    let mut tagset_ids: BTreeMap<Vec<u32>, u32> = BTreeMap::from([(Vec::new(), 0)]);
+    let mut page_entries = Vec::with_capacity(pages.len());
+    for &(first, n) in &pages {
+        let c = &contents.chunks[first];
+        let mut set: Vec<u32> = c.page.tags.iter().filter_map(|t| tags.binary_search(t).ok().map(|i| i as u32)).collect();
+        set.sort_unstable();
+        set.dedup();
+        let id = *tagset_ids.entry(set.clone()).or_insert_with(|| {
+            tagsets.push(set);
+            (tagsets.len() - 1) as u32
+        });
+        page_entries.push(PageEntry {
+            chunk_count: n as u32,
+            kind: c.kind(),
+            group: c.page.group.as_ref().and_then(|g| groups.binary_search(g).ok()).map(|i| i as u32),
+            tagset: id,
+        });
+    }
+    let mut field_tokens = [0u64; SCORED_FIELDS];
+    for c in &contents.chunks {
+        for (f, t) in field_tokens.iter_mut().enumerate() {
+            *t += c.lens[f];
+        }
+    }
+
+    let mut files = Vec::new();
+
+    // Term shards: sorted terms cut into runs near the target size.
+    let mut term_entries = Vec::new();
+    let mut current: Vec<TermPostings> = Vec::new();
+    let mut current_bytes = 0usize;
+    let flush = |current: &mut Vec<TermPostings>, files: &mut Vec<(String, Vec<u8>)>, entries: &mut Vec<TermShardEntry>| {
+        if current.is_empty() {
+            return;
+        }
+        let shard = TermShard { terms: std::mem::take(current) };
+        let bytes = shard.encode();
+        let file = content_name("t", &bytes);
+        entries.push(TermShardEntry {
+            first: shard.terms[0].term.clone(),
+            last: shard.terms[shard.terms.len() - 1].term.clone(),
+            file: file.clone(),
+            term_count: shard.terms.len() as u32,
+            filter: TermFilter::build(shard.terms.iter().map(|t| t.term.as_str())),
+        });
+        files.push((file, bytes));
+    };
+    for (term, raw) in &contents.terms {
+        let mut raw = raw.clone();
+        raw.sort_unstable();
+        let mut postings: Vec<Posting> = Vec::new();
+        for (ord, field, tf, norm) in raw {
+            if postings.last().is_none_or(|p| p.chunk != ord) {
+                postings.push(Posting::new(ord));
+            }
+            if let Some(p) = postings.last_mut() {
+                let f = (field as usize).min(FIELD_COUNT - 1);
+                p.tf[f] += tf;
+                p.norm[f] = norm;
+            }
+        }
+        current_bytes += term.len() + 2 + postings.len() * 4;
+        current.push(TermPostings { term: term.clone(), postings });
+        if current_bytes >= sizes.term_bytes {
+            flush(&mut current, &mut files, &mut term_entries);
+            current_bytes = 0;
+        }
+    }
+    flush(&mut current, &mut files, &mut term_entries);
+
+    // Metadata shards: consecutive pages near the target size.
+    let mut meta_entries = Vec::new();
+    let mut batch: Vec<PageMeta> = Vec::new();
+    let mut batch_first = 0u32;
+    let mut batch_bytes = 0usize;
+    let flush_meta = |batch: &mut Vec<PageMeta>, first: u32, files: &mut Vec<(String, Vec<u8>)>, entries: &mut Vec<MetaShardEntry>| {
+        if batch.is_empty() {
+            return;
+        }
+        let shard = MetaShard { first_page: first, pages: std::mem::take(batch) };
+        let bytes = shard.encode();
+        let file = content_name("m", &bytes);
+        entries.push(MetaShardEntry { first_page: first, page_count: shard.pages.len() as u32, file: file.clone() });
+        files.push((file, bytes));
+    };
+    for (pi, &(first, n)) in pages.iter().enumerate() {
+        let c0 = &contents.chunks[first];
+        let meta = PageMeta {
+            id: c0.page.id.clone(),
+            url: c0.page.url.clone(),
+            title: c0.page.title.clone(),
+            kind: Some(c0.kind()),
+            breadcrumb: c0.page.breadcrumb.clone(),
+            tags: c0.page.tags.clone(),
+            api: c0.page.api.as_ref().map(ApiMeta::from),
+            chunks: contents.chunks[first..first + n]
+                .iter()
+                .map(|c| ChunkMeta { anchor: c.anchor.clone(), title: c.title.clone(), heading_path: c.heading_path.clone(), excerpt: c.excerpt.clone() })
+                .collect(),
+        };
+        let size = meta.id.len() + meta.url.len() + meta.title.len() + meta.chunks.iter().map(|c| c.excerpt.len() + c.title.len() + c.anchor.len() + 8).sum::<usize>();
+        if batch.is_empty() {
+            batch_first = pi as u32;
+        }
+        batch.push(meta);
+        batch_bytes += size;
+        if batch_bytes >= sizes.meta_bytes {
+            flush_meta(&mut batch, batch_first, &mut files, &mut meta_entries);
+            batch_bytes = 0;
+        }
+    }
+    flush_meta(&mut batch, batch_first, &mut files, &mut meta_entries);
+
+    let mut build_hash = blake3::Hasher::new();
+    for (name, _) in &files {
+        build_hash.update(name.as_bytes());
+        build_hash.update(b"\n");
+    }
+    let manifest = Manifest {
+        build_id: build_hash.finalize().to_hex()[..20].to_owned(),
+        generator: format!("aidocs-index {}", env!("CARGO_PKG_VERSION")),
+        analyzer_version: aidocs_core::ANALYZER_VERSION,
+        audience,
+        params,
+        num_chunks: contents.chunks.len() as u32,
+        field_tokens,
+        groups,
+        tags,
+        tagsets,
+        pages: page_entries,
+        term_shards: term_entries,
+        meta_shards: meta_entries,
+    };
+    files.push((MANIFEST_FILE.to_owned(), manifest.encode()));
+    Export { manifest, files }
+}
+
+/// What writing changed on disk.
+#[derive(Debug, Default, Clone, Copy, serde::Serialize)]
+pub struct WriteStats {
+    pub files: usize,
+    pub bytes: u64,
+    /// Files that did not exist before this build (content changed).
+    pub new_files: usize,
+    pub removed_files: usize,
+}
+
+/// Writes the export into `out`: shards first, the manifest last (atomically, via rename), so a reader
+/// never sees a manifest pointing at missing shards. Shards no longer referenced are removed unless
+/// `keep_old` (for deployments where open sessions still use the previous manifest).
+pub fn write(export: &Export, out: &Path, keep_old: bool) -> std::io::Result<WriteStats> {
+    let mut stats = WriteStats::default();
+    for dir in ["t", "m"] {
+        std::fs::create_dir_all(out.join(dir))?;
+    }
+    for (name, bytes) in &export.files {
+        let path = out.join(name);
+        stats.files += 1;
+        stats.bytes += bytes.len() as u64;
+        if name != MANIFEST_FILE && path.is_file() && std::fs::metadata(&path)?.len() == bytes.len() as u64 {
+            continue; // content-hashed: same name, same bytes
+        }
+        if name == MANIFEST_FILE {
+            if std::fs::read(&path).ok().as_deref() != Some(bytes.as_slice()) {
+                stats.new_files += 1;
+            }
+            let tmp = out.join(".manifest.bin.tmp");
+            std::fs::write(&tmp, bytes)?;
+            std::fs::rename(&tmp, &path)?;
+        } else {
+            stats.new_files += 1;
+            std::fs::write(&path, bytes)?;
+        }
+    }
+    if !keep_old {
+        let wanted: BTreeSet<&str> = export.files.iter().map(|(n, _)| n.as_str()).collect();
+        for dir in ["t", "m"] {
+            for entry in std::fs::read_dir(out.join(dir))? {
+                let entry = entry?;
+                let name = format!("{dir}/{}", entry.file_name().to_string_lossy());
+                if name.ends_with(".bin") && !wanted.contains(name.as_str()) {
+                    std::fs::remove_file(entry.path())?;
+                    stats.removed_files += 1;
+                }
+            }
+        }
+    }
+    Ok(stats)
+}
+
+/// Kind counts, for summaries.
+pub fn kind_counts(m: &Manifest) -> BTreeMap<&'static str, usize> {
+    let mut out = BTreeMap::new();
+    for p in &m.pages {
+        *out.entry(Kind::name(p.kind)).or_insert(0) += 1;
+    }
+    out
+}

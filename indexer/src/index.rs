@@ -1,0 +1,361 @@
+//! The build-side index: a tantivy index in a cache directory that persists between builds.
+//!
+//! Each chunk is a tantivy document with the scored fields (`title`, `headings`, `body`, `code`) run
+//! through the `core` analyzer, the `exact` keys as raw terms, and a stored JSON blob with everything the
+//! exporter needs. Documents carry their page's fingerprint, so a rebuild re-parses and re-indexes only
+//! pages whose fingerprint changed and deletes pages that disappeared.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use aidocs_core::{Analyzer, Kind};
+use serde::{Deserialize, Serialize};
+use tantivy::schema::{
+    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, STORED, STRING,
+};
+use tantivy::tokenizer::{TextAnalyzer, Token, TokenStream, Tokenizer};
+use tantivy::{Index, IndexWriter, TantivyDocument, Term};
+
+use crate::model::{ApiMeta2, Page};
+
+/// Bumped whenever the schema or the stored blob changes: an old cache is then discarded.
+const CACHE_LAYOUT: &str = "aidocs-cache-v1";
+pub const TOKENIZER: &str = "aidocs";
+/// Excerpt source kept per chunk, in characters.
+pub const EXCERPT_CHARS: usize = 280;
+
+/// The `core` analyzer as a tantivy tokenizer, so build and query tokenize with the same code.
+#[derive(Clone, Default)]
+pub struct AidocsTokenizer {
+    analyzer: Analyzer,
+    tokens: Vec<Token>,
+}
+
+pub struct AidocsTokenStream<'a> {
+    tokens: &'a mut Vec<Token>,
+    index: usize,
+}
+
+impl Tokenizer for AidocsTokenizer {
+    type TokenStream<'a> = AidocsTokenStream<'a>;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> AidocsTokenStream<'a> {
+        self.tokens.clear();
+        let tokens = &mut self.tokens;
+        self.analyzer.for_each_token(text, |t| {
+            tokens.push(Token {
+                offset_from: t.offset_from,
+                offset_to: t.offset_to,
+                position: t.position as usize,
+                text: t.text,
+                position_length: 1,
+            })
+        });
+        AidocsTokenStream { tokens: &mut self.tokens, index: 0 }
+    }
+}
+
+impl TokenStream for AidocsTokenStream<'_> {
+    fn advance(&mut self) -> bool {
+        self.index += 1;
+        self.index <= self.tokens.len()
+    }
+    fn token(&self) -> &Token {
+        &self.tokens[self.index - 1]
+    }
+    fn token_mut(&mut self) -> &mut Token {
+        &mut self.tokens[self.index - 1]
+    }
+}
+
+/// The schema's fields.
+#[derive(Clone, Copy)]
+pub struct Fields {
+    pub page_id: Field,
+    pub fingerprint: Field,
+    pub data: Field,
+    /// title, headings, body, code, exact — in `aidocs_core::Field` order.
+    pub text: [Field; aidocs_core::FIELD_COUNT],
+}
+
+pub fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let page_id = b.add_text_field("page_id", STRING | STORED);
+    let fingerprint = b.add_text_field("fingerprint", STRING | STORED);
+    let data = b.add_text_field("data", STORED);
+    let analyzed = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(TOKENIZER)
+            .set_index_option(IndexRecordOption::WithFreqs),
+    );
+    let raw = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer("raw")
+            .set_index_option(IndexRecordOption::WithFreqs)
+            .set_fieldnorms(false),
+    );
+    let title = b.add_text_field("title", analyzed.clone());
+    let headings = b.add_text_field("headings", analyzed.clone());
+    let body = b.add_text_field("body", analyzed.clone());
+    let code = b.add_text_field("code", analyzed);
+    let exact = b.add_text_field("exact", raw);
+    (
+        b.build(),
+        Fields {
+            page_id,
+            fingerprint,
+            data,
+            text: [title, headings, body, code, exact],
+        },
+    )
+}
+
+/// Page-level data stored with every chunk.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct StoredPage {
+    pub id: String,
+    pub url: String,
+    pub title: String,
+    pub kind: String,
+    pub breadcrumb: Vec<String>,
+    pub group: Option<String>,
+    pub tags: Vec<String>,
+    pub api: Option<ApiMeta2>,
+    pub language: Option<String>,
+    pub version: Option<String>,
+}
+
+/// The stored blob of one chunk.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct StoredChunk {
+    pub page: StoredPage,
+    pub index: u32,
+    pub chunk_count: u32,
+    pub anchor: String,
+    pub title: String,
+    pub heading_path: Vec<String>,
+    pub excerpt: String,
+    /// Token count per scored field (exact, unlike the 1-byte field norms).
+    pub lens: [u64; aidocs_core::SCORED_FIELDS],
+}
+
+impl StoredChunk {
+    pub fn kind(&self) -> Kind {
+        Kind::parse(&self.page.kind).unwrap_or(Kind::Docs)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("cache directory {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("tantivy index in {path}: {source}")]
+    Tantivy { path: PathBuf, source: tantivy::TantivyError },
+    #[error("cache entry is corrupt ({0}); delete the cache directory and rebuild")]
+    Corrupt(String),
+}
+
+/// The persistent build index.
+pub struct BuildIndex {
+    pub index: Index,
+    pub fields: Fields,
+    dir: PathBuf,
+}
+
+fn excerpt(text: &str) -> String {
+    let mut end = text.len();
+    if let Some((i, _)) = text.char_indices().nth(EXCERPT_CHARS) {
+        end = i;
+    }
+    text[..end].to_owned()
+}
+
+impl BuildIndex {
+    /// Opens the cache, or creates it (wiping one of another layout).
+    pub fn open(dir: &Path) -> Result<Self, IndexError> {
+        let io = |source| IndexError::Io { path: dir.to_path_buf(), source };
+        let tv = |source| IndexError::Tantivy { path: dir.to_path_buf(), source };
+        let marker = dir.join("LAYOUT");
+        let tdir = dir.join("tantivy");
+        let fresh = std::fs::read_to_string(&marker).map(|s| s.trim() != CACHE_LAYOUT).unwrap_or(true);
+        if fresh {
+            if tdir.exists() {
+                std::fs::remove_dir_all(&tdir).map_err(io)?;
+            }
+            std::fs::create_dir_all(&tdir).map_err(io)?;
+        }
+        let (schema, fields) = schema();
+        let index = if fresh || !tdir.join("meta.json").exists() {
+            Index::create_in_dir(&tdir, schema).map_err(tv)?
+        } else {
+            let index = Index::open_in_dir(&tdir).map_err(tv)?;
+            if index.schema() != schema {
+                drop(index);
+                std::fs::remove_dir_all(&tdir).map_err(io)?;
+                std::fs::create_dir_all(&tdir).map_err(io)?;
+                Index::create_in_dir(&tdir, schema).map_err(tv)?
+            } else {
+                index
+            }
+        };
+        std::fs::write(&marker, CACHE_LAYOUT).map_err(io)?;
+        index.tokenizers().register(TOKENIZER, TextAnalyzer::from(AidocsTokenizer::default()));
+        Ok(BuildIndex { index, fields, dir: dir.to_path_buf() })
+    }
+
+    fn tv(&self, source: tantivy::TantivyError) -> IndexError {
+        IndexError::Tantivy { path: self.dir.clone(), source }
+    }
+
+    /// Page id → fingerprint of what the cache holds.
+    pub fn fingerprints(&self) -> Result<HashMap<String, String>, IndexError> {
+        let mut out = HashMap::new();
+        let reader = self.index.reader().map_err(|e| self.tv(e))?;
+        let searcher = reader.searcher();
+        for seg in searcher.segment_readers() {
+            let store = seg.get_store_reader(16).map_err(|e| self.tv(e.into()))?;
+            for doc in 0..seg.max_doc() {
+                if seg.alive_bitset().is_some_and(|a| !a.is_alive(doc)) {
+                    continue;
+                }
+                let d: TantivyDocument = store.get(doc).map_err(|e| self.tv(e))?;
+                let id = d.get_first(self.fields.page_id).and_then(|v| v.as_str()).unwrap_or_default();
+                let fp = d.get_first(self.fields.fingerprint).and_then(|v| v.as_str()).unwrap_or_default();
+                out.insert(id.to_owned(), fp.to_owned());
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn writer(&self) -> Result<IndexWriter<TantivyDocument>, IndexError> {
+        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 4);
+        self.index.writer_with_num_threads(threads, 64_000_000 * threads).map_err(|e| self.tv(e))
+    }
+
+    pub fn delete_page(&self, writer: &IndexWriter<TantivyDocument>, id: &str) {
+        writer.delete_term(Term::from_field_text(self.fields.page_id, id));
+    }
+
+    /// Adds a parsed page (its chunks as documents).
+    pub fn add_page(&self, writer: &IndexWriter<TantivyDocument>, page: &Page, fingerprint: &str, analyzer: &Analyzer) -> Result<usize, IndexError> {
+        let stored_page = StoredPage {
+            id: page.id.clone(),
+            url: page.url.clone(),
+            title: page.title.clone(),
+            kind: page.kind.name().to_owned(),
+            breadcrumb: page.breadcrumb.clone(),
+            group: page.group.clone(),
+            tags: page.tags.clone(),
+            api: page.api.clone(),
+            language: page.language.clone(),
+            version: page.version.clone(),
+        };
+        let count = |t: &str| {
+            let mut n = 0u64;
+            analyzer.for_each_token(t, |_| n += 1);
+            n
+        };
+        let chunk_count = page.chunks.len() as u32;
+        for (i, c) in page.chunks.iter().enumerate() {
+            let title = page.title.clone();
+            let texts = [title.as_str(), c.headings.as_str(), c.body.as_str(), c.code.as_str()];
+            let stored = StoredChunk {
+                page: stored_page.clone(),
+                index: i as u32,
+                chunk_count,
+                anchor: c.anchor.clone(),
+                title: if c.title.is_empty() { page.title.clone() } else { c.title.clone() },
+                heading_path: c.heading_path.clone(),
+                excerpt: excerpt(if c.body.is_empty() { &c.code } else { &c.body }),
+                lens: [count(texts[0]), count(texts[1]), count(texts[2]), count(texts[3])],
+            };
+            let mut doc = TantivyDocument::new();
+            doc.add_text(self.fields.page_id, &page.id);
+            doc.add_text(self.fields.fingerprint, fingerprint);
+            doc.add_text(self.fields.data, serde_json::to_string(&stored).map_err(|e| IndexError::Corrupt(e.to_string()))?);
+            for (f, t) in texts.iter().enumerate() {
+                if !t.is_empty() {
+                    doc.add_text(self.fields.text[f], t);
+                }
+            }
+            if i == 0 {
+                for k in &page.exact_keys {
+                    doc.add_text(self.fields.text[aidocs_core::Field::Exact as usize], k);
+                }
+            }
+            writer.add_document(doc).map_err(|e| self.tv(e))?;
+        }
+        Ok(page.chunks.len())
+    }
+}
+
+/// Everything the exporter reads out of the index.
+pub struct IndexContents {
+    /// Chunks in export order: pages by id, chunks by index.
+    pub chunks: Vec<StoredChunk>,
+    /// term → postings (chunk ordinal, field, tf, norm code), unsorted.
+    pub terms: BTreeMap<String, Vec<(u32, u8, u32, u8)>>,
+}
+
+impl BuildIndex {
+    /// Reads live documents, assigns chunk ordinals, and collects every field's postings.
+    pub fn read_contents(&self) -> Result<IndexContents, IndexError> {
+        use tantivy::postings::Postings;
+        use tantivy::{DocSet, TERMINATED};
+        let reader = self
+            .index
+            .reader_builder()
+            .reload_policy(tantivy::ReloadPolicy::Manual)
+            .try_into()
+            .map_err(|e| self.tv(e))?;
+        let searcher = reader.searcher();
+        // (segment, doc) → stored chunk.
+        let mut docs: Vec<(usize, u32, StoredChunk)> = Vec::new();
+        for (si, seg) in searcher.segment_readers().iter().enumerate() {
+            let store = seg.get_store_reader(64).map_err(|e| self.tv(e.into()))?;
+            for doc in 0..seg.max_doc() {
+                if seg.alive_bitset().is_some_and(|a| !a.is_alive(doc)) {
+                    continue;
+                }
+                let d: TantivyDocument = store.get(doc).map_err(|e| self.tv(e))?;
+                let blob = d.get_first(self.fields.data).and_then(|v| v.as_str()).unwrap_or_default();
+                let chunk: StoredChunk = serde_json::from_str(blob).map_err(|e| IndexError::Corrupt(e.to_string()))?;
+                docs.push((si, doc, chunk));
+            }
+        }
+        docs.sort_by(|a, b| a.2.page.id.cmp(&b.2.page.id).then(a.2.index.cmp(&b.2.index)));
+        let mut ord_of: HashMap<(usize, u32), u32> = HashMap::with_capacity(docs.len());
+        for (ord, (si, doc, _)) in docs.iter().enumerate() {
+            ord_of.insert((*si, *doc), ord as u32);
+        }
+        let mut terms: BTreeMap<String, Vec<(u32, u8, u32, u8)>> = BTreeMap::new();
+        for (si, seg) in searcher.segment_readers().iter().enumerate() {
+            for (fi, &field) in self.fields.text.iter().enumerate() {
+                let inv = seg.inverted_index(field).map_err(|e| self.tv(e))?;
+                let norms = if fi < aidocs_core::SCORED_FIELDS { Some(seg.get_fieldnorms_reader(field).map_err(|e| self.tv(e))?) } else { None };
+                let mut stream = inv.terms().stream().map_err(|e| self.tv(e.into()))?;
+                while stream.advance() {
+                    let Ok(term) = std::str::from_utf8(stream.key()) else { continue };
+                    let mut postings = inv
+                        .read_postings_from_terminfo(stream.value(), IndexRecordOption::WithFreqs)
+                        .map_err(|e| self.tv(e.into()))?;
+                    let mut doc = postings.doc();
+                    let mut list = Vec::new();
+                    while doc != TERMINATED {
+                        if let Some(&ord) = ord_of.get(&(si, doc)) {
+                            let norm = norms.as_ref().map_or(0, |n| n.fieldnorm_id(doc));
+                            list.push((ord, fi as u8, postings.term_freq(), norm));
+                        }
+                        doc = postings.advance();
+                    }
+                    if !list.is_empty() {
+                        terms.entry(term.to_owned()).or_default().extend(list);
+                    }
+                }
+            }
+        }
+        Ok(IndexContents {
+            chunks: docs.into_iter().map(|(_, _, c)| c).collect(),
+            terms,
+        })
+    }
+}

@@ -1,0 +1,625 @@
+//! Ingestion: turns a site directory or a JSONL file into fingerprinted pending pages, applying the
+//! visibility filter *before* anything is parsed into the index. Parsing a pending page into a [`Page`]
+//! is a separate step so that the build can skip pages whose fingerprint is already in the cache.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use aidocs_core::analyzer::normalize_exact;
+use aidocs_core::search::{EXACT_ENDPOINT_PREFIX, EXACT_OPERATION_PREFIX, EXACT_TITLE_PREFIX};
+use aidocs_core::Kind;
+use serde::Deserialize;
+
+use crate::chunk::{chunk_markdown, slugify, split_paragraphs, ChunkConfig};
+use crate::mdx::{mdx_to_markdown, split_frontmatter, Frontmatter, SnippetResolver};
+use crate::model::{ApiMeta2, Chunk, Diagnostic, Page, Visibility};
+use crate::openapi::{load_spec, Operation};
+use crate::site::{load_site, markdown_files, page_url, resolve_page_file, NavEntry};
+
+/// Version of everything ingestion derives from a source file; part of every fingerprint.
+const INGEST_VERSION: u32 = 1;
+
+#[derive(Debug, Clone)]
+pub struct IngestOptions {
+    /// The most restricted content this build may include: `Public` or `Internal`.
+    pub audience: Visibility,
+    pub include_unlisted: bool,
+    pub openapi: Vec<PathBuf>,
+    pub chunk: ChunkConfig,
+}
+
+/// A page whose content is known and fingerprinted but not yet parsed.
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub id: String,
+    pub fingerprint: String,
+    pub source: Source,
+}
+
+#[derive(Debug, Clone)]
+pub enum Source {
+    Mdx {
+        rel: String,
+        text: String,
+        frontmatter: Frontmatter,
+        nav: Option<NavEntry>,
+        operation: Option<Operation>,
+    },
+    Operation {
+        op: Operation,
+        spec: String,
+        nav: Option<NavEntry>,
+    },
+    Record {
+        record: JsonRecord,
+        file: String,
+        line: usize,
+    },
+}
+
+/// A JSONL input record.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct JsonRecord {
+    pub id: serde_json::Value,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub text: String,
+    pub url: Option<String>,
+    pub kind: Option<String>,
+    pub visibility: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    pub metadata: Option<serde_json::Value>,
+}
+
+/// What ingestion found.
+#[derive(Debug, Default)]
+pub struct Ingested {
+    pub site_root: Option<PathBuf>,
+    pub pending: Vec<Pending>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Pages left out by visibility (never read further).
+    pub withheld: usize,
+    /// Pages left out by `noindex`/`hidden`.
+    pub noindex: usize,
+}
+
+fn allowed(v: Visibility, audience: Visibility) -> bool {
+    match v {
+        Visibility::Public => true,
+        Visibility::Internal => audience == Visibility::Internal,
+        Visibility::Private => false,
+    }
+}
+
+fn hash_parts(parts: &[&[u8]]) -> String {
+    let mut h = blake3::Hasher::new();
+    for p in parts {
+        h.update(&(p.len() as u64).to_le_bytes());
+        h.update(p);
+    }
+    h.finalize().to_hex()[..32].to_owned()
+}
+
+/// Ingests a site directory or a `.jsonl` file.
+pub fn ingest(input: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic> {
+    if input.is_file() {
+        return ingest_jsonl(input, opts);
+    }
+    if !input.is_dir() {
+        return Err(Diagnostic {
+            file: input.display().to_string(),
+            line: None,
+            message: "input is neither a site directory nor a .jsonl file".into(),
+        });
+    }
+    ingest_site(input, opts)
+}
+
+fn ingest_jsonl(path: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic> {
+    let display = path.display().to_string();
+    let src = std::fs::read_to_string(path).map_err(|e| Diagnostic {
+        file: display.clone(),
+        line: None,
+        message: format!("cannot read: {e}"),
+    })?;
+    let settings = settings_hash(opts, &[]);
+    let mut out = Ingested::default();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (i, line) in src.lines().enumerate() {
+        let line_no = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record: JsonRecord = match serde_json::from_str(line) {
+            Ok(r) => r,
+            Err(e) => {
+                out.diagnostics.push(Diagnostic {
+                    file: display.clone(),
+                    line: Some(line_no),
+                    message: format!("invalid record: {e}; expected {{\"id\",\"title\",\"text\",\"url\"?,\"kind\"?,\"visibility\"?,\"tags\"?}}"),
+                });
+                continue;
+            }
+        };
+        let id = match &record.id {
+            serde_json::Value::String(s) if !s.trim().is_empty() => s.clone(),
+            serde_json::Value::Number(n) => n.to_string(),
+            _ => {
+                out.diagnostics.push(Diagnostic {
+                    file: display.clone(),
+                    line: Some(line_no),
+                    message: "field `id` must be a non-empty string or a number".into(),
+                });
+                continue;
+            }
+        };
+        if let Some(k) = &record.kind {
+            if Kind::parse(k).is_none() {
+                out.diagnostics.push(Diagnostic {
+                    file: display.clone(),
+                    line: Some(line_no),
+                    message: format!("field `kind`: `{k}` is not one of docs, api, custom"),
+                });
+                continue;
+            }
+        }
+        let visibility = match record.visibility.as_deref().map(Visibility::parse) {
+            None => Visibility::Public,
+            Some(Some(v)) => v,
+            Some(None) => {
+                out.diagnostics.push(Diagnostic {
+                    file: display.clone(),
+                    line: Some(line_no),
+                    message: "field `visibility` must be public, internal or private; the record is withheld".into(),
+                });
+                out.withheld += 1;
+                continue;
+            }
+        };
+        if !allowed(visibility, opts.audience) {
+            out.withheld += 1;
+            continue;
+        }
+        if let Some(prev) = seen.insert(id.clone(), line_no) {
+            out.diagnostics.push(Diagnostic {
+                file: display.clone(),
+                line: Some(line_no),
+                message: format!("duplicate id `{id}` (first at line {prev}); this record is skipped"),
+            });
+            continue;
+        }
+        out.pending.push(Pending {
+            fingerprint: hash_parts(&[settings.as_bytes(), line.as_bytes()]),
+            id,
+            source: Source::Record {
+                record,
+                file: display.clone(),
+                line: line_no,
+            },
+        });
+    }
+    Ok(out)
+}
+
+fn settings_hash(opts: &IngestOptions, extra: &[&[u8]]) -> String {
+    let head = format!(
+        "ingest={INGEST_VERSION};analyzer={};audience={:?};max_chars={};unlisted={}",
+        aidocs_core::ANALYZER_VERSION,
+        opts.audience,
+        opts.chunk.max_chars,
+        opts.include_unlisted
+    );
+    let mut parts: Vec<&[u8]> = vec![head.as_bytes()];
+    parts.extend_from_slice(extra);
+    hash_parts(&parts)
+}
+
+/// Parses `openapi:` frontmatter: `[spec ]METHOD /path`.
+fn parse_openapi_ref(s: &str) -> Option<(Option<String>, String)> {
+    let parts: Vec<&str> = s.split_whitespace().collect();
+    match parts.as_slice() {
+        [m, p] if p.starts_with('/') => Some((None, format!("{} {}", m.to_ascii_uppercase(), p))),
+        [spec, m, p] if p.starts_with('/') => Some((Some(spec.trim_start_matches('/').to_owned()), format!("{} {}", m.to_ascii_uppercase(), p))),
+        _ => None,
+    }
+}
+
+fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic> {
+    let config = load_site(root)?;
+    let mut out = Ingested {
+        site_root: Some(root.to_path_buf()),
+        ..Default::default()
+    };
+
+    // Which files are pages, with their navigation entry.
+    let mut files: BTreeMap<String, Option<NavEntry>> = BTreeMap::new();
+    if config.config_file.is_some() {
+        for (key, nav) in &config.pages {
+            match resolve_page_file(root, key) {
+                Some(rel) => {
+                    files.entry(rel).or_insert_with(|| Some(nav.clone()));
+                }
+                None => out.diagnostics.push(Diagnostic {
+                    file: config.config_file.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+                    line: None,
+                    message: format!("navigation lists page `{key}` but no `{key}.mdx`/`.md` exists; it is skipped"),
+                }),
+            }
+        }
+        if opts.include_unlisted {
+            for rel in markdown_files(root) {
+                files.entry(rel).or_insert(None);
+            }
+        }
+    } else {
+        for rel in markdown_files(root) {
+            files.insert(rel, None);
+        }
+    }
+
+    // Read each page and its frontmatter; apply visibility before anything else.
+    struct Read {
+        rel: String,
+        text: String,
+        fm: Frontmatter,
+        nav: Option<NavEntry>,
+    }
+    let mut reads = Vec::new();
+    for (rel, nav) in files {
+        let path = root.join(&rel);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => {
+                out.diagnostics.push(Diagnostic {
+                    file: rel.clone(),
+                    line: None,
+                    message: format!("cannot read ({e}); the page is skipped"),
+                });
+                continue;
+            }
+        };
+        let fm = match split_frontmatter(&text) {
+            Ok((fm, _, _)) => fm,
+            Err(e) => {
+                out.diagnostics.push(Diagnostic {
+                    file: rel.clone(),
+                    line: Some(e.line),
+                    message: format!("{}; the page is skipped", e.message),
+                });
+                continue;
+            }
+        };
+        let visibility = match fm.visibility.as_deref() {
+            Some(v) => match Visibility::parse(v) {
+                Some(v) => v,
+                None => {
+                    out.diagnostics.push(Diagnostic {
+                        file: rel.clone(),
+                        line: None,
+                        message: format!("frontmatter `visibility: {v}` is not public, internal or private; the page is withheld"),
+                    });
+                    Visibility::Private
+                }
+            },
+            None => config.visibility.for_path(&rel).unwrap_or_default(),
+        };
+        if !allowed(visibility, opts.audience) {
+            out.withheld += 1;
+            continue;
+        }
+        if fm.noindex || fm.hidden {
+            out.noindex += 1;
+            continue;
+        }
+        reads.push(Read { rel, text, fm, nav });
+    }
+
+    // OpenAPI specs: from the config, the command line, and page frontmatter.
+    let mut spec_files: Vec<(PathBuf, String, bool)> = Vec::new();
+    for rel in &config.openapi {
+        spec_files.push((root.join(rel), rel.to_string_lossy().replace('\\', "/"), true));
+    }
+    for p in &opts.openapi {
+        spec_files.push((p.clone(), p.display().to_string(), true));
+    }
+    for r in &reads {
+        if let Some((Some(spec), _)) = r.fm.openapi.as_deref().and_then(parse_openapi_ref) {
+            spec_files.push((root.join(&spec), spec, false));
+        }
+    }
+    let mut loaded: BTreeMap<String, (bool, Vec<Operation>)> = BTreeMap::new();
+    let mut spec_hashes: Vec<String> = Vec::new();
+    for (path, display, listed) in spec_files {
+        if let Some(entry) = loaded.get_mut(&display) {
+            entry.0 |= listed;
+            continue;
+        }
+        match load_spec(&path, &display) {
+            Ok(spec) => {
+                spec_hashes.push(format!("{display}:{}", std::fs::read(&path).map(|b| blake3::hash(&b).to_hex().to_string()).unwrap_or_default()));
+                loaded.insert(display, (listed, spec.operations));
+            }
+            Err(d) => {
+                out.diagnostics.push(Diagnostic {
+                    message: format!("{}; the spec is skipped", d.message),
+                    ..d
+                });
+                loaded.insert(display, (listed, Vec::new()));
+            }
+        }
+    }
+
+    // Snippets and specs can change any page: they are part of the settings fingerprint.
+    let mut snippet_hash = blake3::Hasher::new();
+    let snippets_dir = root.join("snippets");
+    if snippets_dir.is_dir() {
+        for e in walkdir::WalkDir::new(&snippets_dir).sort_by_file_name().into_iter().flatten() {
+            if e.file_type().is_file() {
+                snippet_hash.update(e.path().to_string_lossy().as_bytes());
+                if let Ok(b) = std::fs::read(e.path()) {
+                    snippet_hash.update(&b);
+                }
+            }
+        }
+    }
+    let snippet_hash = snippet_hash.finalize().to_hex().to_string();
+    let spec_blob = spec_hashes.join("\n");
+    let settings = settings_hash(opts, &[snippet_hash.as_bytes(), spec_blob.as_bytes(), config.visibility.source.as_bytes()]);
+
+    let mut consumed: BTreeMap<(String, String), ()> = BTreeMap::new();
+    let find_op = |spec: Option<&str>, key: &str| -> Option<(String, Operation)> {
+        for (display, (_, ops)) in &loaded {
+            if spec.is_some_and(|s| s != display.as_str()) {
+                continue;
+            }
+            if let Some(op) = ops.iter().find(|o| o.key() == key) {
+                return Some((display.clone(), op.clone()));
+            }
+        }
+        None
+    };
+    for r in reads {
+        let mut operation = None;
+        if let Some(spec_ref) = r.fm.openapi.as_deref() {
+            match parse_openapi_ref(spec_ref) {
+                Some((spec, key)) => match find_op(spec.as_deref(), &key) {
+                    Some((display, op)) => {
+                        consumed.insert((display, key), ());
+                        operation = Some(op);
+                    }
+                    None => out.diagnostics.push(Diagnostic {
+                        file: r.rel.clone(),
+                        line: None,
+                        message: format!("frontmatter `openapi: {spec_ref}` names no operation of a loaded spec; the page is indexed without it"),
+                    }),
+                },
+                None => out.diagnostics.push(Diagnostic {
+                    file: r.rel.clone(),
+                    line: None,
+                    message: format!("frontmatter `openapi: {spec_ref}` is not `[spec] METHOD /path`"),
+                }),
+            }
+        }
+        if let Some(op) = &operation {
+            if !allowed(op.visibility, opts.audience) {
+                out.withheld += 1;
+                continue;
+            }
+        }
+        let id = r.rel.trim_end_matches(".mdx").trim_end_matches(".md").to_owned();
+        let nav_json = serde_json::to_string(&r.nav).unwrap_or_default();
+        out.pending.push(Pending {
+            fingerprint: hash_parts(&[settings.as_bytes(), r.rel.as_bytes(), r.text.as_bytes(), nav_json.as_bytes()]),
+            id,
+            source: Source::Mdx {
+                rel: r.rel,
+                text: r.text,
+                frontmatter: r.fm,
+                nav: r.nav,
+                operation,
+            },
+        });
+    }
+
+    // Operations of listed specs without their own page.
+    let mut used_ids: HashMap<String, usize> = out.pending.iter().map(|p| (p.id.clone(), 1)).collect();
+    for (display, (listed, ops)) in &loaded {
+        if !listed {
+            continue;
+        }
+        for op in ops {
+            if consumed.contains_key(&(display.clone(), op.key())) || op.excluded {
+                continue;
+            }
+            if !allowed(op.visibility, opts.audience) {
+                out.withheld += 1;
+                continue;
+            }
+            let base = if op.operation_id.is_empty() { slugify(&format!("{} {}", op.method, op.path.replace('/', " "))) } else { op.operation_id.clone() };
+            let mut id = format!("api/{base}");
+            let n = used_ids.entry(id.clone()).or_insert(0);
+            *n += 1;
+            if *n > 1 {
+                id = format!("{id}-{n}");
+            }
+            let nav = config.operations.get(&op.key()).cloned();
+            let op_json = format!("{op:?}{}", serde_json::to_string(&nav).unwrap_or_default());
+            out.pending.push(Pending {
+                fingerprint: hash_parts(&[settings.as_bytes(), display.as_bytes(), op_json.as_bytes()]),
+                id,
+                source: Source::Operation {
+                    op: op.clone(),
+                    spec: display.clone(),
+                    nav,
+                },
+            });
+        }
+    }
+    out.pending.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(out)
+}
+
+fn first_heading(markdown: &str) -> Option<String> {
+    markdown.lines().find_map(|l| l.strip_prefix("# ").map(|t| t.trim().to_owned()))
+}
+
+fn title_from_id(id: &str) -> String {
+    let last = id.rsplit('/').next().unwrap_or(id);
+    let mut t = last.replace(['-', '_'], " ");
+    if let Some(f) = t.get(0..1) {
+        t = f.to_uppercase() + &t[1..];
+    }
+    t
+}
+
+fn nav_fields(nav: &Option<NavEntry>) -> (Vec<String>, Option<String>, Option<String>, Option<String>) {
+    match nav {
+        Some(n) => (n.breadcrumb.clone(), n.group(), n.language.clone(), n.version.clone()),
+        None => (Vec::new(), None, None, None),
+    }
+}
+
+fn api_keys(op: &Operation, keys: &mut Vec<String>) {
+    keys.push(format!("{EXACT_ENDPOINT_PREFIX}{}", normalize_exact(&op.key())));
+    if !op.operation_id.is_empty() {
+        keys.push(format!("{EXACT_OPERATION_PREFIX}{}", normalize_exact(&op.operation_id)));
+    }
+}
+
+fn api_meta(op: &Operation) -> ApiMeta2 {
+    ApiMeta2 {
+        method: op.method.clone(),
+        path: op.path.clone(),
+        operation_id: op.operation_id.clone(),
+    }
+}
+
+/// Parses a pending page into chunks. Warnings (missing snippets) are returned alongside.
+pub fn parse(p: &Pending, site_root: Option<&Path>, opts: &IngestOptions) -> (Page, Vec<Diagnostic>) {
+    let mut warnings = Vec::new();
+    let page = match &p.source {
+        Source::Mdx { rel, text, frontmatter: fm, nav, operation } => {
+            let root = site_root.unwrap_or(Path::new("."));
+            let (_, body, _) = split_frontmatter(text).unwrap_or((Frontmatter::default(), text, 1));
+            let dir = root.join(rel).parent().map(Path::to_path_buf).unwrap_or_else(|| root.to_path_buf());
+            let mut snippets = SnippetResolver::new(root);
+            let mut markdown = mdx_to_markdown(body, &dir, &mut snippets);
+            for w in snippets.warnings {
+                warnings.push(Diagnostic {
+                    file: rel.clone(),
+                    line: None,
+                    message: w,
+                });
+            }
+            let title = fm
+                .title
+                .clone()
+                .or_else(|| operation.as_ref().map(Operation::title))
+                .or_else(|| first_heading(&markdown))
+                .unwrap_or_else(|| title_from_id(&p.id));
+            let mut description = fm.description.clone().unwrap_or_default();
+            let mut keys = vec![format!("{EXACT_TITLE_PREFIX}{}", normalize_exact(&title))];
+            if let Some(s) = &fm.sidebar_title {
+                if normalize_exact(s) != normalize_exact(&title) {
+                    keys.push(format!("{EXACT_TITLE_PREFIX}{}", normalize_exact(s)));
+                    description = format!("{s}. {description}");
+                }
+            }
+            let mut tags = fm.tags.clone();
+            if let Some(op) = operation {
+                api_keys(op, &mut keys);
+                markdown.push_str("\n\n");
+                markdown.push_str(&op.markdown());
+                tags.extend(op.tags.iter().cloned());
+            }
+            let mut chunks = chunk_markdown(&title, &description, &markdown, opts.chunk);
+            if let Some(op) = operation {
+                chunks[0].code = format!("{} {} {}\n{}", op.method, op.path, op.operation_id, chunks[0].code);
+            }
+            let (breadcrumb, group, language, version) = nav_fields(nav);
+            Page {
+                id: p.id.clone(),
+                url: page_url(&p.id),
+                title,
+                kind: if operation.is_some() { Kind::Api } else { Kind::Docs },
+                visibility: Visibility::Public,
+                breadcrumb,
+                group,
+                tags,
+                language,
+                version,
+                api: operation.as_ref().map(api_meta),
+                exact_keys: keys,
+                chunks,
+                source: rel.clone(),
+            }
+        }
+        Source::Operation { op, spec, nav } => {
+            let title = op.title();
+            let mut keys = vec![format!("{EXACT_TITLE_PREFIX}{}", normalize_exact(&title))];
+            api_keys(op, &mut keys);
+            let mut chunks = chunk_markdown(&title, "", &op.markdown(), opts.chunk);
+            chunks[0].code = format!("{} {} {}\n{}", op.method, op.path, op.operation_id, chunks[0].code);
+            let (mut breadcrumb, mut group, language, version) = nav_fields(nav);
+            if breadcrumb.is_empty() {
+                breadcrumb = vec!["API reference".to_owned()];
+                if let Some(t) = op.tags.first() {
+                    breadcrumb.push(t.clone());
+                }
+                group = Some(breadcrumb.join(" > "));
+            }
+            let tag_slug = op.tags.first().map(|t| slugify(t)).unwrap_or_else(|| "operations".into());
+            let leaf = p.id.trim_start_matches("api/");
+            Page {
+                id: p.id.clone(),
+                url: format!("/api-reference/{tag_slug}/{}", slugify(leaf)),
+                title,
+                kind: Kind::Api,
+                visibility: Visibility::Public,
+                breadcrumb,
+                group,
+                tags: op.tags.clone(),
+                language,
+                version,
+                api: Some(api_meta(op)),
+                exact_keys: keys,
+                chunks,
+                source: spec.clone(),
+            }
+        }
+        Source::Record { record, file, line } => {
+            let title = if record.title.trim().is_empty() { p.id.clone() } else { record.title.clone() };
+            let paras: Vec<String> = record.text.split("\n\n").map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|s| !s.is_empty()).collect();
+            let chunks = split_paragraphs(&paras, opts.chunk.max_chars)
+                .into_iter()
+                .map(|body| Chunk {
+                    anchor: String::new(),
+                    title: title.clone(),
+                    body,
+                    ..Default::default()
+                })
+                .collect();
+            Page {
+                id: p.id.clone(),
+                url: record.url.clone().unwrap_or_else(|| format!("#{}", p.id)),
+                title: title.clone(),
+                kind: record.kind.as_deref().and_then(Kind::parse).unwrap_or(Kind::Custom),
+                visibility: Visibility::Public,
+                breadcrumb: Vec::new(),
+                group: None,
+                tags: record.tags.clone(),
+                language: None,
+                version: None,
+                api: None,
+                exact_keys: vec![format!("{EXACT_TITLE_PREFIX}{}", normalize_exact(&title))],
+                chunks,
+                source: format!("{file}:{line}"),
+            }
+        }
+    };
+    (page, warnings)
+}

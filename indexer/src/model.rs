@@ -1,0 +1,109 @@
+//! The ingested document model: what ingestion produces and the tantivy build consumes.
+
+use aidocs_core::{ApiMeta, Kind};
+use serde::{Deserialize, Serialize};
+
+/// Who may see a page. Private content is never written; internal only into an internal build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    #[default]
+    Public,
+    Internal,
+    Private,
+}
+
+impl Visibility {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "public" => Some(Visibility::Public),
+            "internal" => Some(Visibility::Internal),
+            "private" => Some(Visibility::Private),
+            _ => None,
+        }
+    }
+}
+
+/// A page ready to index: metadata plus its chunks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Page {
+    /// Stable id: the site-relative path without extension, the record id for JSONL, or
+    /// `api/<operationId>` for OpenAPI operations without a page.
+    pub id: String,
+    pub url: String,
+    pub title: String,
+    #[serde(with = "kind_serde")]
+    pub kind: Kind,
+    pub visibility: Visibility,
+    pub breadcrumb: Vec<String>,
+    /// Navigation group path (`Tab > Group`), the facet `--group` filters on.
+    pub group: Option<String>,
+    pub tags: Vec<String>,
+    pub language: Option<String>,
+    pub version: Option<String>,
+    pub api: Option<ApiMeta2>,
+    /// Keys for exact-match boosts: (prefix, normalized text).
+    pub exact_keys: Vec<String>,
+    pub chunks: Vec<Chunk>,
+    /// Source file, for messages.
+    pub source: String,
+}
+
+/// Serializable mirror of [`ApiMeta`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct ApiMeta2 {
+    pub method: String,
+    pub path: String,
+    pub operation_id: String,
+}
+
+impl From<&ApiMeta2> for ApiMeta {
+    fn from(a: &ApiMeta2) -> Self {
+        ApiMeta {
+            method: a.method.clone(),
+            path: a.path.clone(),
+            operation_id: a.operation_id.clone(),
+        }
+    }
+}
+
+/// One searchable unit: the page summary or one H2/H3 section (or a part of an oversized one).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Chunk {
+    /// GitHub-style anchor of the section; empty for the page summary.
+    pub anchor: String,
+    pub title: String,
+    pub heading_path: Vec<String>,
+    pub headings: String,
+    pub body: String,
+    pub code: String,
+}
+
+mod kind_serde {
+    use aidocs_core::Kind;
+    use serde::{Deserialize, Deserializer, Serializer};
+    pub fn serialize<S: Serializer>(k: &Kind, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(k.name())
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Kind, D::Error> {
+        let s = String::deserialize(d)?;
+        Kind::parse(&s).ok_or_else(|| serde::de::Error::custom(format!("unknown kind {s}")))
+    }
+}
+
+/// A problem with one input, reported and skipped (or fatal under `--strict`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub file: String,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}:{}: {}", self.file, l, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! OpenAPI 3.x (JSON or YAML) to one record per operation: method, path, operationId, summary,
+//! description, tags, parameters and request/response body properties, with local `$ref`s resolved and
+//! cycles cut.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::model::{Diagnostic, Visibility};
+
+const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+/// How deep request/response schemas are walked for property names.
+const MAX_SCHEMA_DEPTH: usize = 4;
+/// Properties listed per body, so a huge schema cannot flood one record.
+const MAX_PROPERTIES: usize = 200;
+
+/// One operation, flattened to text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Operation {
+    pub method: String,
+    pub path: String,
+    pub operation_id: String,
+    pub summary: String,
+    pub description: String,
+    pub tags: Vec<String>,
+    /// `name (in, type): description` lines.
+    pub parameters: Vec<String>,
+    pub request_fields: Vec<String>,
+    pub response_fields: Vec<String>,
+    pub visibility: Visibility,
+    pub excluded: bool,
+}
+
+impl Operation {
+    /// `METHOD /path`.
+    pub fn key(&self) -> String {
+        format!("{} {}", self.method, self.path)
+    }
+    pub fn title(&self) -> String {
+        if !self.summary.is_empty() {
+            self.summary.clone()
+        } else if !self.operation_id.is_empty() {
+            self.operation_id.clone()
+        } else {
+            self.key()
+        }
+    }
+    /// Markdown body describing the operation.
+    pub fn markdown(&self) -> String {
+        let mut md = String::new();
+        if !self.description.is_empty() {
+            md.push_str(&self.description);
+            md.push_str("\n\n");
+        }
+        for (title, lines) in [("Parameters", &self.parameters), ("Request body", &self.request_fields), ("Response", &self.response_fields)] {
+            if lines.is_empty() {
+                continue;
+            }
+            md.push_str(&format!("## {title}\n\n"));
+            for l in lines.iter() {
+                md.push_str(&l.replace('\n', " "));
+                md.push_str("\n\n");
+            }
+        }
+        md
+    }
+}
+
+/// A loaded spec.
+#[derive(Debug)]
+pub struct Spec {
+    pub file: String,
+    pub title: String,
+    pub operations: Vec<Operation>,
+}
+
+/// Reads and flattens a spec. Syntax errors name the line; a spec that is not OpenAPI 3 is rejected.
+pub fn load_spec(path: &Path, display: &str) -> Result<Spec, Diagnostic> {
+    let diag = |line: Option<usize>, message: String| Diagnostic {
+        file: display.to_owned(),
+        line,
+        message,
+    };
+    let src = std::fs::read_to_string(path).map_err(|e| diag(None, format!("cannot read: {e}")))?;
+    let is_yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
+    let root: Value = if is_yaml {
+        serde_yaml::from_str(&src).map_err(|e| diag(e.location().map(|l| l.line()), format!("invalid YAML: {e}")))?
+    } else {
+        serde_json::from_str(&src).map_err(|e| diag(Some(e.line()), format!("invalid JSON: {e}")))?
+    };
+    let version = root.get("openapi").and_then(Value::as_str).unwrap_or("");
+    if !version.starts_with('3') {
+        return Err(diag(None, "not an OpenAPI 3.x document (missing or unsupported `openapi` field)".into()));
+    }
+    let title = root.pointer("/info/title").and_then(Value::as_str).unwrap_or("").to_owned();
+    let mut operations = Vec::new();
+    if let Some(paths) = root.get("paths").and_then(Value::as_object) {
+        for (path, item) in paths {
+            let item = resolve(&root, item);
+            let shared_params = item.get("parameters").cloned().unwrap_or(Value::Null);
+            for m in METHODS {
+                let Some(op) = item.get(*m) else { continue };
+                operations.push(flatten(&root, m, path, op, &shared_params));
+            }
+        }
+    }
+    Ok(Spec {
+        file: display.to_owned(),
+        title,
+        operations,
+    })
+}
+
+/// Follows local `#/...` references (up to 32 hops); anything else is returned as is.
+fn resolve<'a>(root: &'a Value, mut v: &'a Value) -> &'a Value {
+    for _ in 0..32 {
+        match v.get("$ref").and_then(Value::as_str) {
+            Some(r) if r.starts_with("#/") => match root.pointer(&r[1..]) {
+                Some(target) => v = target,
+                None => return v,
+            },
+            _ => return v,
+        }
+    }
+    v
+}
+
+fn str_of(v: &Value, k: &str) -> String {
+    v.get(k).and_then(Value::as_str).unwrap_or("").trim().to_owned()
+}
+
+fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &Value) -> Operation {
+    let mut parameters = Vec::new();
+    let mut seen = BTreeSet::new();
+    for list in [op.get("parameters"), Some(shared_params)] {
+        for p in list.and_then(Value::as_array).into_iter().flatten() {
+            let p = resolve(root, p);
+            let name = str_of(p, "name");
+            let loc = str_of(p, "in");
+            if name.is_empty() || !seen.insert((name.clone(), loc.clone())) {
+                continue;
+            }
+            let schema = p.get("schema").map(|s| resolve(root, s));
+            let ty = schema.map(|s| str_of(s, "type")).unwrap_or_default();
+            let desc = str_of(p, "description");
+            parameters.push(format!("`{name}` ({loc}{}{}){}{desc}", if ty.is_empty() { "" } else { ", " }, ty, if desc.is_empty() { "" } else { ": " }));
+        }
+    }
+    let mut request_fields = Vec::new();
+    if let Some(body) = op.get("requestBody").map(|b| resolve(root, b)) {
+        let d = str_of(body, "description");
+        if !d.is_empty() {
+            request_fields.push(d);
+        }
+        for media in body.get("content").and_then(Value::as_object).into_iter().flat_map(|c| c.values()).take(1) {
+            if let Some(schema) = media.get("schema") {
+                collect_properties(root, schema, "", 0, &mut BTreeSet::new(), &mut request_fields);
+            }
+        }
+    }
+    let mut response_fields = Vec::new();
+    if let Some(responses) = op.get("responses").and_then(Value::as_object) {
+        for (code, resp) in responses {
+            let resp = resolve(root, resp);
+            let d = str_of(resp, "description");
+            if !d.is_empty() {
+                response_fields.push(format!("{code}: {d}"));
+            }
+            if code.starts_with('2') {
+                for media in resp.get("content").and_then(Value::as_object).into_iter().flat_map(|c| c.values()).take(1) {
+                    if let Some(schema) = media.get("schema") {
+                        collect_properties(root, schema, "", 0, &mut BTreeSet::new(), &mut response_fields);
+                    }
+                }
+            }
+        }
+    }
+    let visibility = match op.get("x-visibility").and_then(Value::as_str).and_then(Visibility::parse) {
+        Some(v) => v,
+        None if op.get("x-internal").and_then(Value::as_bool) == Some(true) => Visibility::Internal,
+        None => Visibility::Public,
+    };
+    let excluded = ["x-excluded", "x-hidden"].iter().any(|k| op.get(*k).and_then(Value::as_bool) == Some(true));
+    Operation {
+        method: method.to_ascii_uppercase(),
+        path: path.to_owned(),
+        operation_id: str_of(op, "operationId"),
+        summary: str_of(op, "summary"),
+        description: str_of(op, "description"),
+        tags: op
+            .get("tags")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default(),
+        parameters,
+        request_fields,
+        response_fields,
+        visibility,
+        excluded,
+    }
+}
+
+/// Walks a schema for property names and descriptions; `$ref` cycles are cut by the visited set.
+fn collect_properties(root: &Value, schema: &Value, prefix: &str, depth: usize, visited: &mut BTreeSet<String>, out: &mut Vec<String>) {
+    if depth > MAX_SCHEMA_DEPTH || out.len() >= MAX_PROPERTIES {
+        return;
+    }
+    let reference = schema.get("$ref").and_then(Value::as_str).map(str::to_owned);
+    if let Some(r) = &reference {
+        if !visited.insert(r.clone()) {
+            return;
+        }
+    }
+    let s = resolve(root, schema);
+    if let Some(props) = s.get("properties").and_then(Value::as_object) {
+        for (name, p) in props {
+            if out.len() >= MAX_PROPERTIES {
+                break;
+            }
+            let full = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
+            let pr = resolve(root, p);
+            let desc = str_of(pr, "description");
+            out.push(format!("`{full}`{}{desc}", if desc.is_empty() { "" } else { ": " }));
+            collect_properties(root, p, &full, depth + 1, visited, out);
+        }
+    }
+    if let Some(items) = s.get("items") {
+        collect_properties(root, items, prefix, depth + 1, visited, out);
+    }
+    for k in ["allOf", "oneOf", "anyOf"] {
+        for sub in s.get(k).and_then(Value::as_array).into_iter().flatten() {
+            collect_properties(root, sub, prefix, depth + 1, visited, out);
+        }
+    }
+    if let Some(r) = reference {
+        visited.remove(&r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refs_resolved_and_cycles_cut() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("spec.json");
+        std::fs::write(
+            &p,
+            r##"{"openapi":"3.0.0","info":{"title":"T"},"paths":{"/users/{id}":{"parameters":[{"$ref":"#/components/parameters/Id"}],
+            "get":{"operationId":"getUser","summary":"Get a user","responses":{"200":{"description":"OK","content":{"application/json":{"schema":{"$ref":"#/components/schemas/User"}}}}}}}},
+            "components":{"parameters":{"Id":{"name":"id","in":"path","schema":{"type":"string"},"description":"The user id"}},
+            "schemas":{"User":{"properties":{"email":{"type":"string","description":"Primary email"},"manager":{"$ref":"#/components/schemas/User"}}}}}}"##,
+        )
+        .unwrap();
+        let spec = load_spec(&p, "spec.json").unwrap();
+        let op = &spec.operations[0];
+        assert_eq!(op.key(), "GET /users/{id}");
+        assert_eq!(op.operation_id, "getUser");
+        assert!(op.parameters[0].contains("`id` (path, string): The user id"));
+        assert!(op.response_fields.iter().any(|f| f.contains("`email`: Primary email")));
+        assert!(op.response_fields.iter().any(|f| f.starts_with("`manager`")));
+        assert!(!op.response_fields.iter().any(|f| f.starts_with("`manager.manager")), "cycle must be cut");
+    }
+
+    #[test]
+    fn bad_specs_are_reported_with_a_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("bad.json");
+        std::fs::write(&p, "{\n\"openapi\": \"3.0.0\",\n\"paths\": {,}\n}").unwrap();
+        let e = load_spec(&p, "bad.json").unwrap_err();
+        assert_eq!(e.line, Some(3));
+        std::fs::write(&p, "{\"swagger\": \"2.0\"}").unwrap();
+        assert!(load_spec(&p, "bad.json").unwrap_err().message.contains("OpenAPI 3"));
+    }
+}

@@ -1,0 +1,122 @@
+//! Native query side: reads an index directory with the same `core` code the wasm module runs.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use aidocs_core::{Manifest, MetaShard, SearchOptions, SearchResult, Searcher, ShardError, TermShard, MANIFEST_FILE};
+use serde_json::{json, Value};
+
+#[derive(Debug, thiserror::Error)]
+pub enum QueryError {
+    #[error("{file}: {source}")]
+    Read { file: PathBuf, source: std::io::Error },
+    #[error("{file}: {source} (code {})", .source.code())]
+    Shard { file: PathBuf, source: ShardError },
+    #[error(transparent)]
+    Search(#[from] aidocs_core::SearchError),
+}
+
+/// An opened index directory with an in-memory cache of decoded shards.
+pub struct LocalIndex {
+    dir: PathBuf,
+    pub searcher: Searcher,
+    terms: RefCell<HashMap<usize, Rc<TermShard>>>,
+    metas: RefCell<HashMap<usize, Rc<MetaShard>>>,
+    /// Bytes of shard files read so far (for payload reports).
+    pub bytes_read: RefCell<u64>,
+}
+
+impl LocalIndex {
+    pub fn open(dir: &Path) -> Result<Self, QueryError> {
+        let file = dir.join(MANIFEST_FILE);
+        let bytes = std::fs::read(&file).map_err(|source| QueryError::Read { file: file.clone(), source })?;
+        let manifest = Manifest::decode(&bytes).map_err(|source| QueryError::Shard { file: file.clone(), source })?;
+        Ok(LocalIndex {
+            dir: dir.to_path_buf(),
+            searcher: Searcher::new(manifest)?,
+            terms: RefCell::default(),
+            metas: RefCell::default(),
+            bytes_read: RefCell::new(bytes.len() as u64),
+        })
+    }
+
+    fn read(&self, name: &str) -> Result<Vec<u8>, QueryError> {
+        let file = self.dir.join(name);
+        let b = std::fs::read(&file).map_err(|source| QueryError::Read { file, source })?;
+        *self.bytes_read.borrow_mut() += b.len() as u64;
+        Ok(b)
+    }
+
+    pub fn term_shard(&self, i: usize) -> Result<Rc<TermShard>, QueryError> {
+        if let Some(s) = self.terms.borrow().get(&i) {
+            return Ok(s.clone());
+        }
+        let name = &self.searcher.manifest.term_shards[i].file;
+        let shard = TermShard::decode(&self.read(name)?, self.searcher.manifest.num_chunks)
+            .map_err(|source| QueryError::Shard { file: self.dir.join(name), source })?;
+        let rc = Rc::new(shard);
+        self.terms.borrow_mut().insert(i, rc.clone());
+        Ok(rc)
+    }
+
+    pub fn meta_shard(&self, i: usize) -> Result<Rc<MetaShard>, QueryError> {
+        if let Some(s) = self.metas.borrow().get(&i) {
+            return Ok(s.clone());
+        }
+        let name = &self.searcher.manifest.meta_shards[i].file;
+        let shard = MetaShard::decode(&self.read(name)?).map_err(|source| QueryError::Shard { file: self.dir.join(name), source })?;
+        let rc = Rc::new(shard);
+        self.metas.borrow_mut().insert(i, rc.clone());
+        Ok(rc)
+    }
+
+    /// Runs one query end to end: plan, fetch term shards, rank, fetch metadata, assemble.
+    pub fn search(&self, text: &str, opts: &SearchOptions) -> Result<Vec<SearchResult>, QueryError> {
+        let plan = self.searcher.plan(text);
+        let mut terms: HashMap<usize, Rc<TermShard>> = HashMap::new();
+        for &i in &plan.shards {
+            terms.insert(i, self.term_shard(i)?);
+        }
+        let hits = self.searcher.rank(&plan, |i| terms.get(&i).map(|r| r.as_ref()), opts)?;
+        let mut metas: HashMap<usize, Rc<MetaShard>> = HashMap::new();
+        for i in self.searcher.meta_shards_for(&hits) {
+            metas.insert(i, self.meta_shard(i)?);
+        }
+        Ok(self.searcher.assemble(hits, |i| metas.get(&i).map(|r| r.as_ref()))?)
+    }
+}
+
+/// Scores are rounded to 6 decimals in JSON so native and wasm output compare textually.
+fn round(x: f32) -> f64 {
+    (x as f64 * 1e6).round() / 1e6
+}
+
+/// The stable JSON shape of one result.
+pub fn result_json(r: &SearchResult, explain: bool) -> Value {
+    let mut v = json!({
+        "id": r.id,
+        "url": r.url,
+        "title": r.title,
+        "kind": r.kind.name(),
+        "score": round(r.score),
+        "sections": r.sections.iter().map(|s| json!({"anchor": s.anchor, "title": s.title, "score": round(s.score)})).collect::<Vec<_>>(),
+    });
+    if let Some(api) = &r.api {
+        v["api"] = json!({"method": api.method, "path": api.path, "operationId": api.operation_id});
+    }
+    if explain {
+        if let Some(e) = &r.explanation {
+            v["explain"] = json!({
+                "bm25": round(e.bm25),
+                "terms": e.terms.iter().map(|t| json!({
+                    "term": t.term, "idf": round(t.idf), "weight": t.weight, "contribution": round(t.contribution),
+                    "fields": t.fields.iter().map(|(f, tf, len)| json!({"field": f, "tf": tf, "len": len})).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+                "boosts": e.boosts.iter().map(|(n, b)| json!({"boost": n, "value": b})).collect::<Vec<_>>(),
+            });
+        }
+    }
+    v
+}
