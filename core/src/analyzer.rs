@@ -23,9 +23,9 @@ const JOINERS: &[char] = &['_', '-', '.', '/', '+', '#', ':', '@', '{', '}'];
 
 /// Lucene's English stopword set, the one BEIR's BM25 baselines use.
 const STOPWORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no",
-    "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this",
-    "to", "was", "will", "with",
+    "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it",
+    "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these",
+    "they", "this", "to", "was", "will", "with",
 ];
 
 /// What a token stands for; scoring gives whole identifiers an extra boost.
@@ -99,7 +99,9 @@ pub fn is_stopword(word: &str) -> bool {
 /// whitespace collapsed, surrounding punctuation removed.
 pub fn normalize_exact(text: &str) -> String {
     let folded = fold(text);
-    let trimmed = folded.trim_matches(|c: char| c.is_whitespace() || matches!(c, '?' | '!' | '.' | ',' | ';' | '"' | '\'' | '`'));
+    let trimmed = folded.trim_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '?' | '!' | '.' | ',' | ';' | '"' | '\'' | '`')
+    });
     let mut out = String::with_capacity(trimmed.len());
     for (i, w) in trimmed.split_whitespace().enumerate() {
         if i > 0 {
@@ -160,7 +162,14 @@ impl Analyzer {
         }
     }
 
-    fn raw_token(&self, text: &str, start: usize, end: usize, position: &mut u32, emit: &mut impl FnMut(Token)) {
+    fn raw_token(
+        &self,
+        text: &str,
+        start: usize,
+        end: usize,
+        position: &mut u32,
+        emit: &mut impl FnMut(Token),
+    ) {
         let run = &text[start..end];
         // Trim joiners at the edges, keeping a leading `/` or `.` (paths, dotfiles), a `{` that opens a
         // path parameter, trailing `+`/`#` (C++, C#) and a `}` that closes a `{`.
@@ -168,7 +177,10 @@ impl Analyzer {
         let Some(first_alnum) = chars.iter().position(|&(_, c)| is_word_char(c)) else {
             return;
         };
-        let last_alnum = chars.iter().rposition(|&(_, c)| is_word_char(c)).unwrap_or(first_alnum);
+        let last_alnum = chars
+            .iter()
+            .rposition(|&(_, c)| is_word_char(c))
+            .unwrap_or(first_alnum);
         let mut s = first_alnum;
         if s > 0 && matches!(chars[s - 1].1, '{') {
             s -= 1;
@@ -186,7 +198,11 @@ impl Analyzer {
             e += 1;
         }
         let from = start + chars[s].0;
-        let to = if e < chars.len() { start + chars[e].0 } else { end };
+        let to = if e < chars.len() {
+            start + chars[e].0
+        } else {
+            end
+        };
         let token = &text[from..to];
 
         let parts = split_identifier(token);
@@ -246,7 +262,9 @@ pub fn split_identifier(token: &str) -> Vec<&str> {
             let cur = chars[k].1;
             let next = chars.get(k + 1).map(|&(_, c)| c);
             let boundary = (cur.is_uppercase() && (prev.is_lowercase() || prev.is_numeric()))
-                || (cur.is_uppercase() && prev.is_uppercase() && next.is_some_and(|n| n.is_lowercase()));
+                || (cur.is_uppercase()
+                    && prev.is_uppercase()
+                    && next.is_some_and(|n| n.is_lowercase()));
             if boundary {
                 parts.push(&segment[begin..chars[k].0]);
                 begin = chars[k].0;
@@ -262,7 +280,11 @@ mod tests {
     use super::*;
 
     fn texts(q: &str) -> Vec<String> {
-        Analyzer::english().analyze(q).into_iter().map(|t| t.text).collect()
+        Analyzer::english()
+            .analyze(q)
+            .into_iter()
+            .map(|t| t.text)
+            .collect()
     }
 
     #[test]
@@ -274,16 +296,31 @@ mod tests {
 
     #[test]
     fn words_are_folded_stemmed_and_stopwords_dropped() {
-        assert_eq!(texts("The Connections of Café résumés"), ["connect", "cafe", "resum"]);
+        assert_eq!(
+            texts("The Connections of Café résumés"),
+            ["connect", "cafe", "resum"]
+        );
     }
 
     #[test]
     fn identifiers_are_kept_whole_and_split() {
         assert_eq!(texts("getUserById"), ["getuserbyid", "get", "user", "id"]);
-        assert_eq!(texts("snake_case_name"), ["snake_case_name", "snake", "case", "name"]);
-        assert_eq!(texts("send x-request-id."), ["send", "x-request-id", "x", "request", "id"]);
-        assert_eq!(texts("edit docs.json"), ["edit", "docs.json", "doc", "json"]);
-        assert_eq!(texts("GET /v1/users/{id}"), ["get", "/v1/users/{id}", "v1", "user", "id"]);
+        assert_eq!(
+            texts("snake_case_name"),
+            ["snake_case_name", "snake", "case", "name"]
+        );
+        assert_eq!(
+            texts("send x-request-id."),
+            ["send", "x-request-id", "x", "request", "id"]
+        );
+        assert_eq!(
+            texts("edit docs.json"),
+            ["edit", "docs.json", "doc", "json"]
+        );
+        assert_eq!(
+            texts("GET /v1/users/{id}"),
+            ["get", "/v1/users/{id}", "v1", "user", "id"]
+        );
         assert_eq!(texts("C++ and C#"), ["c++", "c", "c#", "c"]);
         assert_eq!(texts("HTTPServer"), ["httpserver", "http", "server"]);
         assert_eq!(texts("(see .env)"), ["see", ".env", "env"]);

@@ -120,7 +120,11 @@ impl<'a> ByteReader<'a> {
     }
     /// A count of records, each at least `min_record_bytes` long: rejects counts the payload cannot hold
     /// so that a hostile count never drives a huge allocation.
-    pub fn count(&mut self, what: &'static str, min_record_bytes: usize) -> Result<usize, FormatError> {
+    pub fn count(
+        &mut self,
+        what: &'static str,
+        min_record_bytes: usize,
+    ) -> Result<usize, FormatError> {
         let n = self.varint(what)?;
         let max = (self.remaining() / min_record_bytes.max(1)) as u64;
         if n > max {
@@ -162,7 +166,17 @@ mod tests {
 
     #[test]
     fn varint_roundtrip() {
-        let values = [0u64, 1, 127, 128, 300, 16_383, 16_384, u32::MAX as u64, u64::MAX];
+        let values = [
+            0u64,
+            1,
+            127,
+            128,
+            300,
+            16_383,
+            16_384,
+            u32::MAX as u64,
+            u64::MAX,
+        ];
         let mut w = ByteWriter::new();
         for v in values {
             w.varint(v);

@@ -169,18 +169,35 @@ mod tests {
     #[test]
     fn every_damage_is_a_typed_error() {
         let file = seal(ShardKind::Meta, b"some payload bytes that compress");
-        assert_eq!(open(&file, ShardKind::Terms).unwrap_err().code(), "wrong_kind");
-        assert_eq!(open(&file[..10], ShardKind::Meta).unwrap_err().code(), "length_mismatch");
-        assert_eq!(open(&file[..file.len() - 1], ShardKind::Meta).unwrap_err().code(), "length_mismatch");
+        assert_eq!(
+            open(&file, ShardKind::Terms).unwrap_err().code(),
+            "wrong_kind"
+        );
+        assert_eq!(
+            open(&file[..10], ShardKind::Meta).unwrap_err().code(),
+            "length_mismatch"
+        );
+        assert_eq!(
+            open(&file[..file.len() - 1], ShardKind::Meta)
+                .unwrap_err()
+                .code(),
+            "length_mismatch"
+        );
         let mut bad = file.clone();
         bad[0] = b'X';
         assert_eq!(open(&bad, ShardKind::Meta).unwrap_err().code(), "bad_magic");
         let mut bad = file.clone();
         bad[4] = 9;
-        assert_eq!(open(&bad, ShardKind::Meta).unwrap_err().code(), "unsupported_version");
+        assert_eq!(
+            open(&bad, ShardKind::Meta).unwrap_err().code(),
+            "unsupported_version"
+        );
         let mut bad = file.clone();
         let last = bad.len() - 1;
         bad[last] ^= 0x55;
-        assert_eq!(open(&bad, ShardKind::Meta).unwrap_err().code(), "checksum_mismatch");
+        assert_eq!(
+            open(&bad, ShardKind::Meta).unwrap_err().code(),
+            "checksum_mismatch"
+        );
     }
 }

@@ -106,7 +106,9 @@ mod tests {
         let terms: Vec<String> = (0..5000).map(|i| format!("term{i}")).collect();
         let f = TermFilter::build(terms.iter().map(|s| s.as_str())).unwrap();
         assert!(terms.iter().all(|t| f.may_contain(t)));
-        let fp = (0..10_000).filter(|i| f.may_contain(&format!("absent{i}"))).count();
+        let fp = (0..10_000)
+            .filter(|i| f.may_contain(&format!("absent{i}")))
+            .count();
         assert!(fp < 100, "{fp} false positives in 10,000");
     }
 

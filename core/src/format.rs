@@ -30,7 +30,13 @@ pub const FIELD_COUNT: usize = 5;
 pub const SCORED_FIELDS: usize = 4;
 
 impl Field {
-    pub const ALL: [Field; FIELD_COUNT] = [Field::Title, Field::Headings, Field::Body, Field::Code, Field::Exact];
+    pub const ALL: [Field; FIELD_COUNT] = [
+        Field::Title,
+        Field::Headings,
+        Field::Body,
+        Field::Code,
+        Field::Exact,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             Field::Title => "title",
@@ -231,7 +237,11 @@ impl Manifest {
         for x in weights.iter_mut() {
             *x = r.f32("field weight")?;
         }
-        if !(k1.is_finite() && k1 >= 0.0 && (0.0..=1.0).contains(&b) && weights.iter().all(|w| w.is_finite() && *w >= 0.0)) {
+        if !(k1.is_finite()
+            && k1 >= 0.0
+            && (0.0..=1.0).contains(&b)
+            && weights.iter().all(|w| w.is_finite() && *w >= 0.0))
+        {
             return Err(invalid("bm25 parameters", "out of range"));
         }
         let num_chunks = r.varint_u32("chunk count")?;
@@ -285,7 +295,10 @@ impl Manifest {
             });
         }
         if chunk_sum != num_chunks as u64 {
-            return Err(invalid("page table", "chunk counts do not add up to the chunk count"));
+            return Err(invalid(
+                "page table",
+                "chunk counts do not add up to the chunk count",
+            ));
         }
         let n = r.count("term shard list", 5)?;
         let mut term_shards: Vec<TermShardEntry> = Vec::with_capacity(n);
@@ -300,7 +313,10 @@ impl Manifest {
                 _ => return Err(invalid("term filter flag", "not 0 or 1")),
             };
             if first > last || term_shards.last().is_some_and(|p| p.last >= first) {
-                return Err(invalid("term shard list", "term ranges not sorted or overlapping"));
+                return Err(invalid(
+                    "term shard list",
+                    "term ranges not sorted or overlapping",
+                ));
             }
             term_shards.push(TermShardEntry {
                 first,
@@ -328,7 +344,10 @@ impl Manifest {
             });
         }
         if next_page != pages.len() as u64 {
-            return Err(invalid("meta shard list", "page ranges do not cover the page table"));
+            return Err(invalid(
+                "meta shard list",
+                "page ranges do not cover the page table",
+            ));
         }
         r.finish("manifest")?;
         Ok(Manifest {
@@ -364,9 +383,14 @@ impl Manifest {
 
     /// Term shards whose range may hold terms starting with `prefix`.
     pub fn term_shards_for_prefix(&self, prefix: &str) -> core::ops::Range<usize> {
-        let start = self.term_shards.partition_point(|s| s.last.as_str() < prefix);
+        let start = self
+            .term_shards
+            .partition_point(|s| s.last.as_str() < prefix);
         let mut end = start;
-        while end < self.term_shards.len() && (self.term_shards[end].first.as_str() <= prefix || self.term_shards[end].first.starts_with(prefix)) {
+        while end < self.term_shards.len()
+            && (self.term_shards[end].first.as_str() <= prefix
+                || self.term_shards[end].first.starts_with(prefix))
+        {
             end += 1;
         }
         start..end
@@ -374,7 +398,9 @@ impl Manifest {
 
     /// The metadata shard holding `page`.
     pub fn meta_shard_for(&self, page: u32) -> Option<usize> {
-        let i = self.meta_shards.partition_point(|m| m.first_page + m.page_count <= page);
+        let i = self
+            .meta_shards
+            .partition_point(|m| m.first_page + m.page_count <= page);
         (i < self.meta_shards.len()).then_some(i)
     }
 
@@ -397,7 +423,11 @@ fn read_file_name(r: &mut ByteReader<'_>) -> Result<String, ShardError> {
     let name = r.str("shard file name")?;
     let ok = name.len() <= 80
         && name.split('/').count() == 2
-        && name.split('/').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-'))
+        && name.split('/').all(|p| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
+        })
         && !name.contains("..");
     if !ok {
         return Err(invalid("shard file name", "not of the form dir/name.bin"));
@@ -450,7 +480,10 @@ impl TermShard {
             for (i, p) in t.postings.iter().enumerate() {
                 w.varint((p.chunk - if i == 0 { 0 } else { last + 1 }) as u64);
                 last = p.chunk;
-                let mask = p.tf.iter().enumerate().fold(0u8, |m, (f, &tf)| if tf > 0 { m | (1 << f) } else { m });
+                let mask =
+                    p.tf.iter()
+                        .enumerate()
+                        .fold(0u8, |m, (f, &tf)| if tf > 0 { m | (1 << f) } else { m });
                 w.u8(mask);
                 for f in 0..FIELD_COUNT {
                     if p.tf[f] > 0 {
@@ -479,7 +512,10 @@ impl TermShard {
             let shared = r.varint("term shared prefix")? as usize;
             let suffix = r.str("term suffix")?;
             if shared > prev.len() || !prev.is_char_boundary(shared) {
-                return Err(invalid("term", "shared prefix longer than the previous term"));
+                return Err(invalid(
+                    "term",
+                    "shared prefix longer than the previous term",
+                ));
             }
             let mut term = String::with_capacity(shared + suffix.len());
             term.push_str(&prev[..shared]);
@@ -527,9 +563,14 @@ impl TermShard {
     }
 
     /// Terms of this shard that start with `prefix`, in order.
-    pub fn with_prefix<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a TermPostings> + 'a {
+    pub fn with_prefix<'a>(
+        &'a self,
+        prefix: &'a str,
+    ) -> impl Iterator<Item = &'a TermPostings> + 'a {
         let start = self.terms.partition_point(|t| t.term.as_str() < prefix);
-        self.terms[start..].iter().take_while(move |t| t.term.starts_with(prefix))
+        self.terms[start..]
+            .iter()
+            .take_while(move |t| t.term.starts_with(prefix))
     }
 }
 
@@ -696,9 +737,18 @@ mod tests {
         q.norm[Field::Title as usize] = 2;
         TermShard {
             terms: vec![
-                TermPostings { term: "alpha".into(), postings: vec![p, q] },
-                TermPostings { term: "alphabet".into(), postings: vec![q] },
-                TermPostings { term: "é".into(), postings: vec![p] },
+                TermPostings {
+                    term: "alpha".into(),
+                    postings: vec![p, q],
+                },
+                TermPostings {
+                    term: "alphabet".into(),
+                    postings: vec![q],
+                },
+                TermPostings {
+                    term: "é".into(),
+                    postings: vec![p],
+                },
             ],
         }
     }
@@ -711,7 +761,10 @@ mod tests {
         assert_eq!(d.get("alphabet").unwrap().postings.len(), 1);
         assert_eq!(d.with_prefix("alp").count(), 2);
         assert!(d.get("beta").is_none());
-        assert!(TermShard::decode(&s.encode(), 5).is_err(), "chunk 9 must be out of range for 5 chunks");
+        assert!(
+            TermShard::decode(&s.encode(), 5).is_err(),
+            "chunk 9 must be out of range for 5 chunks"
+        );
     }
 
     #[test]
@@ -725,8 +778,17 @@ mod tests {
                 kind: Some(Kind::Api),
                 breadcrumb: vec!["Guides".into()],
                 tags: vec!["security".into()],
-                api: Some(ApiMeta { method: "POST".into(), path: "/v1/users".into(), operation_id: "createUser".into() }),
-                chunks: vec![ChunkMeta { anchor: "tokens".into(), title: "Tokens".into(), heading_path: vec!["Tokens".into()], excerpt: "x".into() }],
+                api: Some(ApiMeta {
+                    method: "POST".into(),
+                    path: "/v1/users".into(),
+                    operation_id: "createUser".into(),
+                }),
+                chunks: vec![ChunkMeta {
+                    anchor: "tokens".into(),
+                    title: "Tokens".into(),
+                    heading_path: vec!["Tokens".into()],
+                    excerpt: "x".into(),
+                }],
             }],
         };
         assert_eq!(MetaShard::decode(&m.encode()).unwrap(), m);
@@ -746,14 +808,40 @@ mod tests {
             tags: vec!["t".into()],
             tagsets: vec![vec![], vec![0]],
             pages: vec![
-                PageEntry { chunk_count: 2, kind: Kind::Docs, group: Some(0), tagset: 1 },
-                PageEntry { chunk_count: 1, kind: Kind::Api, group: None, tagset: 0 },
+                PageEntry {
+                    chunk_count: 2,
+                    kind: Kind::Docs,
+                    group: Some(0),
+                    tagset: 1,
+                },
+                PageEntry {
+                    chunk_count: 1,
+                    kind: Kind::Api,
+                    group: None,
+                    tagset: 0,
+                },
             ],
             term_shards: vec![
-                TermShardEntry { first: "a".into(), last: "m".into(), file: "t/1.bin".into(), term_count: 2, filter: TermFilter::build(["a", "m"]) },
-                TermShardEntry { first: "n".into(), last: "z".into(), file: "t/2.bin".into(), term_count: 1, filter: None },
+                TermShardEntry {
+                    first: "a".into(),
+                    last: "m".into(),
+                    file: "t/1.bin".into(),
+                    term_count: 2,
+                    filter: TermFilter::build(["a", "m"]),
+                },
+                TermShardEntry {
+                    first: "n".into(),
+                    last: "z".into(),
+                    file: "t/2.bin".into(),
+                    term_count: 1,
+                    filter: None,
+                },
             ],
-            meta_shards: vec![MetaShardEntry { first_page: 0, page_count: 2, file: "m/1.bin".into() }],
+            meta_shards: vec![MetaShardEntry {
+                first_page: 0,
+                page_count: 2,
+                file: "m/1.bin".into(),
+            }],
         };
         let d = Manifest::decode(&m.encode()).unwrap();
         assert_eq!(d, m);

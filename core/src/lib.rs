@@ -22,7 +22,8 @@ pub use envelope::{ShardKind, FORMAT_VERSION};
 pub use error::{FormatError, ShardError};
 pub use filter::TermFilter;
 pub use format::{
-    ApiMeta, Audience, Bm25Params, ChunkMeta, Field, Kind, Manifest, MetaShard, MetaShardEntry, PageEntry, PageMeta,
-    Posting, TermPostings, TermShard, TermShardEntry, FIELD_COUNT, MANIFEST_FILE, SCORED_FIELDS,
+    ApiMeta, Audience, Bm25Params, ChunkMeta, Field, Kind, Manifest, MetaShard, MetaShardEntry,
+    PageEntry, PageMeta, Posting, TermPostings, TermShard, TermShardEntry, FIELD_COUNT,
+    MANIFEST_FILE, SCORED_FIELDS,
 };
 pub use search::{PageHit, QueryPlan, SearchError, SearchOptions, SearchResult, Searcher};

@@ -23,6 +23,15 @@ pub const EXACT_TITLE_PREFIX: &str = "~t:";
 pub const EXACT_ENDPOINT_PREFIX: &str = "~e:";
 pub const EXACT_OPERATION_PREFIX: &str = "~o:";
 
+/// The exact-match term for `text` under `prefix`: a hash of the normalized text, so that long titles
+/// cost a few bytes in the term shards and filters.
+pub fn exact_key(prefix: &str, text: &str) -> String {
+    format!(
+        "{prefix}{:016x}",
+        crate::filter::term_hash(&normalize_exact(text))
+    )
+}
+
 /// Options of one search.
 #[derive(Debug, Clone)]
 pub struct SearchOptions {
@@ -148,7 +157,9 @@ pub struct SectionResult {
 /// Why a search could not complete.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SearchError {
-    #[error("index built with analyzer version {found}, this reader has {expected}: rebuild the index")]
+    #[error(
+        "index built with analyzer version {found}, this reader has {expected}: rebuild the index"
+    )]
     AnalyzerMismatch { found: u32, expected: u32 },
     #[error("term shard {0} was needed but not provided")]
     MissingTermShard(String),
@@ -191,7 +202,10 @@ impl Searcher {
 
     /// The page a chunk belongs to.
     pub fn page_of(&self, chunk: u32) -> u32 {
-        (self.page_first_chunk.partition_point(|&first| first <= chunk) - 1) as u32
+        (self
+            .page_first_chunk
+            .partition_point(|&first| first <= chunk)
+            - 1) as u32
     }
 
     fn locate(&self, term: &str) -> Option<usize> {
@@ -206,7 +220,11 @@ impl Searcher {
     pub fn plan(&self, query: &str) -> QueryPlan {
         let mut weights: BTreeMap<String, f32> = BTreeMap::new();
         for t in self.analyzer.analyze(query) {
-            let w = if t.kind == TokenKind::Identifier { IDENTIFIER_BOOST } else { 1.0 };
+            let w = if t.kind == TokenKind::Identifier {
+                IDENTIFIER_BOOST
+            } else {
+                1.0
+            };
             let e = weights.entry(t.text).or_insert(0.0);
             *e = e.max(w);
         }
@@ -223,10 +241,18 @@ impl Searcher {
         if !norm.is_empty() {
             for (prefix, boost, label) in [
                 (EXACT_TITLE_PREFIX, EXACT_TITLE_BOOST, "exact title"),
-                (EXACT_ENDPOINT_PREFIX, EXACT_ENDPOINT_BOOST, "exact endpoint"),
-                (EXACT_OPERATION_PREFIX, EXACT_ENDPOINT_BOOST, "exact operationId"),
+                (
+                    EXACT_ENDPOINT_PREFIX,
+                    EXACT_ENDPOINT_BOOST,
+                    "exact endpoint",
+                ),
+                (
+                    EXACT_OPERATION_PREFIX,
+                    EXACT_ENDPOINT_BOOST,
+                    "exact operationId",
+                ),
             ] {
-                let key = format!("{prefix}{norm}");
+                let key = exact_key(prefix, &norm);
                 exact.push(ExactKey {
                     shard: self.locate(&key),
                     key,
@@ -249,7 +275,9 @@ impl Searcher {
 
     /// File names of the term shards a plan needs.
     pub fn term_files<'a>(&'a self, plan: &'a QueryPlan) -> impl Iterator<Item = &'a str> + 'a {
-        plan.shards.iter().map(|&i| self.manifest.term_shards[i].file.as_str())
+        plan.shards
+            .iter()
+            .map(|&i| self.manifest.term_shards[i].file.as_str())
     }
 
     fn page_allowed(&self, page: u32, opts: &SearchOptions) -> bool {
@@ -268,7 +296,10 @@ impl Searcher {
         if !opts.tags.is_empty() {
             let set = self.manifest.tagsets.get(entry.tagset as usize);
             let has = |tag: &String| {
-                set.is_some_and(|s| s.iter().any(|&t| self.manifest.tags[t as usize].eq_ignore_ascii_case(tag)))
+                set.is_some_and(|s| {
+                    s.iter()
+                        .any(|&t| self.manifest.tags[t as usize].eq_ignore_ascii_case(tag))
+                })
             };
             if !opts.tags.iter().all(has) {
                 return false;
@@ -292,14 +323,18 @@ impl Searcher {
             *a = self.manifest.avg_field_len(f);
         }
         let get = |i: usize| -> Result<&'s TermShard, SearchError> {
-            shard(i).ok_or_else(|| SearchError::MissingTermShard(self.manifest.term_shards[i].file.clone()))
+            shard(i).ok_or_else(|| {
+                SearchError::MissingTermShard(self.manifest.term_shards[i].file.clone())
+            })
         };
 
         let mut scores = vec![0f32; n];
         let mut touched: Vec<u32> = Vec::new();
         for qt in &plan.terms {
             let Some(si) = qt.shard else { continue };
-            let Some(tp) = get(si)?.get(&qt.text) else { continue };
+            let Some(tp) = get(si)?.get(&qt.text) else {
+                continue;
+            };
             let idf = self.idf(&tp.postings, &params);
             for p in &tp.postings {
                 let c = bm25f_term(p, idf, qt.weight, &params, &avg);
@@ -316,7 +351,9 @@ impl Searcher {
         let mut boosts: HashMap<u32, f32> = HashMap::new();
         for ek in &plan.exact {
             let Some(si) = ek.shard else { continue };
-            let Some(tp) = get(si)?.get(&ek.key) else { continue };
+            let Some(tp) = get(si)?.get(&ek.key) else {
+                continue;
+            };
             for p in &tp.postings {
                 let b = boosts.entry(p.chunk).or_insert(0.0);
                 *b = b.max(ek.boost);
@@ -371,15 +408,21 @@ impl Searcher {
             b.score
                 .total_cmp(&a.score)
                 .then(b.matched_chunks.cmp(&a.matched_chunks))
-                .then(self.manifest.pages[a.page as usize].kind.cmp(&self.manifest.pages[b.page as usize].kind))
+                .then(
+                    self.manifest.pages[a.page as usize]
+                        .kind
+                        .cmp(&self.manifest.pages[b.page as usize].kind),
+                )
                 .then(a.page.cmp(&b.page))
         });
         pages.truncate(opts.k);
         for p in &mut pages {
-            p.sections.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk)));
+            p.sections
+                .sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk)));
             p.sections.truncate(opts.max_sections.max(1));
             if opts.explain {
-                p.explanation = Some(self.explain(plan, &get, p.sections[0].chunk, &params, &avg)?);
+                p.explanation =
+                    Some(self.explain(plan, &get, p.sections[0].chunk, &params, &avg)?);
             }
         }
         Ok(pages)
@@ -408,8 +451,12 @@ impl Searcher {
         };
         for qt in &plan.terms {
             let Some(si) = qt.shard else { continue };
-            let Some(tp) = get(si)?.get(&qt.text) else { continue };
-            let Ok(pi) = tp.postings.binary_search_by_key(&chunk, |p| p.chunk) else { continue };
+            let Some(tp) = get(si)?.get(&qt.text) else {
+                continue;
+            };
+            let Ok(pi) = tp.postings.binary_search_by_key(&chunk, |p| p.chunk) else {
+                continue;
+            };
             let p = &tp.postings[pi];
             let idf = self.idf(&tp.postings, params);
             let contribution = bm25f_term(p, idf, qt.weight, params, avg);
@@ -428,8 +475,14 @@ impl Searcher {
         }
         for ek in &plan.exact {
             let Some(si) = ek.shard else { continue };
-            let Some(tp) = get(si)?.get(&ek.key) else { continue };
-            if tp.postings.binary_search_by_key(&chunk, |p| p.chunk).is_ok() {
+            let Some(tp) = get(si)?.get(&ek.key) else {
+                continue;
+            };
+            if tp
+                .postings
+                .binary_search_by_key(&chunk, |p| p.chunk)
+                .is_ok()
+            {
                 ex.boosts.push((ek.label, ek.boost));
             }
         }
@@ -438,7 +491,10 @@ impl Searcher {
 
     /// Metadata shard indexes needed to display `hits`, sorted, without duplicates.
     pub fn meta_shards_for(&self, hits: &[PageHit]) -> Vec<usize> {
-        let set: BTreeSet<usize> = hits.iter().filter_map(|h| self.manifest.meta_shard_for(h.page)).collect();
+        let set: BTreeSet<usize> = hits
+            .iter()
+            .filter_map(|h| self.manifest.meta_shard_for(h.page))
+            .collect();
         set.into_iter().collect()
     }
 
@@ -462,7 +518,9 @@ impl Searcher {
                 .and_then(|i| shard.pages.get(i as usize))
                 .ok_or_else(|| SearchError::MetaMismatch(file.clone()))?;
             let entry = &self.manifest.pages[hit.page as usize];
-            if page_meta.chunks.len() != entry.chunk_count as usize || shard.first_page != self.manifest.meta_shards[mi].first_page {
+            if page_meta.chunks.len() != entry.chunk_count as usize
+                || shard.first_page != self.manifest.meta_shards[mi].first_page
+            {
                 return Err(SearchError::MetaMismatch(file.clone()));
             }
             let first_chunk = self.page_first_chunk[hit.page as usize];
@@ -474,7 +532,11 @@ impl Searcher {
                     SectionResult {
                         anchor: c.anchor.clone(),
                         title: c.title.clone(),
-                        url: if c.anchor.is_empty() { page_meta.url.clone() } else { format!("{}#{}", page_meta.url, c.anchor) },
+                        url: if c.anchor.is_empty() {
+                            page_meta.url.clone()
+                        } else {
+                            format!("{}#{}", page_meta.url, c.anchor)
+                        },
                         score: s.score,
                         excerpt: c.excerpt.clone(),
                     }
@@ -512,7 +574,11 @@ pub fn bm25f_term(
             continue;
         }
         let len = id_to_fieldnorm(p.norm[f]) as f32;
-        let norm = if avg[f] > 0.0 { 1.0 - params.b + params.b * len / avg[f] } else { 1.0 };
+        let norm = if avg[f] > 0.0 {
+            1.0 - params.b + params.b * len / avg[f]
+        } else {
+            1.0
+        };
         tf += params.weights[f] * p.tf[f] as f32 / norm;
     }
     if tf == 0.0 {

@@ -77,15 +77,23 @@ pub enum BuildError {
     #[error(transparent)]
     Index(#[from] IndexError),
     #[error("writing {path}: {source}")]
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("the output directory {0} is inside the site directory's cache or equals the input")]
     BadOutput(PathBuf),
 }
 
 fn default_cache_dir(opts: &BuildOptions) -> PathBuf {
     let out_abs = std::path::absolute(&opts.out).unwrap_or_else(|_| opts.out.clone());
-    let key = blake3::hash(format!("{}|{:?}", out_abs.display(), opts.audience).as_bytes()).to_hex()[..16].to_owned();
-    let base = out_abs.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+    let key = blake3::hash(format!("{}|{:?}", out_abs.display(), opts.audience).as_bytes())
+        .to_hex()[..16]
+        .to_owned();
+    let base = out_abs
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
     base.join(".aidocs-cache").join(key)
 }
 
@@ -127,14 +135,34 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     let ingested = ingest(&opts.input, &ingest_opts).map_err(BuildError::Input)?;
     let mut warnings = ingested.diagnostics.clone();
 
-    let cache_dir = opts.cache_dir.clone().unwrap_or_else(|| default_cache_dir(opts));
-    std::fs::create_dir_all(&cache_dir).map_err(|source| BuildError::Write { path: cache_dir.clone(), source })?;
+    let cache_dir = opts
+        .cache_dir
+        .clone()
+        .unwrap_or_else(|| default_cache_dir(opts));
+    std::fs::create_dir_all(&cache_dir).map_err(|source| BuildError::Write {
+        path: cache_dir.clone(),
+        source,
+    })?;
     let index = BuildIndex::open(&cache_dir)?;
     let cached = index.fingerprints()?;
 
-    let to_parse: Vec<_> = ingested.pending.iter().filter(|p| cached.get(&p.id) != Some(&p.fingerprint)).collect();
+    let to_parse: Vec<_> = ingested
+        .pending
+        .iter()
+        .filter(|p| cached.get(&p.id).map(|c| &c.0) != Some(&p.fingerprint))
+        .collect();
+    for p in &ingested.pending {
+        if let Some((fp, w)) = cached.get(&p.id) {
+            if fp == &p.fingerprint {
+                warnings.extend(w.iter().cloned());
+            }
+        }
+    }
     let live: HashSet<&str> = ingested.pending.iter().map(|p| p.id.as_str()).collect();
-    let removed: Vec<&String> = cached.keys().filter(|id| !live.contains(id.as_str())).collect();
+    let removed: Vec<&String> = cached
+        .keys()
+        .filter(|id| !live.contains(id.as_str()))
+        .collect();
 
     let pb = progress_bar(opts.progress, to_parse.len() as u64, "parsing");
     let parsed: Vec<_> = to_parse
@@ -146,6 +174,13 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         })
         .collect();
     pb.finish_and_clear();
+    for (_, (_, page_warnings)) in &parsed {
+        warnings.extend(page_warnings.iter().cloned());
+    }
+    // Under --strict nothing is written, not even to the cache.
+    if opts.strict && !warnings.is_empty() {
+        return Err(BuildError::Strict(warnings));
+    }
 
     if !to_parse.is_empty() || !removed.is_empty() {
         let mut writer = index.writer()?;
@@ -155,23 +190,34 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
             index.delete_page(&writer, id);
         }
         for (p, (page, page_warnings)) in &parsed {
-            warnings.extend(page_warnings.iter().cloned());
             index.delete_page(&writer, &p.id);
-            index.add_page(&writer, page, &p.fingerprint, &analyzer)?;
+            index.add_page(&writer, page, &p.fingerprint, page_warnings, &analyzer)?;
             pb.inc(1);
         }
         pb.finish_and_clear();
-        writer.commit().map_err(|e| IndexError::Tantivy { path: cache_dir.clone(), source: e })?;
-        writer.wait_merging_threads().map_err(|e| IndexError::Tantivy { path: cache_dir.clone(), source: e })?;
-    }
-    if opts.strict && !warnings.is_empty() {
-        return Err(BuildError::Strict(warnings));
+        writer.commit().map_err(|e| IndexError::Tantivy {
+            path: cache_dir.clone(),
+            source: e,
+        })?;
+        writer
+            .wait_merging_threads()
+            .map_err(|e| IndexError::Tantivy {
+                path: cache_dir.clone(),
+                source: e,
+            })?;
     }
 
     let contents = index.read_contents()?;
-    let audience = if opts.audience == Visibility::Internal { Audience::Internal } else { Audience::Public };
+    let audience = if opts.audience == Visibility::Internal {
+        Audience::Internal
+    } else {
+        Audience::Public
+    };
     let exported = export(&contents, audience, opts.params, opts.sizes);
-    let stats = write(&exported, &opts.out, opts.keep_old).map_err(|source| BuildError::Write { path: opts.out.clone(), source })?;
+    let stats = write(&exported, &opts.out, opts.keep_old).map_err(|source| BuildError::Write {
+        path: opts.out.clone(),
+        source,
+    })?;
     let manifest_bytes = exported.files.last().map_or(0, |(_, b)| b.len());
     Ok(BuildSummary {
         pages: exported.manifest.pages.len(),

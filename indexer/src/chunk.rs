@@ -43,7 +43,11 @@ pub struct Slugger {
 impl Slugger {
     pub fn slug(&mut self, text: &str) -> String {
         let base = slugify(text);
-        let base = if base.is_empty() { "section".to_owned() } else { base };
+        let base = if base.is_empty() {
+            "section".to_owned()
+        } else {
+            base
+        };
         let mut candidate = base.clone();
         loop {
             match self.seen.get_mut(&candidate) {
@@ -73,8 +77,16 @@ struct Section {
 }
 
 /// Splits Markdown into the summary chunk and section chunks.
-pub fn chunk_markdown(title: &str, description: &str, markdown: &str, cfg: ChunkConfig) -> Vec<Chunk> {
-    let parser = Parser::new_ext(markdown, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS);
+pub fn chunk_markdown(
+    title: &str,
+    description: &str,
+    markdown: &str,
+    cfg: ChunkConfig,
+) -> Vec<Chunk> {
+    let parser = Parser::new_ext(
+        markdown,
+        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS,
+    );
     let mut sections: Vec<Section> = vec![Section {
         level: 1,
         heading: String::new(),
@@ -166,7 +178,13 @@ pub fn chunk_markdown(title: &str, description: &str, markdown: &str, cfg: Chunk
                     para.push(' ');
                 }
             }
-            Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell | TagEnd::TableRow | TagEnd::BlockQuote(_)) => {
+            Event::End(
+                TagEnd::Paragraph
+                | TagEnd::Item
+                | TagEnd::TableCell
+                | TagEnd::TableRow
+                | TagEnd::BlockQuote(_),
+            ) => {
                 if matches!(event, Event::End(TagEnd::TableCell)) {
                     para.push_str(" | ");
                 } else {
@@ -192,14 +210,21 @@ pub fn chunk_markdown(title: &str, description: &str, markdown: &str, cfg: Chunk
                 paras.push(description.trim().to_owned());
             }
             paras.extend(s.paragraphs);
-            for (j, body) in split_paragraphs(&paras, cfg.max_chars).into_iter().enumerate() {
+            for (j, body) in split_paragraphs(&paras, cfg.max_chars)
+                .into_iter()
+                .enumerate()
+            {
                 chunks.push(Chunk {
                     anchor: String::new(),
                     title: title.to_owned(),
                     heading_path: Vec::new(),
                     headings: String::new(),
                     body,
-                    code: if j == 0 { s.code.clone() } else { String::new() },
+                    code: if j == 0 {
+                        s.code.clone()
+                    } else {
+                        String::new()
+                    },
                 });
             }
             continue;
@@ -214,7 +239,11 @@ pub fn chunk_markdown(title: &str, description: &str, markdown: &str, cfg: Chunk
                 heading_path: s.path.clone(),
                 headings: s.path.join(" "),
                 body,
-                code: if j == 0 { s.code.clone() } else { String::new() },
+                code: if j == 0 {
+                    s.code.clone()
+                } else {
+                    String::new()
+                },
             });
         }
     }
@@ -312,7 +341,9 @@ mod tests {
 
     #[test]
     fn oversized_sections_split_at_paragraphs() {
-        let paras: Vec<String> = (0..10).map(|i| format!("paragraph {i} {}", "x".repeat(90))).collect();
+        let paras: Vec<String> = (0..10)
+            .map(|i| format!("paragraph {i} {}", "x".repeat(90)))
+            .collect();
         let parts = split_paragraphs(&paras, 250);
         assert!(parts.len() >= 4);
         assert!(parts.iter().all(|p| p.chars().count() <= 250));

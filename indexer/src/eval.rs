@@ -11,9 +11,16 @@ use crate::query::{LocalIndex, QueryError};
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
     #[error("{file}:{line}: {message}")]
-    Input { file: String, line: usize, message: String },
+    Input {
+        file: String,
+        line: usize,
+        message: String,
+    },
     #[error("{file}: {source}")]
-    Read { file: String, source: std::io::Error },
+    Read {
+        file: String,
+        source: std::io::Error,
+    },
     #[error(transparent)]
     Query(#[from] QueryError),
 }
@@ -37,13 +44,20 @@ pub fn id_string(v: &serde_json::Value) -> String {
 /// Reads a JSONL query file; a bad line is an error naming file and line.
 pub fn read_queries(path: &Path) -> Result<Vec<(String, String)>, EvalError> {
     let file = path.display().to_string();
-    let src = std::fs::read_to_string(path).map_err(|source| EvalError::Read { file: file.clone(), source })?;
+    let src = std::fs::read_to_string(path).map_err(|source| EvalError::Read {
+        file: file.clone(),
+        source,
+    })?;
     let mut out = Vec::new();
     for (i, line) in src.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let q: QueryLine = serde_json::from_str(line).map_err(|e| EvalError::Input { file: file.clone(), line: i + 1, message: format!("expected {{\"id\",\"text\"}}: {e}") })?;
+        let q: QueryLine = serde_json::from_str(line).map_err(|e| EvalError::Input {
+            file: file.clone(),
+            line: i + 1,
+            message: format!("expected {{\"id\",\"text\"}}: {e}"),
+        })?;
         out.push((id_string(&q.id), q.text));
     }
     Ok(out)
@@ -52,20 +66,38 @@ pub fn read_queries(path: &Path) -> Result<Vec<(String, String)>, EvalError> {
 /// Reads qrels: `qid<TAB>docid<TAB>rel` (a header line is skipped; TREC 4-column lines accepted).
 pub fn read_qrels(path: &Path) -> Result<HashMap<String, HashMap<String, u32>>, EvalError> {
     let file = path.display().to_string();
-    let src = std::fs::read_to_string(path).map_err(|source| EvalError::Read { file: file.clone(), source })?;
+    let src = std::fs::read_to_string(path).map_err(|source| EvalError::Read {
+        file: file.clone(),
+        source,
+    })?;
     let mut out: HashMap<String, HashMap<String, u32>> = HashMap::new();
     for (i, line) in src.lines().enumerate() {
         let cols: Vec<&str> = line.split_whitespace().collect();
-        if cols.is_empty() || (i == 0 && cols[0].eq_ignore_ascii_case("query-id") || cols[0].eq_ignore_ascii_case("qid")) {
+        if cols.is_empty()
+            || (i == 0 && cols[0].eq_ignore_ascii_case("query-id")
+                || cols[0].eq_ignore_ascii_case("qid"))
+        {
             continue;
         }
         let (q, d, r) = match cols.as_slice() {
             [q, d, r] => (*q, *d, *r),
             [q, _, d, r] => (*q, *d, *r),
-            _ => return Err(EvalError::Input { file: file.clone(), line: i + 1, message: "expected `qid docid rel`".into() }),
+            _ => {
+                return Err(EvalError::Input {
+                    file: file.clone(),
+                    line: i + 1,
+                    message: "expected `qid docid rel`".into(),
+                })
+            }
         };
-        let rel: u32 = r.parse().map_err(|_| EvalError::Input { file: file.clone(), line: i + 1, message: format!("relevance `{r}` is not a number") })?;
-        out.entry(q.to_owned()).or_default().insert(d.to_owned(), rel);
+        let rel: u32 = r.parse().map_err(|_| EvalError::Input {
+            file: file.clone(),
+            line: i + 1,
+            message: format!("relevance `{r}` is not a number"),
+        })?;
+        out.entry(q.to_owned())
+            .or_default()
+            .insert(d.to_owned(), rel);
     }
     Ok(out)
 }
@@ -86,10 +118,20 @@ pub struct EvalReport {
 
 /// nDCG@k with linear gains (trec_eval's definition, as BEIR reports).
 pub fn ndcg(ranked: &[String], rels: &HashMap<String, u32>, k: usize) -> f64 {
-    let dcg: f64 = ranked.iter().take(k).enumerate().map(|(i, d)| rels.get(d).copied().unwrap_or(0) as f64 / ((i + 2) as f64).log2()).sum();
+    let dcg: f64 = ranked
+        .iter()
+        .take(k)
+        .enumerate()
+        .map(|(i, d)| rels.get(d).copied().unwrap_or(0) as f64 / ((i + 2) as f64).log2())
+        .sum();
     let mut ideal: Vec<u32> = rels.values().copied().filter(|&r| r > 0).collect();
     ideal.sort_unstable_by(|a, b| b.cmp(a));
-    let idcg: f64 = ideal.iter().take(k).enumerate().map(|(i, &r)| r as f64 / ((i + 2) as f64).log2()).sum();
+    let idcg: f64 = ideal
+        .iter()
+        .take(k)
+        .enumerate()
+        .map(|(i, &r)| r as f64 / ((i + 2) as f64).log2())
+        .sum();
     if idcg == 0.0 {
         0.0
     } else {
@@ -102,11 +144,20 @@ pub fn recall(ranked: &[String], rels: &HashMap<String, u32>, k: usize) -> f64 {
     if relevant == 0 {
         return 0.0;
     }
-    ranked.iter().take(k).filter(|d| rels.get(*d).is_some_and(|&r| r > 0)).count() as f64 / relevant as f64
+    ranked
+        .iter()
+        .take(k)
+        .filter(|d| rels.get(*d).is_some_and(|&r| r > 0))
+        .count() as f64
+        / relevant as f64
 }
 
 pub fn mrr(ranked: &[String], rels: &HashMap<String, u32>, k: usize) -> f64 {
-    ranked.iter().take(k).position(|d| rels.get(d).is_some_and(|&r| r > 0)).map_or(0.0, |i| 1.0 / (i + 1) as f64)
+    ranked
+        .iter()
+        .take(k)
+        .position(|d| rels.get(d).is_some_and(|&r| r > 0))
+        .map_or(0.0, |i| 1.0 / (i + 1) as f64)
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -118,12 +169,21 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 /// Runs every judged query and averages the metrics.
-pub fn evaluate(index: &LocalIndex, queries: &[(String, String)], qrels: &HashMap<String, HashMap<String, u32>>, opts: &SearchOptions) -> Result<EvalReport, EvalError> {
+pub fn evaluate(
+    index: &LocalIndex,
+    queries: &[(String, String)],
+    qrels: &HashMap<String, HashMap<String, u32>>,
+    opts: &SearchOptions,
+) -> Result<EvalReport, EvalError> {
     let mut sums = [0f64; 4];
     let mut n = 0usize;
     let mut empty = 0usize;
     let mut latencies = Vec::new();
-    let judged: BTreeMap<&str, &str> = queries.iter().filter(|(id, _)| qrels.contains_key(id)).map(|(id, t)| (id.as_str(), t.as_str())).collect();
+    let judged: BTreeMap<&str, &str> = queries
+        .iter()
+        .filter(|(id, _)| qrels.contains_key(id))
+        .map(|(id, t)| (id.as_str(), t.as_str()))
+        .collect();
     let mut opts = opts.clone();
     opts.k = opts.k.max(100);
     for (id, text) in judged {
@@ -162,7 +222,9 @@ mod tests {
 
     #[test]
     fn metrics_match_hand_computed_values() {
-        let rels: HashMap<String, u32> = [("a".to_string(), 1), ("b".to_string(), 1)].into_iter().collect();
+        let rels: HashMap<String, u32> = [("a".to_string(), 1), ("b".to_string(), 1)]
+            .into_iter()
+            .collect();
         let ranked: Vec<String> = ["x", "a", "b"].iter().map(|s| s.to_string()).collect();
         let expected = (1.0 / 3f64.log2() + 1.0 / 4f64.log2()) / (1.0 + 1.0 / 3f64.log2());
         assert!((ndcg(&ranked, &rels, 10) - expected).abs() < 1e-12);

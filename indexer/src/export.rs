@@ -4,8 +4,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use aidocs_core::{
-    ApiMeta, Audience, Bm25Params, ChunkMeta, Kind, Manifest, MetaShard, MetaShardEntry, PageEntry, PageMeta, Posting,
-    TermFilter, TermPostings, TermShard, TermShardEntry, FIELD_COUNT, MANIFEST_FILE, SCORED_FIELDS,
+    ApiMeta, Audience, Bm25Params, ChunkMeta, Kind, Manifest, MetaShard, MetaShardEntry, PageEntry,
+    PageMeta, Posting, TermFilter, TermPostings, TermShard, TermShardEntry, FIELD_COUNT,
+    MANIFEST_FILE, SCORED_FIELDS,
 };
 
 use crate::index::IndexContents;
@@ -21,7 +22,10 @@ pub struct ShardSizes {
 
 impl Default for ShardSizes {
     fn default() -> Self {
-        ShardSizes { term_bytes: 48 * 1024, meta_bytes: 24 * 1024 }
+        ShardSizes {
+            term_bytes: 48 * 1024,
+            meta_bytes: 24 * 1024,
+        }
     }
 }
 
@@ -37,7 +41,12 @@ fn content_name(dir: &str, bytes: &[u8]) -> String {
 }
 
 /// Builds every shard and the manifest.
-pub fn export(contents: &IndexContents, audience: Audience, params: Bm25Params, sizes: ShardSizes) -> Export {
+pub fn export(
+    contents: &IndexContents,
+    audience: Audience,
+    params: Bm25Params,
+    sizes: ShardSizes,
+) -> Export {
     // Page table, in chunk order (chunks are sorted by page id, then index).
     let mut pages: Vec<(usize, usize)> = Vec::new(); // (first chunk, count)
     for (i, c) in contents.chunks.iter().enumerate() {
@@ -62,7 +71,12 @@ pub fn export(contents: &IndexContents, audience: Audience, params: Bm25Params, 
     let mut page_entries = Vec::with_capacity(pages.len());
     for &(first, n) in &pages {
         let c = &contents.chunks[first];
-        let mut set: Vec<u32> = c.page.tags.iter().filter_map(|t| tags.binary_search(t).ok().map(|i| i as u32)).collect();
+        let mut set: Vec<u32> = c
+            .page
+            .tags
+            .iter()
+            .filter_map(|t| tags.binary_search(t).ok().map(|i| i as u32))
+            .collect();
         set.sort_unstable();
         set.dedup();
         let id = *tagset_ids.entry(set.clone()).or_insert_with(|| {
@@ -72,7 +86,12 @@ pub fn export(contents: &IndexContents, audience: Audience, params: Bm25Params, 
         page_entries.push(PageEntry {
             chunk_count: n as u32,
             kind: c.kind(),
-            group: c.page.group.as_ref().and_then(|g| groups.binary_search(g).ok()).map(|i| i as u32),
+            group: c
+                .page
+                .group
+                .as_ref()
+                .and_then(|g| groups.binary_search(g).ok())
+                .map(|i| i as u32),
             tagset: id,
         });
     }
@@ -89,11 +108,15 @@ pub fn export(contents: &IndexContents, audience: Audience, params: Bm25Params, 
     let mut term_entries = Vec::new();
     let mut current: Vec<TermPostings> = Vec::new();
     let mut current_bytes = 0usize;
-    let flush = |current: &mut Vec<TermPostings>, files: &mut Vec<(String, Vec<u8>)>, entries: &mut Vec<TermShardEntry>| {
+    let flush = |current: &mut Vec<TermPostings>,
+                 files: &mut Vec<(String, Vec<u8>)>,
+                 entries: &mut Vec<TermShardEntry>| {
         if current.is_empty() {
             return;
         }
-        let shard = TermShard { terms: std::mem::take(current) };
+        let shard = TermShard {
+            terms: std::mem::take(current),
+        };
         let bytes = shard.encode();
         let file = content_name("t", &bytes);
         entries.push(TermShardEntry {
@@ -120,7 +143,10 @@ pub fn export(contents: &IndexContents, audience: Audience, params: Bm25Params, 
             }
         }
         current_bytes += term.len() + 2 + postings.len() * 4;
-        current.push(TermPostings { term: term.clone(), postings });
+        current.push(TermPostings {
+            term: term.clone(),
+            postings,
+        });
         if current_bytes >= sizes.term_bytes {
             flush(&mut current, &mut files, &mut term_entries);
             current_bytes = 0;
@@ -133,14 +159,24 @@ pub fn export(contents: &IndexContents, audience: Audience, params: Bm25Params, 
     let mut batch: Vec<PageMeta> = Vec::new();
     let mut batch_first = 0u32;
     let mut batch_bytes = 0usize;
-    let flush_meta = |batch: &mut Vec<PageMeta>, first: u32, files: &mut Vec<(String, Vec<u8>)>, entries: &mut Vec<MetaShardEntry>| {
+    let flush_meta = |batch: &mut Vec<PageMeta>,
+                      first: u32,
+                      files: &mut Vec<(String, Vec<u8>)>,
+                      entries: &mut Vec<MetaShardEntry>| {
         if batch.is_empty() {
             return;
         }
-        let shard = MetaShard { first_page: first, pages: std::mem::take(batch) };
+        let shard = MetaShard {
+            first_page: first,
+            pages: std::mem::take(batch),
+        };
         let bytes = shard.encode();
         let file = content_name("m", &bytes);
-        entries.push(MetaShardEntry { first_page: first, page_count: shard.pages.len() as u32, file: file.clone() });
+        entries.push(MetaShardEntry {
+            first_page: first,
+            page_count: shard.pages.len() as u32,
+            file: file.clone(),
+        });
         files.push((file, bytes));
     };
     for (pi, &(first, n)) in pages.iter().enumerate() {
@@ -155,10 +191,22 @@ pub fn export(contents: &IndexContents, audience: Audience, params: Bm25Params, 
             api: c0.page.api.as_ref().map(ApiMeta::from),
             chunks: contents.chunks[first..first + n]
                 .iter()
-                .map(|c| ChunkMeta { anchor: c.anchor.clone(), title: c.title.clone(), heading_path: c.heading_path.clone(), excerpt: c.excerpt.clone() })
+                .map(|c| ChunkMeta {
+                    anchor: c.anchor.clone(),
+                    title: c.title.clone(),
+                    heading_path: c.heading_path.clone(),
+                    excerpt: c.excerpt.clone(),
+                })
                 .collect(),
         };
-        let size = meta.id.len() + meta.url.len() + meta.title.len() + meta.chunks.iter().map(|c| c.excerpt.len() + c.title.len() + c.anchor.len() + 8).sum::<usize>();
+        let size = meta.id.len()
+            + meta.url.len()
+            + meta.title.len()
+            + meta
+                .chunks
+                .iter()
+                .map(|c| c.excerpt.len() + c.title.len() + c.anchor.len() + 8)
+                .sum::<usize>();
         if batch.is_empty() {
             batch_first = pi as u32;
         }
@@ -217,7 +265,10 @@ pub fn write(export: &Export, out: &Path, keep_old: bool) -> std::io::Result<Wri
         let path = out.join(name);
         stats.files += 1;
         stats.bytes += bytes.len() as u64;
-        if name != MANIFEST_FILE && path.is_file() && std::fs::metadata(&path)?.len() == bytes.len() as u64 {
+        if name != MANIFEST_FILE
+            && path.is_file()
+            && std::fs::metadata(&path)?.len() == bytes.len() as u64
+        {
             continue; // content-hashed: same name, same bytes
         }
         if name == MANIFEST_FILE {

@@ -16,10 +16,10 @@ use tantivy::schema::{
 use tantivy::tokenizer::{TextAnalyzer, Token, TokenStream, Tokenizer};
 use tantivy::{Index, IndexWriter, TantivyDocument, Term};
 
-use crate::model::{ApiMeta2, Page};
+use crate::model::{ApiMeta2, Diagnostic, Page};
 
 /// Bumped whenever the schema or the stored blob changes: an old cache is then discarded.
-const CACHE_LAYOUT: &str = "aidocs-cache-v1";
+const CACHE_LAYOUT: &str = "aidocs-cache-v2";
 pub const TOKENIZER: &str = "aidocs";
 /// Excerpt source kept per chunk, in characters.
 pub const EXCERPT_CHARS: usize = 280;
@@ -50,7 +50,10 @@ impl Tokenizer for AidocsTokenizer {
                 position_length: 1,
             })
         });
-        AidocsTokenStream { tokens: &mut self.tokens, index: 0 }
+        AidocsTokenStream {
+            tokens: &mut self.tokens,
+            index: 0,
+        }
     }
 }
 
@@ -72,6 +75,8 @@ impl TokenStream for AidocsTokenStream<'_> {
 pub struct Fields {
     pub page_id: Field,
     pub fingerprint: Field,
+    /// Warnings the page's parse produced, re-reported when the page is reused from the cache.
+    pub warnings: Field,
     pub data: Field,
     /// title, headings, body, code, exact — in `aidocs_core::Field` order.
     pub text: [Field; aidocs_core::FIELD_COUNT],
@@ -81,6 +86,7 @@ pub fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
     let page_id = b.add_text_field("page_id", STRING | STORED);
     let fingerprint = b.add_text_field("fingerprint", STRING | STORED);
+    let warnings = b.add_text_field("warnings", STORED);
     let data = b.add_text_field("data", STORED);
     let analyzed = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
@@ -103,6 +109,7 @@ pub fn schema() -> (Schema, Fields) {
         Fields {
             page_id,
             fingerprint,
+            warnings,
             data,
             text: [title, headings, body, code, exact],
         },
@@ -147,9 +154,15 @@ impl StoredChunk {
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
     #[error("cache directory {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("tantivy index in {path}: {source}")]
-    Tantivy { path: PathBuf, source: tantivy::TantivyError },
+    Tantivy {
+        path: PathBuf,
+        source: tantivy::TantivyError,
+    },
     #[error("cache entry is corrupt ({0}); delete the cache directory and rebuild")]
     Corrupt(String),
 }
@@ -172,11 +185,19 @@ fn excerpt(text: &str) -> String {
 impl BuildIndex {
     /// Opens the cache, or creates it (wiping one of another layout).
     pub fn open(dir: &Path) -> Result<Self, IndexError> {
-        let io = |source| IndexError::Io { path: dir.to_path_buf(), source };
-        let tv = |source| IndexError::Tantivy { path: dir.to_path_buf(), source };
+        let io = |source| IndexError::Io {
+            path: dir.to_path_buf(),
+            source,
+        };
+        let tv = |source| IndexError::Tantivy {
+            path: dir.to_path_buf(),
+            source,
+        };
         let marker = dir.join("LAYOUT");
         let tdir = dir.join("tantivy");
-        let fresh = std::fs::read_to_string(&marker).map(|s| s.trim() != CACHE_LAYOUT).unwrap_or(true);
+        let fresh = std::fs::read_to_string(&marker)
+            .map(|s| s.trim() != CACHE_LAYOUT)
+            .unwrap_or(true);
         if fresh {
             if tdir.exists() {
                 std::fs::remove_dir_all(&tdir).map_err(io)?;
@@ -198,16 +219,25 @@ impl BuildIndex {
             }
         };
         std::fs::write(&marker, CACHE_LAYOUT).map_err(io)?;
-        index.tokenizers().register(TOKENIZER, TextAnalyzer::from(AidocsTokenizer::default()));
-        Ok(BuildIndex { index, fields, dir: dir.to_path_buf() })
+        index
+            .tokenizers()
+            .register(TOKENIZER, TextAnalyzer::from(AidocsTokenizer::default()));
+        Ok(BuildIndex {
+            index,
+            fields,
+            dir: dir.to_path_buf(),
+        })
     }
 
     fn tv(&self, source: tantivy::TantivyError) -> IndexError {
-        IndexError::Tantivy { path: self.dir.clone(), source }
+        IndexError::Tantivy {
+            path: self.dir.clone(),
+            source,
+        }
     }
 
-    /// Page id → fingerprint of what the cache holds.
-    pub fn fingerprints(&self) -> Result<HashMap<String, String>, IndexError> {
+    /// Page id → (fingerprint, warnings of its parse) of what the cache holds.
+    pub fn fingerprints(&self) -> Result<HashMap<String, (String, Vec<Diagnostic>)>, IndexError> {
         let mut out = HashMap::new();
         let reader = self.index.reader().map_err(|e| self.tv(e))?;
         let searcher = reader.searcher();
@@ -218,17 +248,34 @@ impl BuildIndex {
                     continue;
                 }
                 let d: TantivyDocument = store.get(doc).map_err(|e| self.tv(e))?;
-                let id = d.get_first(self.fields.page_id).and_then(|v| v.as_str()).unwrap_or_default();
-                let fp = d.get_first(self.fields.fingerprint).and_then(|v| v.as_str()).unwrap_or_default();
-                out.insert(id.to_owned(), fp.to_owned());
+                let id = d
+                    .get_first(self.fields.page_id)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default();
+                let fp = d
+                    .get_first(self.fields.fingerprint)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default();
+                let entry = out
+                    .entry(id.to_owned())
+                    .or_insert_with(|| (fp.to_owned(), Vec::new()));
+                if let Some(w) = d.get_first(self.fields.warnings).and_then(|v| v.as_str()) {
+                    entry.1 =
+                        serde_json::from_str(w).map_err(|e| IndexError::Corrupt(e.to_string()))?;
+                }
             }
         }
         Ok(out)
     }
 
     pub fn writer(&self) -> Result<IndexWriter<TantivyDocument>, IndexError> {
-        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 4);
-        self.index.writer_with_num_threads(threads, 64_000_000 * threads).map_err(|e| self.tv(e))
+        let threads = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .clamp(1, 4);
+        self.index
+            .writer_with_num_threads(threads, 64_000_000 * threads)
+            .map_err(|e| self.tv(e))
     }
 
     pub fn delete_page(&self, writer: &IndexWriter<TantivyDocument>, id: &str) {
@@ -236,7 +283,14 @@ impl BuildIndex {
     }
 
     /// Adds a parsed page (its chunks as documents).
-    pub fn add_page(&self, writer: &IndexWriter<TantivyDocument>, page: &Page, fingerprint: &str, analyzer: &Analyzer) -> Result<usize, IndexError> {
+    pub fn add_page(
+        &self,
+        writer: &IndexWriter<TantivyDocument>,
+        page: &Page,
+        fingerprint: &str,
+        warnings: &[Diagnostic],
+        analyzer: &Analyzer,
+    ) -> Result<usize, IndexError> {
         let stored_page = StoredPage {
             id: page.id.clone(),
             url: page.url.clone(),
@@ -257,27 +311,51 @@ impl BuildIndex {
         let chunk_count = page.chunks.len() as u32;
         for (i, c) in page.chunks.iter().enumerate() {
             let title = page.title.clone();
-            let texts = [title.as_str(), c.headings.as_str(), c.body.as_str(), c.code.as_str()];
+            let texts = [
+                title.as_str(),
+                c.headings.as_str(),
+                c.body.as_str(),
+                c.code.as_str(),
+            ];
             let stored = StoredChunk {
                 page: stored_page.clone(),
                 index: i as u32,
                 chunk_count,
                 anchor: c.anchor.clone(),
-                title: if c.title.is_empty() { page.title.clone() } else { c.title.clone() },
+                title: if c.title.is_empty() {
+                    page.title.clone()
+                } else {
+                    c.title.clone()
+                },
                 heading_path: c.heading_path.clone(),
                 excerpt: excerpt(if c.body.is_empty() { &c.code } else { &c.body }),
-                lens: [count(texts[0]), count(texts[1]), count(texts[2]), count(texts[3])],
+                lens: [
+                    count(texts[0]),
+                    count(texts[1]),
+                    count(texts[2]),
+                    count(texts[3]),
+                ],
             };
             let mut doc = TantivyDocument::new();
             doc.add_text(self.fields.page_id, &page.id);
             doc.add_text(self.fields.fingerprint, fingerprint);
-            doc.add_text(self.fields.data, serde_json::to_string(&stored).map_err(|e| IndexError::Corrupt(e.to_string()))?);
+            doc.add_text(
+                self.fields.data,
+                serde_json::to_string(&stored).map_err(|e| IndexError::Corrupt(e.to_string()))?,
+            );
             for (f, t) in texts.iter().enumerate() {
                 if !t.is_empty() {
                     doc.add_text(self.fields.text[f], t);
                 }
             }
             if i == 0 {
+                if !warnings.is_empty() {
+                    doc.add_text(
+                        self.fields.warnings,
+                        serde_json::to_string(warnings)
+                            .map_err(|e| IndexError::Corrupt(e.to_string()))?,
+                    );
+                }
                 for k in &page.exact_keys {
                     doc.add_text(self.fields.text[aidocs_core::Field::Exact as usize], k);
                 }
@@ -317,12 +395,21 @@ impl BuildIndex {
                     continue;
                 }
                 let d: TantivyDocument = store.get(doc).map_err(|e| self.tv(e))?;
-                let blob = d.get_first(self.fields.data).and_then(|v| v.as_str()).unwrap_or_default();
-                let chunk: StoredChunk = serde_json::from_str(blob).map_err(|e| IndexError::Corrupt(e.to_string()))?;
+                let blob = d
+                    .get_first(self.fields.data)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default();
+                let chunk: StoredChunk =
+                    serde_json::from_str(blob).map_err(|e| IndexError::Corrupt(e.to_string()))?;
                 docs.push((si, doc, chunk));
             }
         }
-        docs.sort_by(|a, b| a.2.page.id.cmp(&b.2.page.id).then(a.2.index.cmp(&b.2.index)));
+        docs.sort_by(|a, b| {
+            a.2.page
+                .id
+                .cmp(&b.2.page.id)
+                .then(a.2.index.cmp(&b.2.index))
+        });
         let mut ord_of: HashMap<(usize, u32), u32> = HashMap::with_capacity(docs.len());
         for (ord, (si, doc, _)) in docs.iter().enumerate() {
             ord_of.insert((*si, *doc), ord as u32);
@@ -331,10 +418,16 @@ impl BuildIndex {
         for (si, seg) in searcher.segment_readers().iter().enumerate() {
             for (fi, &field) in self.fields.text.iter().enumerate() {
                 let inv = seg.inverted_index(field).map_err(|e| self.tv(e))?;
-                let norms = if fi < aidocs_core::SCORED_FIELDS { Some(seg.get_fieldnorms_reader(field).map_err(|e| self.tv(e))?) } else { None };
+                let norms = if fi < aidocs_core::SCORED_FIELDS {
+                    Some(seg.get_fieldnorms_reader(field).map_err(|e| self.tv(e))?)
+                } else {
+                    None
+                };
                 let mut stream = inv.terms().stream().map_err(|e| self.tv(e.into()))?;
                 while stream.advance() {
-                    let Ok(term) = std::str::from_utf8(stream.key()) else { continue };
+                    let Ok(term) = std::str::from_utf8(stream.key()) else {
+                        continue;
+                    };
                     let mut postings = inv
                         .read_postings_from_terminfo(stream.value(), IndexRecordOption::WithFreqs)
                         .map_err(|e| self.tv(e.into()))?;

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use aidocs_core::analyzer::normalize_exact;
+use aidocs_core::search::exact_key;
 use aidocs_core::search::{EXACT_ENDPOINT_PREFIX, EXACT_OPERATION_PREFIX, EXACT_TITLE_PREFIX};
 use aidocs_core::Kind;
 use serde::Deserialize;
@@ -188,7 +189,9 @@ fn ingest_jsonl(path: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnosti
             out.diagnostics.push(Diagnostic {
                 file: display.clone(),
                 line: Some(line_no),
-                message: format!("duplicate id `{id}` (first at line {prev}); this record is skipped"),
+                message: format!(
+                    "duplicate id `{id}` (first at line {prev}); this record is skipped"
+                ),
             });
             continue;
         }
@@ -223,7 +226,10 @@ fn parse_openapi_ref(s: &str) -> Option<(Option<String>, String)> {
     let parts: Vec<&str> = s.split_whitespace().collect();
     match parts.as_slice() {
         [m, p] if p.starts_with('/') => Some((None, format!("{} {}", m.to_ascii_uppercase(), p))),
-        [spec, m, p] if p.starts_with('/') => Some((Some(spec.trim_start_matches('/').to_owned()), format!("{} {}", m.to_ascii_uppercase(), p))),
+        [spec, m, p] if p.starts_with('/') => Some((
+            Some(spec.trim_start_matches('/').to_owned()),
+            format!("{} {}", m.to_ascii_uppercase(), p),
+        )),
         _ => None,
     }
 }
@@ -321,7 +327,11 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     // OpenAPI specs: from the config, the command line, and page frontmatter.
     let mut spec_files: Vec<(PathBuf, String, bool)> = Vec::new();
     for rel in &config.openapi {
-        spec_files.push((root.join(rel), rel.to_string_lossy().replace('\\', "/"), true));
+        spec_files.push((
+            root.join(rel),
+            rel.to_string_lossy().replace('\\', "/"),
+            true,
+        ));
     }
     for p in &opts.openapi {
         spec_files.push((p.clone(), p.display().to_string(), true));
@@ -340,7 +350,12 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         }
         match load_spec(&path, &display) {
             Ok(spec) => {
-                spec_hashes.push(format!("{display}:{}", std::fs::read(&path).map(|b| blake3::hash(&b).to_hex().to_string()).unwrap_or_default()));
+                spec_hashes.push(format!(
+                    "{display}:{}",
+                    std::fs::read(&path)
+                        .map(|b| blake3::hash(&b).to_hex().to_string())
+                        .unwrap_or_default()
+                ));
                 loaded.insert(display, (listed, spec.operations));
             }
             Err(d) => {
@@ -353,11 +368,37 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         }
     }
 
+    // A page may name an operation without its spec (`openapi: GET /users`): like Mintlify, look for
+    // OpenAPI files anywhere in the site when a loaded spec does not have it.
+    let unresolved = reads.iter().any(|r| {
+        matches!(r.fm.openapi.as_deref().and_then(parse_openapi_ref), Some((None, key)) if !loaded.values().any(|(_, ops)| ops.iter().any(|o| o.key() == key)))
+    });
+    if unresolved {
+        for (path, display) in discover_specs(root) {
+            if loaded.contains_key(&display) {
+                continue;
+            }
+            if let Ok(spec) = load_spec(&path, &display) {
+                spec_hashes.push(format!(
+                    "{display}:{}",
+                    std::fs::read(&path)
+                        .map(|b| blake3::hash(&b).to_hex().to_string())
+                        .unwrap_or_default()
+                ));
+                loaded.insert(display, (false, spec.operations));
+            }
+        }
+    }
+
     // Snippets and specs can change any page: they are part of the settings fingerprint.
     let mut snippet_hash = blake3::Hasher::new();
     let snippets_dir = root.join("snippets");
     if snippets_dir.is_dir() {
-        for e in walkdir::WalkDir::new(&snippets_dir).sort_by_file_name().into_iter().flatten() {
+        for e in walkdir::WalkDir::new(&snippets_dir)
+            .sort_by_file_name()
+            .into_iter()
+            .flatten()
+        {
             if e.file_type().is_file() {
                 snippet_hash.update(e.path().to_string_lossy().as_bytes());
                 if let Ok(b) = std::fs::read(e.path()) {
@@ -368,7 +409,14 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     }
     let snippet_hash = snippet_hash.finalize().to_hex().to_string();
     let spec_blob = spec_hashes.join("\n");
-    let settings = settings_hash(opts, &[snippet_hash.as_bytes(), spec_blob.as_bytes(), config.visibility.source.as_bytes()]);
+    let settings = settings_hash(
+        opts,
+        &[
+            snippet_hash.as_bytes(),
+            spec_blob.as_bytes(),
+            config.visibility.source.as_bytes(),
+        ],
+    );
 
     let mut consumed: BTreeMap<(String, String), ()> = BTreeMap::new();
     let find_op = |spec: Option<&str>, key: &str| -> Option<(String, Operation)> {
@@ -410,10 +458,19 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 continue;
             }
         }
-        let id = r.rel.trim_end_matches(".mdx").trim_end_matches(".md").to_owned();
+        let id = r
+            .rel
+            .trim_end_matches(".mdx")
+            .trim_end_matches(".md")
+            .to_owned();
         let nav_json = serde_json::to_string(&r.nav).unwrap_or_default();
         out.pending.push(Pending {
-            fingerprint: hash_parts(&[settings.as_bytes(), r.rel.as_bytes(), r.text.as_bytes(), nav_json.as_bytes()]),
+            fingerprint: hash_parts(&[
+                settings.as_bytes(),
+                r.rel.as_bytes(),
+                r.text.as_bytes(),
+                nav_json.as_bytes(),
+            ]),
             id,
             source: Source::Mdx {
                 rel: r.rel,
@@ -426,7 +483,8 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     }
 
     // Operations of listed specs without their own page.
-    let mut used_ids: HashMap<String, usize> = out.pending.iter().map(|p| (p.id.clone(), 1)).collect();
+    let mut used_ids: HashMap<String, usize> =
+        out.pending.iter().map(|p| (p.id.clone(), 1)).collect();
     for (display, (listed, ops)) in &loaded {
         if !listed {
             continue;
@@ -439,7 +497,11 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 out.withheld += 1;
                 continue;
             }
-            let base = if op.operation_id.is_empty() { slugify(&format!("{} {}", op.method, op.path.replace('/', " "))) } else { op.operation_id.clone() };
+            let base = if op.operation_id.is_empty() {
+                slugify(&format!("{} {}", op.method, op.path.replace('/', " ")))
+            } else {
+                op.operation_id.clone()
+            };
             let mut id = format!("api/{base}");
             let n = used_ids.entry(id.clone()).or_insert(0);
             *n += 1;
@@ -449,7 +511,11 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             let nav = config.operations.get(&op.key()).cloned();
             let op_json = format!("{op:?}{}", serde_json::to_string(&nav).unwrap_or_default());
             out.pending.push(Pending {
-                fingerprint: hash_parts(&[settings.as_bytes(), display.as_bytes(), op_json.as_bytes()]),
+                fingerprint: hash_parts(&[
+                    settings.as_bytes(),
+                    display.as_bytes(),
+                    op_json.as_bytes(),
+                ]),
                 id,
                 source: Source::Operation {
                     op: op.clone(),
@@ -463,8 +529,46 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     Ok(out)
 }
 
+/// Files in the site that look like OpenAPI 3 documents (checked by their first 4 KiB).
+fn discover_specs(root: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(root)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            e.depth() == 0
+                || !(e.file_name().to_string_lossy().starts_with('.')
+                    || e.file_name() == "node_modules")
+        })
+        .flatten()
+    {
+        let p = e.path();
+        if !e.file_type().is_file()
+            || !matches!(
+                p.extension().and_then(|x| x.to_str()),
+                Some("json" | "yaml" | "yml")
+            )
+        {
+            continue;
+        }
+        let mut head = vec![0u8; 4096];
+        let n = std::fs::File::open(p)
+            .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+            .unwrap_or(0);
+        let head = String::from_utf8_lossy(&head[..n]);
+        if head.contains("\"openapi\"") || head.lines().any(|l| l.starts_with("openapi:")) {
+            if let Ok(rel) = p.strip_prefix(root) {
+                out.push((p.to_path_buf(), rel.to_string_lossy().replace('\\', "/")));
+            }
+        }
+    }
+    out
+}
+
 fn first_heading(markdown: &str) -> Option<String> {
-    markdown.lines().find_map(|l| l.strip_prefix("# ").map(|t| t.trim().to_owned()))
+    markdown
+        .lines()
+        .find_map(|l| l.strip_prefix("# ").map(|t| t.trim().to_owned()))
 }
 
 fn title_from_id(id: &str) -> String {
@@ -476,17 +580,24 @@ fn title_from_id(id: &str) -> String {
     t
 }
 
-fn nav_fields(nav: &Option<NavEntry>) -> (Vec<String>, Option<String>, Option<String>, Option<String>) {
+fn nav_fields(
+    nav: &Option<NavEntry>,
+) -> (Vec<String>, Option<String>, Option<String>, Option<String>) {
     match nav {
-        Some(n) => (n.breadcrumb.clone(), n.group(), n.language.clone(), n.version.clone()),
+        Some(n) => (
+            n.breadcrumb.clone(),
+            n.group(),
+            n.language.clone(),
+            n.version.clone(),
+        ),
         None => (Vec::new(), None, None, None),
     }
 }
 
 fn api_keys(op: &Operation, keys: &mut Vec<String>) {
-    keys.push(format!("{EXACT_ENDPOINT_PREFIX}{}", normalize_exact(&op.key())));
+    keys.push(exact_key(EXACT_ENDPOINT_PREFIX, &op.key()));
     if !op.operation_id.is_empty() {
-        keys.push(format!("{EXACT_OPERATION_PREFIX}{}", normalize_exact(&op.operation_id)));
+        keys.push(exact_key(EXACT_OPERATION_PREFIX, &op.operation_id));
     }
 }
 
@@ -499,13 +610,27 @@ fn api_meta(op: &Operation) -> ApiMeta2 {
 }
 
 /// Parses a pending page into chunks. Warnings (missing snippets) are returned alongside.
-pub fn parse(p: &Pending, site_root: Option<&Path>, opts: &IngestOptions) -> (Page, Vec<Diagnostic>) {
+pub fn parse(
+    p: &Pending,
+    site_root: Option<&Path>,
+    opts: &IngestOptions,
+) -> (Page, Vec<Diagnostic>) {
     let mut warnings = Vec::new();
     let page = match &p.source {
-        Source::Mdx { rel, text, frontmatter: fm, nav, operation } => {
+        Source::Mdx {
+            rel,
+            text,
+            frontmatter: fm,
+            nav,
+            operation,
+        } => {
             let root = site_root.unwrap_or(Path::new("."));
             let (_, body, _) = split_frontmatter(text).unwrap_or((Frontmatter::default(), text, 1));
-            let dir = root.join(rel).parent().map(Path::to_path_buf).unwrap_or_else(|| root.to_path_buf());
+            let dir = root
+                .join(rel)
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| root.to_path_buf());
             let mut snippets = SnippetResolver::new(root);
             let mut markdown = mdx_to_markdown(body, &dir, &mut snippets);
             for w in snippets.warnings {
@@ -522,10 +647,10 @@ pub fn parse(p: &Pending, site_root: Option<&Path>, opts: &IngestOptions) -> (Pa
                 .or_else(|| first_heading(&markdown))
                 .unwrap_or_else(|| title_from_id(&p.id));
             let mut description = fm.description.clone().unwrap_or_default();
-            let mut keys = vec![format!("{EXACT_TITLE_PREFIX}{}", normalize_exact(&title))];
+            let mut keys = vec![exact_key(EXACT_TITLE_PREFIX, &title)];
             if let Some(s) = &fm.sidebar_title {
                 if normalize_exact(s) != normalize_exact(&title) {
-                    keys.push(format!("{EXACT_TITLE_PREFIX}{}", normalize_exact(s)));
+                    keys.push(exact_key(EXACT_TITLE_PREFIX, s));
                     description = format!("{s}. {description}");
                 }
             }
@@ -538,14 +663,21 @@ pub fn parse(p: &Pending, site_root: Option<&Path>, opts: &IngestOptions) -> (Pa
             }
             let mut chunks = chunk_markdown(&title, &description, &markdown, opts.chunk);
             if let Some(op) = operation {
-                chunks[0].code = format!("{} {} {}\n{}", op.method, op.path, op.operation_id, chunks[0].code);
+                chunks[0].code = format!(
+                    "{} {} {}\n{}",
+                    op.method, op.path, op.operation_id, chunks[0].code
+                );
             }
             let (breadcrumb, group, language, version) = nav_fields(nav);
             Page {
                 id: p.id.clone(),
                 url: page_url(&p.id),
                 title,
-                kind: if operation.is_some() { Kind::Api } else { Kind::Docs },
+                kind: if operation.is_some() {
+                    Kind::Api
+                } else {
+                    Kind::Docs
+                },
                 visibility: Visibility::Public,
                 breadcrumb,
                 group,
@@ -560,10 +692,13 @@ pub fn parse(p: &Pending, site_root: Option<&Path>, opts: &IngestOptions) -> (Pa
         }
         Source::Operation { op, spec, nav } => {
             let title = op.title();
-            let mut keys = vec![format!("{EXACT_TITLE_PREFIX}{}", normalize_exact(&title))];
+            let mut keys = vec![exact_key(EXACT_TITLE_PREFIX, &title)];
             api_keys(op, &mut keys);
             let mut chunks = chunk_markdown(&title, "", &op.markdown(), opts.chunk);
-            chunks[0].code = format!("{} {} {}\n{}", op.method, op.path, op.operation_id, chunks[0].code);
+            chunks[0].code = format!(
+                "{} {} {}\n{}",
+                op.method, op.path, op.operation_id, chunks[0].code
+            );
             let (mut breadcrumb, mut group, language, version) = nav_fields(nav);
             if breadcrumb.is_empty() {
                 breadcrumb = vec!["API reference".to_owned()];
@@ -572,7 +707,11 @@ pub fn parse(p: &Pending, site_root: Option<&Path>, opts: &IngestOptions) -> (Pa
                 }
                 group = Some(breadcrumb.join(" > "));
             }
-            let tag_slug = op.tags.first().map(|t| slugify(t)).unwrap_or_else(|| "operations".into());
+            let tag_slug = op
+                .tags
+                .first()
+                .map(|t| slugify(t))
+                .unwrap_or_else(|| "operations".into());
             let leaf = p.id.trim_start_matches("api/");
             Page {
                 id: p.id.clone(),
@@ -592,8 +731,17 @@ pub fn parse(p: &Pending, site_root: Option<&Path>, opts: &IngestOptions) -> (Pa
             }
         }
         Source::Record { record, file, line } => {
-            let title = if record.title.trim().is_empty() { p.id.clone() } else { record.title.clone() };
-            let paras: Vec<String> = record.text.split("\n\n").map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|s| !s.is_empty()).collect();
+            let title = if record.title.trim().is_empty() {
+                p.id.clone()
+            } else {
+                record.title.clone()
+            };
+            let paras: Vec<String> = record
+                .text
+                .split("\n\n")
+                .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+                .filter(|s| !s.is_empty())
+                .collect();
             let chunks = split_paragraphs(&paras, opts.chunk.max_chars)
                 .into_iter()
                 .map(|body| Chunk {
@@ -607,7 +755,11 @@ pub fn parse(p: &Pending, site_root: Option<&Path>, opts: &IngestOptions) -> (Pa
                 id: p.id.clone(),
                 url: record.url.clone().unwrap_or_else(|| format!("#{}", p.id)),
                 title: title.clone(),
-                kind: record.kind.as_deref().and_then(Kind::parse).unwrap_or(Kind::Custom),
+                kind: record
+                    .kind
+                    .as_deref()
+                    .and_then(Kind::parse)
+                    .unwrap_or(Kind::Custom),
                 visibility: Visibility::Public,
                 breadcrumb: Vec::new(),
                 group: None,
@@ -615,7 +767,7 @@ pub fn parse(p: &Pending, site_root: Option<&Path>, opts: &IngestOptions) -> (Pa
                 language: None,
                 version: None,
                 api: None,
-                exact_keys: vec![format!("{EXACT_TITLE_PREFIX}{}", normalize_exact(&title))],
+                exact_keys: vec![exact_key(EXACT_TITLE_PREFIX, &title)],
                 chunks,
                 source: format!("{file}:{line}"),
             }

@@ -37,23 +37,52 @@ pub struct InspectReport {
 pub fn inspect(dir: &Path) -> Result<InspectReport, String> {
     let mpath = dir.join(MANIFEST_FILE);
     let mbytes = std::fs::read(&mpath).map_err(|e| format!("{}: {e}", mpath.display()))?;
-    let m = Manifest::decode(&mbytes).map_err(|e| format!("{}: {e} (code {})", mpath.display(), e.code()))?;
+    let m = Manifest::decode(&mbytes)
+        .map_err(|e| format!("{}: {e} (code {})", mpath.display(), e.code()))?;
     let mut shards = Vec::new();
     for s in &m.term_shards {
-        let r = std::fs::read(dir.join(&s.file)).map_err(|e| e.to_string()).and_then(|b| {
-            let len = b.len() as u64;
-            TermShard::decode(&b, m.num_chunks).map(|t| (len, t.terms.len())).map_err(|e| format!("{e} (code {})", e.code()))
-        });
-        shards.push(report(&s.file, "terms", format!("{} .. {}", s.first, s.last), r.map(|(b, n)| (b, n, n == s.term_count as usize))));
+        let r = std::fs::read(dir.join(&s.file))
+            .map_err(|e| e.to_string())
+            .and_then(|b| {
+                let len = b.len() as u64;
+                TermShard::decode(&b, m.num_chunks)
+                    .map(|t| (len, t.terms.len()))
+                    .map_err(|e| format!("{e} (code {})", e.code()))
+            });
+        shards.push(report(
+            &s.file,
+            "terms",
+            format!("{} .. {}", s.first, s.last),
+            r.map(|(b, n)| (b, n, n == s.term_count as usize)),
+        ));
     }
     for s in &m.meta_shards {
-        let r = std::fs::read(dir.join(&s.file)).map_err(|e| e.to_string()).and_then(|b| {
-            let len = b.len() as u64;
-            MetaShard::decode(&b).map(|t| (len, t.pages.len(), t.first_page == s.first_page && t.pages.len() == s.page_count as usize)).map_err(|e| format!("{e} (code {})", e.code()))
-        });
-        shards.push(report(&s.file, "meta", format!("pages {}..{}", s.first_page, s.first_page + s.page_count), r));
+        let r = std::fs::read(dir.join(&s.file))
+            .map_err(|e| e.to_string())
+            .and_then(|b| {
+                let len = b.len() as u64;
+                MetaShard::decode(&b)
+                    .map(|t| {
+                        (
+                            len,
+                            t.pages.len(),
+                            t.first_page == s.first_page && t.pages.len() == s.page_count as usize,
+                        )
+                    })
+                    .map_err(|e| format!("{e} (code {})", e.code()))
+            });
+        shards.push(report(
+            &s.file,
+            "meta",
+            format!("pages {}..{}", s.first_page, s.first_page + s.page_count),
+            r,
+        ));
     }
-    let mut term_sizes: Vec<u64> = shards.iter().filter(|s| s.kind == "terms").map(|s| s.bytes).collect();
+    let mut term_sizes: Vec<u64> = shards
+        .iter()
+        .filter(|s| s.kind == "terms")
+        .map(|s| s.bytes)
+        .collect();
     term_sizes.sort_unstable();
     Ok(InspectReport {
         build_id: m.build_id.clone(),
@@ -62,7 +91,12 @@ pub fn inspect(dir: &Path) -> Result<InspectReport, String> {
         pages: m.pages.len(),
         chunks: m.num_chunks,
         manifest_bytes: mbytes.len() as u64,
-        filter_bytes: m.term_shards.iter().filter_map(|s| s.filter.as_ref()).map(|f| f.byte_len()).sum(),
+        filter_bytes: m
+            .term_shards
+            .iter()
+            .filter_map(|s| s.filter.as_ref())
+            .map(|f| f.byte_len())
+            .sum(),
         term_shards: m.term_shards.len(),
         meta_shards: m.meta_shards.len(),
         terms: m.term_shards.iter().map(|s| s.term_count as u64).sum(),
@@ -73,7 +107,12 @@ pub fn inspect(dir: &Path) -> Result<InspectReport, String> {
     })
 }
 
-fn report(file: &str, kind: &'static str, range: String, r: Result<(u64, usize, bool), String>) -> ShardReport {
+fn report(
+    file: &str,
+    kind: &'static str,
+    range: String,
+    r: Result<(u64, usize, bool), String>,
+) -> ShardReport {
     match r {
         Ok((bytes, items, consistent)) => ShardReport {
             file: file.to_owned(),
@@ -84,6 +123,14 @@ fn report(file: &str, kind: &'static str, range: String, r: Result<(u64, usize, 
             ok: consistent,
             error: (!consistent).then(|| "contents do not match the manifest entry".to_owned()),
         },
-        Err(e) => ShardReport { file: file.to_owned(), kind, bytes: 0, items: 0, range, ok: false, error: Some(e) },
+        Err(e) => ShardReport {
+            file: file.to_owned(),
+            kind,
+            bytes: 0,
+            items: 0,
+            range,
+            ok: false,
+            error: Some(e),
+        },
     }
 }

@@ -16,7 +16,11 @@ use aidocs_index::Visibility;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
-#[command(name = "aidocs-index", version, about = "Static search for documentation sites: build, query, evaluate and inspect indexes.")]
+#[command(
+    name = "aidocs-index",
+    version,
+    about = "Static search for documentation sites: build, query, evaluate and inspect indexes."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -170,9 +174,15 @@ fn params(index: &LocalIndex, r: &RankArgs) -> Result<Option<Bm25Params>, String
         p.b = b;
     }
     if let Some(w) = &r.weights {
-        let parts: Vec<f32> = w.split(',').map(|s| s.trim().parse::<f32>()).collect::<Result<_, _>>().map_err(|_| format!("--weights `{w}`: expected four numbers like 2,1.5,1,0.8"))?;
+        let parts: Vec<f32> = w
+            .split(',')
+            .map(|s| s.trim().parse::<f32>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| format!("--weights `{w}`: expected four numbers like 2,1.5,1,0.8"))?;
         if parts.len() != 4 {
-            return Err(format!("--weights `{w}`: expected four numbers (title,headings,body,code)"));
+            return Err(format!(
+                "--weights `{w}`: expected four numbers (title,headings,body,code)"
+            ));
         }
         p.weights.copy_from_slice(&parts);
     }
@@ -190,13 +200,37 @@ fn main() -> ExitCode {
                 if json {
                     println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
                 } else {
-                    println!("index {} ({}), built by {}, audience {}", dir.display(), r.build_id, r.generator, r.audience);
+                    println!(
+                        "index {} ({}), built by {}, audience {}",
+                        dir.display(),
+                        r.build_id,
+                        r.generator,
+                        r.audience
+                    );
                     println!("{} pages, {} chunks, {} terms", r.pages, r.chunks, r.terms);
                     println!("manifest {} B (filters {} B); {} term shards (median {} B); {} meta shards; {} B in all", r.manifest_bytes, r.filter_bytes, r.term_shards, r.median_term_shard_bytes, r.meta_shards, r.total_bytes);
                     for s in &r.shards {
-                        println!("  {:5} {:28} {:>8} B {:>6} items  {}{}", s.kind, s.file, s.bytes, s.items, s.range, s.error.as_ref().map(|e| format!("  ERROR: {e}")).unwrap_or_default());
+                        println!(
+                            "  {:5} {:28} {:>8} B {:>6} items  {}{}",
+                            s.kind,
+                            s.file,
+                            s.bytes,
+                            s.items,
+                            s.range,
+                            s.error
+                                .as_ref()
+                                .map(|e| format!("  ERROR: {e}"))
+                                .unwrap_or_default()
+                        );
                     }
-                    println!("{}", if r.errors == 0 { "all checksums and payloads verified".to_owned() } else { format!("{} shard(s) failed verification", r.errors) });
+                    println!(
+                        "{}",
+                        if r.errors == 0 {
+                            "all checksums and payloads verified".to_owned()
+                        } else {
+                            format!("{} shard(s) failed verification", r.errors)
+                        }
+                    );
                 }
                 if r.errors == 0 {
                     ExitCode::SUCCESS
@@ -211,13 +245,22 @@ fn main() -> ExitCode {
 
 fn run_build(a: BuildArgs) -> ExitCode {
     let mut opts = BuildOptions::new(&a.input, &a.out);
-    opts.audience = if a.visibility == Audience::Internal { Visibility::Internal } else { Visibility::Public };
+    opts.audience = if a.visibility == Audience::Internal {
+        Visibility::Internal
+    } else {
+        Visibility::Public
+    };
     opts.openapi = a.openapi;
     opts.strict = a.strict;
     opts.include_unlisted = a.include_unlisted;
     opts.cache_dir = a.cache_dir;
-    opts.sizes = ShardSizes { term_bytes: a.shard_size.max(256), meta_bytes: a.meta_shard_size.max(256) };
-    opts.chunk = ChunkConfig { max_chars: a.max_chunk_chars.max(200) };
+    opts.sizes = ShardSizes {
+        term_bytes: a.shard_size.max(256),
+        meta_bytes: a.meta_shard_size.max(256),
+    };
+    opts.chunk = ChunkConfig {
+        max_chars: a.max_chunk_chars.max(200),
+    };
     opts.keep_old = a.keep_old;
     opts.progress = !a.json && std::io::stderr().is_terminal();
     match build(&opts) {
@@ -243,7 +286,13 @@ fn run_build(a: BuildArgs) -> ExitCode {
             for w in &d {
                 eprintln!("error: {w}");
             }
-            fail(4, format!("--strict: {} problem(s) in the input; nothing was written", d.len()))
+            fail(
+                4,
+                format!(
+                    "--strict: {} problem(s) in the input; nothing was written",
+                    d.len()
+                ),
+            )
         }
         Err(e @ BuildError::Input(_)) => fail(3, e),
         Err(e) => fail(1, e),
@@ -253,7 +302,9 @@ fn run_build(a: BuildArgs) -> ExitCode {
 fn search_options(a: &QueryArgs, index: &LocalIndex) -> Result<SearchOptions, String> {
     let mut kinds = Vec::new();
     for k in &a.kind {
-        kinds.push(Kind::parse(k).ok_or_else(|| format!("--kind `{k}`: expected docs, api or custom"))?);
+        kinds.push(
+            Kind::parse(k).ok_or_else(|| format!("--kind `{k}`: expected docs, api or custom"))?,
+        );
     }
     Ok(SearchOptions {
         k: a.k,
@@ -310,10 +361,19 @@ fn run_query(a: QueryArgs) -> ExitCode {
                     let _ = writeln!(out, "no results for {text:?}");
                 }
                 for (i, r) in results.iter().enumerate() {
-                    let _ = writeln!(out, "{:2}. {:.4}  [{}] {}  {}", i + 1, r.score, r.kind.name(), r.title, r.url);
+                    let _ = writeln!(
+                        out,
+                        "{:2}. {:.4}  [{}] {}  {}",
+                        i + 1,
+                        r.score,
+                        r.kind.name(),
+                        r.title,
+                        r.url
+                    );
                     for s in &r.sections {
                         if !s.anchor.is_empty() {
-                            let _ = writeln!(out, "      § {} ({:.4})  {}", s.title, s.score, s.url);
+                            let _ =
+                                writeln!(out, "      § {} ({:.4})  {}", s.title, s.score, s.url);
                         }
                     }
                     if a.explain {
@@ -342,7 +402,11 @@ fn run_eval(a: EvalArgs) -> ExitCode {
         Err(e) => return fail(3, e),
     };
     let opts = match params(&index, &a.rank) {
-        Ok(p) => SearchOptions { k: a.k, params: p, ..Default::default() },
+        Ok(p) => SearchOptions {
+            k: a.k,
+            params: p,
+            ..Default::default()
+        },
         Err(e) => return fail(2, e),
     };
     match evaluate(&index, &queries, &qrels, &opts) {

@@ -7,7 +7,18 @@ use std::path::{Path, PathBuf};
 
 /// Attributes whose values are human text worth indexing (`<Card title="...">`, `<ParamField path="id">`).
 const TEXT_ATTRIBUTES: &[&str] = &[
-    "title", "sidebartitle", "name", "label", "path", "query", "body", "header", "cookie", "field", "description", "alt",
+    "title",
+    "sidebartitle",
+    "name",
+    "label",
+    "path",
+    "query",
+    "body",
+    "header",
+    "cookie",
+    "field",
+    "description",
+    "alt",
     "tip",
 ];
 
@@ -51,7 +62,8 @@ pub fn split_frontmatter(src: &str) -> Result<(Frontmatter, &str, usize), MdxErr
     let Some((yaml_stop, body_start, closing_line)) = yaml_end else {
         return Err(MdxError {
             line: 1,
-            message: "frontmatter opened with `---` is never closed: add a closing `---` line".into(),
+            message: "frontmatter opened with `---` is never closed: add a closing `---` line"
+                .into(),
         });
     };
     let yaml = &src[first.len()..yaml_stop];
@@ -82,10 +94,20 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
             _ => None,
         }
     };
-    let flag = |k: &str| matches!(get(k), Some(serde_yaml::Value::Bool(true))) || string(k).as_deref() == Some("true");
+    let flag = |k: &str| {
+        matches!(get(k), Some(serde_yaml::Value::Bool(true)))
+            || string(k).as_deref() == Some("true")
+    };
     let tags = match get("tags").or_else(|| get("keywords")) {
-        Some(serde_yaml::Value::Sequence(seq)) => seq.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
-        Some(serde_yaml::Value::String(s)) => s.split(',').map(|t| t.trim().to_owned()).filter(|t| !t.is_empty()).collect(),
+        Some(serde_yaml::Value::Sequence(seq)) => seq
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect(),
+        Some(serde_yaml::Value::String(s)) => s
+            .split(',')
+            .map(|t| t.trim().to_owned())
+            .filter(|t| !t.is_empty())
+            .collect(),
         _ => Vec::new(),
     };
     Ok(Frontmatter {
@@ -124,7 +146,11 @@ impl<'a> SnippetResolver<'a> {
         } else {
             from_dir.join(spec)
         };
-        let candidates = [base.clone(), base.with_extension("mdx"), base.with_extension("md")];
+        let candidates = [
+            base.clone(),
+            base.with_extension("mdx"),
+            base.with_extension("md"),
+        ];
         let root = self.site_root.canonicalize().ok()?;
         for c in candidates {
             if let Ok(real) = c.canonicalize() {
@@ -144,7 +170,13 @@ pub fn mdx_to_markdown(body: &str, from_dir: &Path, snippets: &mut SnippetResolv
     convert(body, from_dir, snippets, &mut seen, 0)
 }
 
-fn convert(body: &str, from_dir: &Path, snippets: &mut SnippetResolver<'_>, seen: &mut HashSet<PathBuf>, depth: usize) -> String {
+fn convert(
+    body: &str,
+    from_dir: &Path,
+    snippets: &mut SnippetResolver<'_>,
+    seen: &mut HashSet<PathBuf>,
+    depth: usize,
+) -> String {
     // Pass 1: import/export lines, code fences protected.
     let mut imports: BTreeMap<String, String> = BTreeMap::new();
     let mut kept = String::with_capacity(body.len());
@@ -157,7 +189,9 @@ fn convert(body: &str, from_dir: &Path, snippets: &mut SnippetResolver<'_>, seen
             let t = trimmed.trim_end();
             let stripped = strip_indent(line, *fence_indent);
             kept.push_str(stripped);
-            if t.starts_with(marker.as_str()) && t.chars().all(|c| c == marker.chars().next().unwrap_or('`')) {
+            if t.starts_with(marker.as_str())
+                && t.chars().all(|c| c == marker.chars().next().unwrap_or('`'))
+            {
                 fence = None;
             }
             continue;
@@ -241,7 +275,10 @@ fn convert(body: &str, from_dir: &Path, snippets: &mut SnippetResolver<'_>, seen
             b'{' => {
                 i = skip_balanced(bytes, i);
             }
-            b'<' if bytes.get(i + 1).is_some_and(|b| b.is_ascii_alphabetic() || *b == b'/' || *b == b'>') => {
+            b'<' if bytes
+                .get(i + 1)
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'/' || *b == b'>') =>
+            {
                 let end = tag_end(bytes, i);
                 let tag = &kept[i..end];
                 i = end;
@@ -259,7 +296,12 @@ fn convert(body: &str, from_dir: &Path, snippets: &mut SnippetResolver<'_>, seen
                     continue;
                 }
                 if parsed.name == "Snippet" {
-                    if let Some(file) = parsed.attrs.iter().find(|(k, _)| k == "file").map(|(_, v)| v.clone()) {
+                    if let Some(file) = parsed
+                        .attrs
+                        .iter()
+                        .find(|(k, _)| k == "file")
+                        .map(|(_, v)| v.clone())
+                    {
                         let spec = format!("/snippets/{}", file.trim_start_matches('/'));
                         if let Some(text) = inline_snippet(&spec, from_dir, snippets, seen, depth) {
                             out.push('\n');
@@ -272,7 +314,10 @@ fn convert(body: &str, from_dir: &Path, snippets: &mut SnippetResolver<'_>, seen
                 let texts: Vec<&str> = parsed
                     .attrs
                     .iter()
-                    .filter(|(k, v)| TEXT_ATTRIBUTES.contains(&k.to_ascii_lowercase().as_str()) && !v.trim().is_empty())
+                    .filter(|(k, v)| {
+                        TEXT_ATTRIBUTES.contains(&k.to_ascii_lowercase().as_str())
+                            && !v.trim().is_empty()
+                    })
                     .map(|(_, v)| v.as_str())
                     .collect();
                 if !texts.is_empty() {
@@ -293,9 +338,17 @@ fn convert(body: &str, from_dir: &Path, snippets: &mut SnippetResolver<'_>, seen
     out
 }
 
-fn inline_snippet(spec: &str, from_dir: &Path, snippets: &mut SnippetResolver<'_>, seen: &mut HashSet<PathBuf>, depth: usize) -> Option<String> {
+fn inline_snippet(
+    spec: &str,
+    from_dir: &Path,
+    snippets: &mut SnippetResolver<'_>,
+    seen: &mut HashSet<PathBuf>,
+    depth: usize,
+) -> Option<String> {
     let Some(path) = snippets.resolve(spec, from_dir) else {
-        snippets.warnings.push(format!("snippet `{spec}` not found under the site root; its text is left out"));
+        snippets.warnings.push(format!(
+            "snippet `{spec}` not found under the site root; its text is left out"
+        ));
         return None;
     };
     if depth >= 8 || !seen.insert(path.clone()) {
@@ -338,7 +391,12 @@ fn parse_import(line: &str) -> Option<(Vec<String>, String)> {
     let rest = line.strip_prefix("import ")?;
     let from = rest.rfind(" from ")?;
     let names_part = &rest[..from];
-    let spec = rest[from + 6..].trim().trim_end_matches(';').trim().trim_matches(|c| c == '"' || c == '\'').to_owned();
+    let spec = rest[from + 6..]
+        .trim()
+        .trim_end_matches(';')
+        .trim()
+        .trim_matches(|c| c == '"' || c == '\'')
+        .to_owned();
     let mut names = Vec::new();
     for raw in names_part.split([',', '{', '}']) {
         let n = raw.trim();
@@ -346,7 +404,10 @@ fn parse_import(line: &str) -> Option<(Vec<String>, String)> {
             continue;
         }
         let alias = n.rsplit(" as ").next().unwrap_or(n).trim();
-        if alias.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+        if alias
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        {
             names.push(alias.to_owned());
         }
     }
@@ -420,10 +481,15 @@ struct Tag {
 }
 
 fn parse_tag(tag: &str) -> Tag {
-    let inner = tag.trim_start_matches('<').trim_end_matches('>').trim_end_matches('/');
+    let inner = tag
+        .trim_start_matches('<')
+        .trim_end_matches('>')
+        .trim_end_matches('/');
     let closing = inner.starts_with('/');
     let inner = inner.trim_start_matches('/');
-    let name_end = inner.find(|c: char| c.is_whitespace()).unwrap_or(inner.len());
+    let name_end = inner
+        .find(|c: char| c.is_whitespace())
+        .unwrap_or(inner.len());
     let name = inner[..name_end].to_owned();
     let mut attrs = Vec::new();
     let rest = &inner[name_end..];
@@ -471,11 +537,19 @@ fn parse_tag(tag: &str) -> Tag {
             attrs.push((key, String::new()));
         }
     }
-    Tag { name, closing, attrs }
+    Tag {
+        name,
+        closing,
+        attrs,
+    }
 }
 
 fn is_block_tag(name: &str) -> bool {
-    name.chars().next().is_some_and(|c| c.is_ascii_uppercase()) || matches!(name, "div" | "p" | "br" | "table" | "tr" | "li" | "ul" | "ol" | "section")
+    name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        || matches!(
+            name,
+            "div" | "p" | "br" | "table" | "tr" | "li" | "ul" | "ol" | "section"
+        )
 }
 
 #[cfg(test)]
@@ -490,7 +564,9 @@ mod tests {
 
     #[test]
     fn frontmatter_fields_and_errors() {
-        let (fm, body, line) = split_frontmatter("---\ntitle: Hello\ntags: [a, b]\nnoindex: true\n---\n# Body\n").unwrap();
+        let (fm, body, line) =
+            split_frontmatter("---\ntitle: Hello\ntags: [a, b]\nnoindex: true\n---\n# Body\n")
+                .unwrap();
         assert_eq!(fm.title.as_deref(), Some("Hello"));
         assert_eq!(fm.tags, ["a", "b"]);
         assert!(fm.noindex);

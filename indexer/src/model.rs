@@ -92,7 +92,7 @@ mod kind_serde {
 }
 
 /// A problem with one input, reported and skipped (or fatal under `--strict`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub file: String,
     pub line: Option<usize>,

@@ -9,7 +9,9 @@ use serde_json::Value;
 
 use crate::model::{Diagnostic, Visibility};
 
-const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+const METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
 /// How deep request/response schemas are walked for property names.
 const MAX_SCHEMA_DEPTH: usize = 4;
 /// Properties listed per body, so a huge schema cannot flood one record.
@@ -53,7 +55,11 @@ impl Operation {
             md.push_str(&self.description);
             md.push_str("\n\n");
         }
-        for (title, lines) in [("Parameters", &self.parameters), ("Request body", &self.request_fields), ("Response", &self.response_fields)] {
+        for (title, lines) in [
+            ("Parameters", &self.parameters),
+            ("Request body", &self.request_fields),
+            ("Response", &self.response_fields),
+        ] {
             if lines.is_empty() {
                 continue;
             }
@@ -83,17 +89,29 @@ pub fn load_spec(path: &Path, display: &str) -> Result<Spec, Diagnostic> {
         message,
     };
     let src = std::fs::read_to_string(path).map_err(|e| diag(None, format!("cannot read: {e}")))?;
-    let is_yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
+    let is_yaml = matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml")
+    );
     let root: Value = if is_yaml {
-        serde_yaml::from_str(&src).map_err(|e| diag(e.location().map(|l| l.line()), format!("invalid YAML: {e}")))?
+        serde_yaml::from_str(&src)
+            .map_err(|e| diag(e.location().map(|l| l.line()), format!("invalid YAML: {e}")))?
     } else {
-        serde_json::from_str(&src).map_err(|e| diag(Some(e.line()), format!("invalid JSON: {e}")))?
+        serde_json::from_str(&src)
+            .map_err(|e| diag(Some(e.line()), format!("invalid JSON: {e}")))?
     };
     let version = root.get("openapi").and_then(Value::as_str).unwrap_or("");
     if !version.starts_with('3') {
-        return Err(diag(None, "not an OpenAPI 3.x document (missing or unsupported `openapi` field)".into()));
+        return Err(diag(
+            None,
+            "not an OpenAPI 3.x document (missing or unsupported `openapi` field)".into(),
+        ));
     }
-    let title = root.pointer("/info/title").and_then(Value::as_str).unwrap_or("").to_owned();
+    let title = root
+        .pointer("/info/title")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
     let mut operations = Vec::new();
     if let Some(paths) = root.get("paths").and_then(Value::as_object) {
         for (path, item) in paths {
@@ -127,7 +145,11 @@ fn resolve<'a>(root: &'a Value, mut v: &'a Value) -> &'a Value {
 }
 
 fn str_of(v: &Value, k: &str) -> String {
-    v.get(k).and_then(Value::as_str).unwrap_or("").trim().to_owned()
+    v.get(k)
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .trim()
+        .to_owned()
 }
 
 fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &Value) -> Operation {
@@ -144,7 +166,12 @@ fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &V
             let schema = p.get("schema").map(|s| resolve(root, s));
             let ty = schema.map(|s| str_of(s, "type")).unwrap_or_default();
             let desc = str_of(p, "description");
-            parameters.push(format!("`{name}` ({loc}{}{}){}{desc}", if ty.is_empty() { "" } else { ", " }, ty, if desc.is_empty() { "" } else { ": " }));
+            parameters.push(format!(
+                "`{name}` ({loc}{}{}){}{desc}",
+                if ty.is_empty() { "" } else { ", " },
+                ty,
+                if desc.is_empty() { "" } else { ": " }
+            ));
         }
     }
     let mut request_fields = Vec::new();
@@ -153,9 +180,22 @@ fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &V
         if !d.is_empty() {
             request_fields.push(d);
         }
-        for media in body.get("content").and_then(Value::as_object).into_iter().flat_map(|c| c.values()).take(1) {
+        for media in body
+            .get("content")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|c| c.values())
+            .take(1)
+        {
             if let Some(schema) = media.get("schema") {
-                collect_properties(root, schema, "", 0, &mut BTreeSet::new(), &mut request_fields);
+                collect_properties(
+                    root,
+                    schema,
+                    "",
+                    0,
+                    &mut BTreeSet::new(),
+                    &mut request_fields,
+                );
             }
         }
     }
@@ -168,20 +208,39 @@ fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &V
                 response_fields.push(format!("{code}: {d}"));
             }
             if code.starts_with('2') {
-                for media in resp.get("content").and_then(Value::as_object).into_iter().flat_map(|c| c.values()).take(1) {
+                for media in resp
+                    .get("content")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flat_map(|c| c.values())
+                    .take(1)
+                {
                     if let Some(schema) = media.get("schema") {
-                        collect_properties(root, schema, "", 0, &mut BTreeSet::new(), &mut response_fields);
+                        collect_properties(
+                            root,
+                            schema,
+                            "",
+                            0,
+                            &mut BTreeSet::new(),
+                            &mut response_fields,
+                        );
                     }
                 }
             }
         }
     }
-    let visibility = match op.get("x-visibility").and_then(Value::as_str).and_then(Visibility::parse) {
+    let visibility = match op
+        .get("x-visibility")
+        .and_then(Value::as_str)
+        .and_then(Visibility::parse)
+    {
         Some(v) => v,
         None if op.get("x-internal").and_then(Value::as_bool) == Some(true) => Visibility::Internal,
         None => Visibility::Public,
     };
-    let excluded = ["x-excluded", "x-hidden"].iter().any(|k| op.get(*k).and_then(Value::as_bool) == Some(true));
+    let excluded = ["x-excluded", "x-hidden"]
+        .iter()
+        .any(|k| op.get(*k).and_then(Value::as_bool) == Some(true));
     Operation {
         method: method.to_ascii_uppercase(),
         path: path.to_owned(),
@@ -191,7 +250,12 @@ fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &V
         tags: op
             .get("tags")
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default(),
         parameters,
         request_fields,
@@ -202,11 +266,21 @@ fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &V
 }
 
 /// Walks a schema for property names and descriptions; `$ref` cycles are cut by the visited set.
-fn collect_properties(root: &Value, schema: &Value, prefix: &str, depth: usize, visited: &mut BTreeSet<String>, out: &mut Vec<String>) {
+fn collect_properties(
+    root: &Value,
+    schema: &Value,
+    prefix: &str,
+    depth: usize,
+    visited: &mut BTreeSet<String>,
+    out: &mut Vec<String>,
+) {
     if depth > MAX_SCHEMA_DEPTH || out.len() >= MAX_PROPERTIES {
         return;
     }
-    let reference = schema.get("$ref").and_then(Value::as_str).map(str::to_owned);
+    let reference = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     if let Some(r) = &reference {
         if !visited.insert(r.clone()) {
             return;
@@ -218,10 +292,17 @@ fn collect_properties(root: &Value, schema: &Value, prefix: &str, depth: usize, 
             if out.len() >= MAX_PROPERTIES {
                 break;
             }
-            let full = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
+            let full = if prefix.is_empty() {
+                name.clone()
+            } else {
+                format!("{prefix}.{name}")
+            };
             let pr = resolve(root, p);
             let desc = str_of(pr, "description");
-            out.push(format!("`{full}`{}{desc}", if desc.is_empty() { "" } else { ": " }));
+            out.push(format!(
+                "`{full}`{}{desc}",
+                if desc.is_empty() { "" } else { ": " }
+            ));
             collect_properties(root, p, &full, depth + 1, visited, out);
         }
     }
@@ -259,9 +340,20 @@ mod tests {
         assert_eq!(op.key(), "GET /users/{id}");
         assert_eq!(op.operation_id, "getUser");
         assert!(op.parameters[0].contains("`id` (path, string): The user id"));
-        assert!(op.response_fields.iter().any(|f| f.contains("`email`: Primary email")));
-        assert!(op.response_fields.iter().any(|f| f.starts_with("`manager`")));
-        assert!(!op.response_fields.iter().any(|f| f.starts_with("`manager.manager")), "cycle must be cut");
+        assert!(op
+            .response_fields
+            .iter()
+            .any(|f| f.contains("`email`: Primary email")));
+        assert!(op
+            .response_fields
+            .iter()
+            .any(|f| f.starts_with("`manager`")));
+        assert!(
+            !op.response_fields
+                .iter()
+                .any(|f| f.starts_with("`manager.manager")),
+            "cycle must be cut"
+        );
     }
 
     #[test]
@@ -272,6 +364,9 @@ mod tests {
         let e = load_spec(&p, "bad.json").unwrap_err();
         assert_eq!(e.line, Some(3));
         std::fs::write(&p, "{\"swagger\": \"2.0\"}").unwrap();
-        assert!(load_spec(&p, "bad.json").unwrap_err().message.contains("OpenAPI 3"));
+        assert!(load_spec(&p, "bad.json")
+            .unwrap_err()
+            .message
+            .contains("OpenAPI 3"));
     }
 }

@@ -5,13 +5,19 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use aidocs_core::{Manifest, MetaShard, SearchOptions, SearchResult, Searcher, ShardError, TermShard, MANIFEST_FILE};
+use aidocs_core::{
+    Manifest, MetaShard, SearchOptions, SearchResult, Searcher, ShardError, TermShard,
+    MANIFEST_FILE,
+};
 use serde_json::{json, Value};
 
 #[derive(Debug, thiserror::Error)]
 pub enum QueryError {
     #[error("{file}: {source}")]
-    Read { file: PathBuf, source: std::io::Error },
+    Read {
+        file: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{file}: {source} (code {})", .source.code())]
     Shard { file: PathBuf, source: ShardError },
     #[error(transparent)]
@@ -31,8 +37,14 @@ pub struct LocalIndex {
 impl LocalIndex {
     pub fn open(dir: &Path) -> Result<Self, QueryError> {
         let file = dir.join(MANIFEST_FILE);
-        let bytes = std::fs::read(&file).map_err(|source| QueryError::Read { file: file.clone(), source })?;
-        let manifest = Manifest::decode(&bytes).map_err(|source| QueryError::Shard { file: file.clone(), source })?;
+        let bytes = std::fs::read(&file).map_err(|source| QueryError::Read {
+            file: file.clone(),
+            source,
+        })?;
+        let manifest = Manifest::decode(&bytes).map_err(|source| QueryError::Shard {
+            file: file.clone(),
+            source,
+        })?;
         Ok(LocalIndex {
             dir: dir.to_path_buf(),
             searcher: Searcher::new(manifest)?,
@@ -55,7 +67,10 @@ impl LocalIndex {
         }
         let name = &self.searcher.manifest.term_shards[i].file;
         let shard = TermShard::decode(&self.read(name)?, self.searcher.manifest.num_chunks)
-            .map_err(|source| QueryError::Shard { file: self.dir.join(name), source })?;
+            .map_err(|source| QueryError::Shard {
+                file: self.dir.join(name),
+                source,
+            })?;
         let rc = Rc::new(shard);
         self.terms.borrow_mut().insert(i, rc.clone());
         Ok(rc)
@@ -66,25 +81,36 @@ impl LocalIndex {
             return Ok(s.clone());
         }
         let name = &self.searcher.manifest.meta_shards[i].file;
-        let shard = MetaShard::decode(&self.read(name)?).map_err(|source| QueryError::Shard { file: self.dir.join(name), source })?;
+        let shard = MetaShard::decode(&self.read(name)?).map_err(|source| QueryError::Shard {
+            file: self.dir.join(name),
+            source,
+        })?;
         let rc = Rc::new(shard);
         self.metas.borrow_mut().insert(i, rc.clone());
         Ok(rc)
     }
 
     /// Runs one query end to end: plan, fetch term shards, rank, fetch metadata, assemble.
-    pub fn search(&self, text: &str, opts: &SearchOptions) -> Result<Vec<SearchResult>, QueryError> {
+    pub fn search(
+        &self,
+        text: &str,
+        opts: &SearchOptions,
+    ) -> Result<Vec<SearchResult>, QueryError> {
         let plan = self.searcher.plan(text);
         let mut terms: HashMap<usize, Rc<TermShard>> = HashMap::new();
         for &i in &plan.shards {
             terms.insert(i, self.term_shard(i)?);
         }
-        let hits = self.searcher.rank(&plan, |i| terms.get(&i).map(|r| r.as_ref()), opts)?;
+        let hits = self
+            .searcher
+            .rank(&plan, |i| terms.get(&i).map(|r| r.as_ref()), opts)?;
         let mut metas: HashMap<usize, Rc<MetaShard>> = HashMap::new();
         for i in self.searcher.meta_shards_for(&hits) {
             metas.insert(i, self.meta_shard(i)?);
         }
-        Ok(self.searcher.assemble(hits, |i| metas.get(&i).map(|r| r.as_ref()))?)
+        Ok(self
+            .searcher
+            .assemble(hits, |i| metas.get(&i).map(|r| r.as_ref()))?)
     }
 }
 

@@ -88,12 +88,22 @@ pub fn load_site(root: &Path) -> Result<SiteConfig, Diagnostic> {
         })?;
         let value: Value = serde_json::from_str(&src).map_err(|e| json_error(&path, &src, e))?;
         cfg.config_file = Some(path.clone());
-        let mut walker = NavWalker { root, cfg: &mut cfg, order: 0, depth: 0 };
+        let mut walker = NavWalker {
+            root,
+            cfg: &mut cfg,
+            order: 0,
+            depth: 0,
+        };
         if name == "docs.json" {
             if let Some(nav) = value.get("navigation") {
                 walker.node(nav, root, &NavEntry::default())?;
             }
-            add_openapi(&mut cfg, value.get("api").and_then(|a| a.get("openapi")), root, root);
+            add_openapi(
+                &mut cfg,
+                value.get("api").and_then(|a| a.get("openapi")),
+                root,
+                root,
+            );
             add_openapi(&mut cfg, value.get("openapi"), root, root);
         } else {
             walker.legacy(&value)?;
@@ -156,7 +166,11 @@ fn add_openapi(cfg: &mut SiteConfig, v: Option<&Value>, root: &Path, base: &Path
         if s.starts_with("http://") || s.starts_with("https://") {
             return;
         }
-        let p = if let Some(rest) = s.strip_prefix('/') { root.join(rest) } else { base.join(s) };
+        let p = if let Some(rest) = s.strip_prefix('/') {
+            root.join(rest)
+        } else {
+            base.join(s)
+        };
         if let Ok(rel) = p.strip_prefix(root) {
             cfg.openapi.push(rel.to_path_buf());
         }
@@ -180,8 +194,20 @@ struct NavWalker<'a> {
     depth: usize,
 }
 
-const LABEL_KEYS: &[&str] = &["tab", "anchor", "dropdown", "group", "product", "item", "menu"];
-const CHILD_KEYS: &[&str] = &["languages", "versions", "products", "dropdowns", "tabs", "anchors", "menu", "groups", "pages"];
+const LABEL_KEYS: &[&str] = &[
+    "tab", "anchor", "dropdown", "group", "product", "item", "menu",
+];
+const CHILD_KEYS: &[&str] = &[
+    "languages",
+    "versions",
+    "products",
+    "dropdowns",
+    "tabs",
+    "anchors",
+    "menu",
+    "groups",
+    "pages",
+];
 
 fn is_operation_ref(s: &str) -> Option<String> {
     let parts: Vec<&str> = s.split_whitespace().collect();
@@ -191,8 +217,12 @@ fn is_operation_ref(s: &str) -> Option<String> {
         _ => return None,
     };
     let m = m.to_ascii_uppercase();
-    (["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"].contains(&m.as_str()) && p.starts_with('/'))
-        .then(|| format!("{m} {p}"))
+    ([
+        "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE",
+    ]
+    .contains(&m.as_str())
+        && p.starts_with('/'))
+    .then(|| format!("{m} {p}"))
 }
 
 impl NavWalker<'_> {
@@ -204,7 +234,12 @@ impl NavWalker<'_> {
             self.cfg.operations.entry(op).or_insert(entry);
             return;
         }
-        let key = page.trim().trim_start_matches('/').trim_end_matches(".mdx").trim_end_matches(".md").to_owned();
+        let key = page
+            .trim()
+            .trim_start_matches('/')
+            .trim_end_matches(".mdx")
+            .trim_end_matches(".md")
+            .to_owned();
         if !key.is_empty() && !key.starts_with("http") {
             self.cfg.pages.entry(key).or_insert(entry);
         }
@@ -243,7 +278,8 @@ impl NavWalker<'_> {
                         line: None,
                         message: format!("navigation `$ref` cannot be read: {e}"),
                     })?;
-                    let loaded: Value = serde_json::from_str(&src).map_err(|e| json_error(&path, &src, e))?;
+                    let loaded: Value =
+                        serde_json::from_str(&src).map_err(|e| json_error(&path, &src, e))?;
                     merged = o.clone();
                     merged.remove("$ref");
                     if let Value::Object(lo) = loaded {
@@ -297,7 +333,12 @@ impl NavWalker<'_> {
             .and_then(Value::as_array)
             .map(|a| {
                 a.iter()
-                    .filter_map(|t| Some((t.get("url")?.as_str()?.trim_matches('/').to_owned(), t.get("name")?.as_str()?.to_owned())))
+                    .filter_map(|t| {
+                        Some((
+                            t.get("url")?.as_str()?.trim_matches('/').to_owned(),
+                            t.get("name")?.as_str()?.to_owned(),
+                        ))
+                    })
                     .collect()
             })
             .unwrap_or_default();
@@ -307,7 +348,11 @@ impl NavWalker<'_> {
         }
         let _ = before;
         for (page, entry) in self.cfg.pages.iter_mut() {
-            if let Some((_, name)) = tabs.iter().filter(|(url, _)| page.starts_with(url.as_str())).max_by_key(|(u, _)| u.len()) {
+            if let Some((_, name)) = tabs
+                .iter()
+                .filter(|(url, _)| page.starts_with(url.as_str()))
+                .max_by_key(|(u, _)| u.len())
+            {
                 entry.breadcrumb.insert(0, name.clone());
             }
         }
@@ -324,7 +369,10 @@ pub fn markdown_files(root: &Path) -> Vec<String> {
         .into_iter()
         .filter_entry(|e| {
             let name = e.file_name().to_string_lossy();
-            e.depth() == 0 || !(name.starts_with('.') || name == "node_modules" || (e.depth() == 1 && name == "snippets"))
+            e.depth() == 0
+                || !(name.starts_with('.')
+                    || name == "node_modules"
+                    || (e.depth() == 1 && name == "snippets"))
         })
         .flatten()
     {
@@ -335,7 +383,15 @@ pub fn markdown_files(root: &Path) -> Vec<String> {
         if matches!(p.extension().and_then(|e| e.to_str()), Some("md" | "mdx")) {
             if let Ok(rel) = p.strip_prefix(root) {
                 let rel = rel.to_string_lossy().replace('\\', "/");
-                if !matches!(rel.as_str(), "README.md" | "CONTRIBUTING.md" | "LICENSE.md" | "CHANGELOG.md" | "AGENTS.md" | "CLAUDE.md") {
+                if !matches!(
+                    rel.as_str(),
+                    "README.md"
+                        | "CONTRIBUTING.md"
+                        | "LICENSE.md"
+                        | "CHANGELOG.md"
+                        | "AGENTS.md"
+                        | "CLAUDE.md"
+                ) {
                     out.push(rel);
                 }
             }
@@ -347,7 +403,12 @@ pub fn markdown_files(root: &Path) -> Vec<String> {
 
 /// The file for a navigation page key: `x.mdx`, `x.md`, `x/index.mdx`, `x/index.md`.
 pub fn resolve_page_file(root: &Path, key: &str) -> Option<String> {
-    for cand in [format!("{key}.mdx"), format!("{key}.md"), format!("{key}/index.mdx"), format!("{key}/index.md")] {
+    for cand in [
+        format!("{key}.mdx"),
+        format!("{key}.md"),
+        format!("{key}/index.mdx"),
+        format!("{key}/index.md"),
+    ] {
         if root.join(&cand).is_file() {
             return Some(cand);
         }
@@ -371,8 +432,14 @@ mod tests {
 
     #[test]
     fn operation_refs_are_recognized() {
-        assert_eq!(is_operation_ref("GET /users").as_deref(), Some("GET /users"));
-        assert_eq!(is_operation_ref("openapi.json post /users/{id}").as_deref(), Some("POST /users/{id}"));
+        assert_eq!(
+            is_operation_ref("GET /users").as_deref(),
+            Some("GET /users")
+        );
+        assert_eq!(
+            is_operation_ref("openapi.json post /users/{id}").as_deref(),
+            Some("POST /users/{id}")
+        );
         assert_eq!(is_operation_ref("guides/get-started"), None);
     }
 
