@@ -371,37 +371,37 @@ impl Searcher {
 
         touched.sort_unstable();
         touched.dedup();
-        // Aggregate chunks into pages.
+        // Aggregate chunks into pages (touched is sorted, so a page's chunks are adjacent).
         let mut pages: Vec<PageHit> = Vec::new();
-        let mut current: Option<usize> = None;
+        let mut last_page: Option<(u32, bool)> = None;
         for &c in &touched {
             let score = scores[c as usize];
             if score <= 0.0 {
                 continue;
             }
             let page = self.page_of(c);
-            if current.is_none_or(|i| pages[i].page != page) {
-                if !self.page_allowed(page, opts) {
-                    continue;
+            let allowed = match last_page {
+                Some((p, allowed)) if p == page => allowed,
+                _ => {
+                    let allowed = self.page_allowed(page, opts);
+                    if allowed {
+                        pages.push(PageHit {
+                            page,
+                            score: 0.0,
+                            matched_chunks: 0,
+                            sections: Vec::new(),
+                            explanation: None,
+                        });
+                    }
+                    last_page = Some((page, allowed));
+                    allowed
                 }
-                pages.push(PageHit {
-                    page,
-                    score: 0.0,
-                    matched_chunks: 0,
-                    sections: Vec::new(),
-                    explanation: None,
-                });
-                current = Some(pages.len() - 1);
-            } else if current.is_none() {
-                continue;
+            };
+            if let (true, Some(hit)) = (allowed, pages.last_mut()) {
+                hit.matched_chunks += 1;
+                hit.score = hit.score.max(score);
+                hit.sections.push(ChunkHit { chunk: c, score });
             }
-            let hit = &mut pages[current.unwrap_or(0)];
-            if hit.page != page {
-                continue;
-            }
-            hit.matched_chunks += 1;
-            hit.score = hit.score.max(score);
-            hit.sections.push(ChunkHit { chunk: c, score });
         }
         pages.retain(|p| p.score >= opts.min_score);
         pages.sort_by(|a, b| {
@@ -561,6 +561,7 @@ impl Searcher {
 
 /// BM25F contribution of one term to one chunk: field frequencies are length-normalized per field,
 /// weighted, summed, then saturated once (Robertson & Zaragoza's BM25F).
+#[allow(clippy::needless_range_loop)] // four parallel per-field arrays
 pub fn bm25f_term(
     p: &crate::format::Posting,
     idf: f32,

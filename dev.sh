@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# One entry point for newcomers and CI.
+#   ./dev.sh demo   set up, build the bundled example site's index, query it, print where it is
+#   ./dev.sh test   set up, then run the whole test suite (what .ci/run runs)
+#   ./dev.sh setup  only install what is missing (idempotent)
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$PWD
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+setup() {
+  command -v cargo >/dev/null || { echo "cargo not found: install Rust with rustup first" >&2; exit 1; }
+  # core must build for the browser: the wasm target is part of every setup.
+  if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    log "adding rustup target wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+  fi
+  rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
+  rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
+  # The pieces below are installed once the components that need them exist in the tree
+  # (wasm-search/, site-plugin/, the embedding pass); see ../shared/TOOLCHAIN.md for the pins.
+  if [ -d "$ROOT/wasm-search" ]; then
+    if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen 0.2.130" ]; then
+      log "installing wasm-bindgen-cli 0.2.130"
+      cargo install wasm-bindgen-cli --version 0.2.130 --locked
+    fi
+    command -v wasm-pack >/dev/null || { log "installing wasm-pack"; cargo install wasm-pack --locked; }
+  fi
+  if [ -d "$ROOT/site-plugin" ]; then
+    if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+      log "installing chromium and chromium-driver"
+      apt-get update -qq && apt-get install -y -qq chromium chromium-driver
+    fi
+    [ -d "$ROOT/site-plugin/node_modules" ] || (cd "$ROOT/site-plugin" && npm ci --no-audit --no-fund)
+  fi
+}
+
+build_bin() {
+  cargo build --release -p aidocs-index >&2
+  echo "$ROOT/target/release/aidocs-index"
+}
+
+demo() {
+  setup
+  local bin out
+  bin=$(build_bin)
+  out="$ROOT/target/demo/search"
+  log "indexing fixtures/example-site into $out"
+  "$bin" build fixtures/example-site --out "$out" --cache-dir "$ROOT/target/demo/cache"
+  "$bin" inspect "$out" | head -4
+  for q in "renew my credentials" "POST /v1/users" "x-request-id" "getUserById"; do
+    log "query: $q"
+    "$bin" query --index "$out" --k 3 "$q"
+  done
+  echo
+  echo "Index written to: $out"
+  echo "Query it yourself: $bin query --index $out \"your words\""
+  echo "(The demo site with the search box is served by 'aidocs-index serve' once the site plugin lands; see README.)"
+}
+
+run_tests() {
+  setup
+  log "cargo fmt --check"
+  cargo fmt --all -- --check
+  log "cargo clippy -D warnings"
+  cargo clippy --workspace --all-targets -- -D warnings
+  log "aidocs-core builds for wasm32-unknown-unknown"
+  cargo build -p aidocs-core --target wasm32-unknown-unknown --release
+  log "cargo test (unit, CLI, end-to-end; SciFact parity runs when ../shared/data is present)"
+  cargo test --workspace
+}
+
+case "${1:-}" in
+  demo) demo ;;
+  test) run_tests ;;
+  setup) setup ;;
+  *) echo "usage: ./dev.sh demo | test | setup" >&2; exit 2 ;;
+esac
