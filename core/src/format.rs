@@ -853,3 +853,190 @@ mod tests {
         assert_eq!(d.meta_shard_for(2), None);
     }
 }
+
+#[cfg(test)]
+mod mutation_tests {
+    //! Thousands of random byte mutations of real shards: every case must be an error or a valid value,
+    //! never a panic (the wasm module must never trap on a damaged file).
+    use super::*;
+    use crate::analyzer::Analyzer;
+    use crate::search::{SearchOptions, Searcher};
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    fn sample() -> (Manifest, TermShard, MetaShard) {
+        let analyzer = Analyzer::english();
+        let texts = [
+            "Refresh tokens keep sessions alive",
+            "Send the x-request-id header",
+            "getUserById returns a user",
+        ];
+        let mut terms: std::collections::BTreeMap<String, Vec<Posting>> = Default::default();
+        for (i, t) in texts.iter().enumerate() {
+            for tok in analyzer.analyze(t) {
+                let list = terms.entry(tok.text).or_default();
+                if list.last().map(|p| p.chunk) != Some(i as u32) {
+                    list.push(Posting::new(i as u32));
+                }
+                let p = list.last_mut().unwrap();
+                p.tf[Field::Body as usize] += 1;
+                p.norm[Field::Body as usize] = 5;
+            }
+        }
+        let shard = TermShard {
+            terms: terms
+                .into_iter()
+                .map(|(term, postings)| TermPostings { term, postings })
+                .collect(),
+        };
+        let meta = MetaShard {
+            first_page: 0,
+            pages: (0..3)
+                .map(|i| PageMeta {
+                    id: format!("p{i}"),
+                    url: format!("/p{i}"),
+                    title: texts[i].into(),
+                    kind: Some(Kind::Docs),
+                    chunks: vec![ChunkMeta::default()],
+                    ..Default::default()
+                })
+                .collect(),
+        };
+        let manifest = Manifest {
+            build_id: "b".into(),
+            generator: "t".into(),
+            analyzer_version: crate::ANALYZER_VERSION,
+            audience: Audience::Public,
+            params: Bm25Params::default(),
+            num_chunks: 3,
+            field_tokens: [0, 0, 15, 0],
+            groups: vec!["G".into()],
+            tags: vec!["x".into()],
+            tagsets: vec![vec![], vec![0]],
+            pages: (0..3)
+                .map(|i| PageEntry {
+                    chunk_count: 1,
+                    kind: Kind::Docs,
+                    group: Some(0),
+                    tagset: i % 2,
+                })
+                .collect(),
+            term_shards: vec![TermShardEntry {
+                first: shard.terms[0].term.clone(),
+                last: shard.terms.last().unwrap().term.clone(),
+                file: "t/a.bin".into(),
+                term_count: shard.terms.len() as u32,
+                filter: TermFilter::build(shard.terms.iter().map(|t| t.term.as_str())),
+            }],
+            meta_shards: vec![MetaShardEntry {
+                first_page: 0,
+                page_count: 3,
+                file: "m/a.bin".into(),
+            }],
+        };
+        (manifest, shard, meta)
+    }
+
+    fn mutate(rng: &mut Rng, file: &[u8], reseal: bool, kind: crate::ShardKind) -> Vec<u8> {
+        // Mutate either the sealed bytes (checksum catches most) or the payload before sealing
+        // (exercises the payload validators directly).
+        let mut bytes = if reseal {
+            crate::envelope::open(file, kind).unwrap()
+        } else {
+            file.to_vec()
+        };
+        let n = 1 + (rng.next() % 4) as usize;
+        for _ in 0..n {
+            match rng.next() % 4 {
+                0 if !bytes.is_empty() => {
+                    let i = (rng.next() as usize) % bytes.len();
+                    bytes[i] = rng.next() as u8;
+                }
+                1 if !bytes.is_empty() => {
+                    let i = (rng.next() as usize) % bytes.len();
+                    bytes.truncate(i);
+                }
+                2 => {
+                    let i = if bytes.is_empty() {
+                        0
+                    } else {
+                        (rng.next() as usize) % bytes.len()
+                    };
+                    bytes.insert(i, rng.next() as u8);
+                }
+                _ if !bytes.is_empty() => {
+                    let i = (rng.next() as usize) % bytes.len();
+                    bytes[i] ^= 0x80;
+                }
+                _ => {}
+            }
+        }
+        if reseal {
+            crate::envelope::seal(kind, &bytes)
+        } else {
+            bytes
+        }
+    }
+
+    #[test]
+    fn random_mutations_are_errors_or_valid_never_panics() {
+        let (manifest, shard, meta) = sample();
+        let (mf, tf, mt) = (manifest.encode(), shard.encode(), meta.encode());
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut errors = 0;
+        for case in 0..6000 {
+            let reseal = case % 2 == 0;
+            if let Ok(m) =
+                Manifest::decode(&mutate(&mut rng, &mf, reseal, crate::ShardKind::Manifest))
+            {
+                // A manifest that decodes must also be safe to search with.
+                if let Ok(s) = Searcher::new(m) {
+                    let plan = s.plan("refresh x-request-id user");
+                    let _ = s.rank(&plan, |_| Some(&shard), &SearchOptions::default());
+                }
+            } else {
+                errors += 1;
+            }
+            match TermShard::decode(&mutate(&mut rng, &tf, reseal, crate::ShardKind::Terms), 3) {
+                Ok(t) => {
+                    let s = Searcher::new(manifest.clone()).unwrap();
+                    let plan = s.plan("refresh x-request-id user");
+                    if let Ok(hits) = s.rank(
+                        &plan,
+                        |_| Some(&t),
+                        &SearchOptions {
+                            explain: true,
+                            ..Default::default()
+                        },
+                    ) {
+                        let _ = s.assemble(hits, |_| Some(&meta));
+                    }
+                }
+                Err(_) => errors += 1,
+            }
+            match MetaShard::decode(&mutate(&mut rng, &mt, reseal, crate::ShardKind::Meta)) {
+                Ok(m) => {
+                    let s = Searcher::new(manifest.clone()).unwrap();
+                    let plan = s.plan("refresh token");
+                    let hits = s
+                        .rank(&plan, |_| Some(&shard), &SearchOptions::default())
+                        .unwrap();
+                    let _ = s.assemble(hits, |_| Some(&m));
+                }
+                Err(_) => errors += 1,
+            }
+        }
+        assert!(
+            errors > 6000,
+            "mutations should mostly be rejected, {errors} errors"
+        );
+    }
+}

@@ -41,6 +41,7 @@ pub struct Slugger {
 }
 
 impl Slugger {
+    /// github-slugger's algorithm: bump the base's counter until the candidate is unused.
     pub fn slug(&mut self, text: &str) -> String {
         let base = slugify(text);
         let base = if base.is_empty() {
@@ -49,22 +50,13 @@ impl Slugger {
             base
         };
         let mut candidate = base.clone();
-        loop {
-            match self.seen.get_mut(&candidate) {
-                None => {
-                    self.seen.insert(candidate.clone(), 0);
-                    if candidate != base {
-                        self.seen.entry(base).and_modify(|n| *n += 1);
-                    }
-                    return candidate;
-                }
-                Some(_) => {
-                    let n = self.seen.get(&base).copied().unwrap_or(0) + 1;
-                    self.seen.insert(base.clone(), n);
-                    candidate = format!("{base}-{n}");
-                }
-            }
+        while self.seen.contains_key(&candidate) {
+            let n = self.seen.entry(base.clone()).or_insert(0);
+            *n += 1;
+            candidate = format!("{base}-{n}");
         }
+        self.seen.insert(candidate.clone(), 0);
+        candidate
     }
 }
 

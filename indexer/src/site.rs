@@ -403,9 +403,14 @@ pub fn markdown_files(root: &Path) -> Vec<String> {
 
 /// The file for a navigation page key: `x.mdx`, `x.md`, `x/index.mdx`, `x/index.md`.
 pub fn resolve_page_file(root: &Path, key: &str) -> Option<String> {
-    [format!("{key}.mdx"), format!("{key}.md"), format!("{key}/index.mdx"), format!("{key}/index.md")]
-        .into_iter()
-        .find(|cand| root.join(cand).is_file())
+    [
+        format!("{key}.mdx"),
+        format!("{key}.md"),
+        format!("{key}/index.mdx"),
+        format!("{key}/index.md"),
+    ]
+    .into_iter()
+    .find(|cand| root.join(cand).is_file())
 }
 
 /// Page URL from its id: `/quickstart`, `/` for `index`, `/cli` for `cli/index`.

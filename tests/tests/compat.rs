@@ -8,8 +8,10 @@ use aidocs_e2e::{build, fixture, repo};
 use aidocs_index::{LocalIndex, Visibility};
 
 fn run_queries(dir: &std::path::Path) -> String {
-    let index = LocalIndex::open(dir).unwrap_or_else(|e| panic!("compat index {} does not open: {e}", dir.display()));
-    let queries = aidocs_index::eval::read_queries(&repo().join("tests/compat/queries.jsonl")).unwrap();
+    let index = LocalIndex::open(dir)
+        .unwrap_or_else(|e| panic!("compat index {} does not open: {e}", dir.display()));
+    let queries =
+        aidocs_index::eval::read_queries(&repo().join("tests/compat/queries.jsonl")).unwrap();
     let mut out = String::new();
     for (id, text) in queries {
         let results = index.search(&text, &Default::default()).unwrap();
@@ -25,7 +27,12 @@ fn issue_2_v1_compat_fixture_still_reads_and_ranks() {
     if std::env::var_os("AIDOCS_BLESS").is_some() {
         let tmp = tempfile::tempdir().unwrap();
         let _ = std::fs::remove_dir_all(&dir);
-        build(&fixture("example-site"), &dir, &tmp.path().join("cache"), Visibility::Public);
+        build(
+            &fixture("example-site"),
+            &dir,
+            &tmp.path().join("cache"),
+            Visibility::Public,
+        );
         std::fs::write(dir.join("expected.tsv"), run_queries(&dir)).unwrap();
     }
     let report = aidocs_index::inspect::inspect(&dir).unwrap();

@@ -17,8 +17,12 @@ use tantivy::{TantivyDocument, Term};
 
 #[test]
 fn issue_2_bm25_matches_tantivy_scorer_on_scifact() {
-    let Some(docs) = shared_data("scifact/docs.jsonl") else { return };
-    let Some(queries) = shared_data("scifact/queries.jsonl") else { return };
+    let Some(docs) = shared_data("scifact/docs.jsonl") else {
+        return;
+    };
+    let Some(queries) = shared_data("scifact/queries.jsonl") else {
+        return;
+    };
     let tmp = tempfile::tempdir().unwrap();
     let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
     build(&docs, &out, &cache, Visibility::Public);
@@ -29,14 +33,26 @@ fn issue_2_bm25_matches_tantivy_scorer_on_scifact() {
     let body = bi.fields.text[aidocs_core::Field::Body as usize];
     let analyzer = aidocs_core::Analyzer::english();
 
-    let opts = SearchOptions { k: 10, params: Some(Bm25Params { k1: 1.2, b: 0.75, weights: [0.0, 0.0, 1.0, 0.0] }), ..Default::default() };
+    let opts = SearchOptions {
+        k: 10,
+        params: Some(Bm25Params {
+            k1: 1.2,
+            b: 0.75,
+            weights: [0.0, 0.0, 1.0, 0.0],
+        }),
+        ..Default::default()
+    };
     let queries = aidocs_index::eval::read_queries(&queries).unwrap();
     let (mut same_top10, mut same_top1, mut total) = (0usize, 0usize, 0usize);
     let mut max_rel_diff = 0f64;
     for (_, text) in queries.iter() {
         // Our identifier boost is not part of plain BM25: compare on queries without identifiers.
         let tokens = analyzer.analyze(text);
-        if tokens.iter().any(|t| t.kind != aidocs_core::TokenKind::Word) || tokens.is_empty() {
+        if tokens
+            .iter()
+            .any(|t| t.kind != aidocs_core::TokenKind::Word)
+            || tokens.is_empty()
+        {
             continue;
         }
         let mut terms: Vec<String> = tokens.into_iter().map(|t| t.text).collect();
@@ -44,13 +60,30 @@ fn issue_2_bm25_matches_tantivy_scorer_on_scifact() {
         terms.dedup();
         let clauses: Vec<(Occur, Box<dyn Query>)> = terms
             .iter()
-            .map(|t| (Occur::Should, Box::new(TermQuery::new(Term::from_field_text(body, t), IndexRecordOption::WithFreqs)) as Box<dyn Query>))
+            .map(|t| {
+                (
+                    Occur::Should,
+                    Box::new(TermQuery::new(
+                        Term::from_field_text(body, t),
+                        IndexRecordOption::WithFreqs,
+                    )) as Box<dyn Query>,
+                )
+            })
             .collect();
-        let top = searcher.search(&BooleanQuery::new(clauses), &TopDocs::with_limit(50).order_by_score()).unwrap();
+        let top = searcher
+            .search(
+                &BooleanQuery::new(clauses),
+                &TopDocs::with_limit(50).order_by_score(),
+            )
+            .unwrap();
         let mut best: HashMap<String, f32> = HashMap::new();
         for (score, addr) in top {
             let d: TantivyDocument = searcher.doc(addr).unwrap();
-            let blob = d.get_first(bi.fields.data).and_then(|v| v.as_str()).unwrap().to_owned();
+            let blob = d
+                .get_first(bi.fields.data)
+                .and_then(|v| v.as_str())
+                .unwrap()
+                .to_owned();
             let c: StoredChunk = serde_json::from_str(&blob).unwrap();
             let e = best.entry(c.page.id).or_insert(score);
             *e = e.max(score);
@@ -74,7 +107,10 @@ fn issue_2_bm25_matches_tantivy_scorer_on_scifact() {
     }
     eprintln!("tantivy parity: {same_top10}/{total} identical top-10, {same_top1}/{total} identical top-1, max relative top-1 score difference {max_rel_diff:.2e}");
     assert!(total >= 300, "too few comparable queries: {total}");
-    assert!(same_top10 as f64 >= 0.9 * total as f64, "{same_top10}/{total} identical top-10");
+    assert!(
+        same_top10 as f64 >= 0.9 * total as f64,
+        "{same_top10}/{total} identical top-10"
+    );
     assert!(same_top1 as f64 >= 0.97 * total as f64);
     assert!(max_rel_diff < 1e-4, "scores differ by {max_rel_diff}");
 }
