@@ -114,6 +114,10 @@ pub struct EvalReport {
     pub latency_ms_p50: f64,
     pub latency_ms_p95: f64,
     pub bytes_read: u64,
+    /// Bytes a cold browser client fetches per query (manifest + term shards + metadata of the top k).
+    pub cold_bytes_p50: u64,
+    pub cold_bytes_p95: u64,
+    pub cold_requests_p50: usize,
 }
 
 /// nDCG@k with linear gains (trec_eval's definition, as BEIR reports).
@@ -179,6 +183,7 @@ pub fn evaluate(
     let mut n = 0usize;
     let mut empty = 0usize;
     let mut latencies = Vec::new();
+    let mut cold: Vec<(u64, usize)> = Vec::new();
     let judged: BTreeMap<&str, &str> = queries
         .iter()
         .filter(|(id, _)| qrels.contains_key(id))
@@ -191,6 +196,13 @@ pub fn evaluate(
         let results = index.search(text, &opts)?;
         latencies.push(t.elapsed().as_secs_f64() * 1000.0);
         let ranked: Vec<String> = results.into_iter().map(|r| r.id).collect();
+        cold.push(index.cold_cost(
+            text,
+            &SearchOptions {
+                k: 10,
+                ..opts.clone()
+            },
+        )?);
         if ranked.is_empty() {
             empty += 1;
         }
@@ -202,6 +214,15 @@ pub fn evaluate(
         n += 1;
     }
     latencies.sort_by(f64::total_cmp);
+    let mut cold_bytes: Vec<u64> = cold.iter().map(|c| c.0).collect();
+    cold_bytes.sort_unstable();
+    let mut cold_requests: Vec<usize> = cold.iter().map(|c| c.1).collect();
+    cold_requests.sort_unstable();
+    let pick = |v: &[u64], p: f64| {
+        v.get(((v.len().max(1) - 1) as f64 * p).round() as usize)
+            .copied()
+            .unwrap_or(0)
+    };
     let avg = |x: f64| if n == 0 { 0.0 } else { x / n as f64 };
     Ok(EvalReport {
         queries: n,
@@ -213,6 +234,12 @@ pub fn evaluate(
         latency_ms_p50: percentile(&latencies, 0.5),
         latency_ms_p95: percentile(&latencies, 0.95),
         bytes_read: *index.bytes_read.borrow(),
+        cold_bytes_p50: pick(&cold_bytes, 0.5),
+        cold_bytes_p95: pick(&cold_bytes, 0.95),
+        cold_requests_p50: cold_requests
+            .get(cold_requests.len() / 2)
+            .copied()
+            .unwrap_or(0),
     })
 }
 

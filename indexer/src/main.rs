@@ -415,7 +415,8 @@ fn run_eval(a: EvalArgs) -> ExitCode {
                 println!("{}", serde_json::to_string(&r).unwrap_or_default());
             } else {
                 println!("queries {}  nDCG@10 {:.4}  Recall@10 {:.4}  Recall@100 {:.4}  MRR@10 {:.4}  empty {}", r.queries, r.ndcg_at_10, r.recall_at_10, r.recall_at_100, r.mrr_at_10, r.empty);
-                println!("latency p50 {:.3} ms  p95 {:.3} ms  (in-process, shards cached after first read; {} B read)", r.latency_ms_p50, r.latency_ms_p95, r.bytes_read);
+                println!("latency p50 {:.3} ms  p95 {:.3} ms  (native, in-process, shards cached after first read)", r.latency_ms_p50, r.latency_ms_p95);
+                println!("cold query payload (manifest + term shards + metadata of top 10): p50 {} B, p95 {} B, p50 {} requests", r.cold_bytes_p50, r.cold_bytes_p95, r.cold_requests_p50);
             }
             ExitCode::SUCCESS
         }

@@ -90,6 +90,39 @@ impl LocalIndex {
         Ok(rc)
     }
 
+    /// Size on disk of an index file, for payload reports.
+    pub fn file_size(&self, name: &str) -> u64 {
+        std::fs::metadata(self.dir.join(name))
+            .map(|m| m.len())
+            .unwrap_or(0)
+    }
+
+    /// Bytes and requests a cold client fetches for `text` with `k` results: manifest, the term shards
+    /// the plan names, and the metadata shards of the results.
+    pub fn cold_cost(&self, text: &str, opts: &SearchOptions) -> Result<(u64, usize), QueryError> {
+        let plan = self.searcher.plan(text);
+        let mut terms: HashMap<usize, Rc<TermShard>> = HashMap::new();
+        for &i in &plan.shards {
+            terms.insert(i, self.term_shard(i)?);
+        }
+        let hits = self
+            .searcher
+            .rank(&plan, |i| terms.get(&i).map(|r| r.as_ref()), opts)?;
+        let metas = self.searcher.meta_shards_for(&hits);
+        let m = &self.searcher.manifest;
+        let bytes = self.file_size(MANIFEST_FILE)
+            + plan
+                .shards
+                .iter()
+                .map(|&i| self.file_size(&m.term_shards[i].file))
+                .sum::<u64>()
+            + metas
+                .iter()
+                .map(|&i| self.file_size(&m.meta_shards[i].file))
+                .sum::<u64>();
+        Ok((bytes, 1 + plan.shards.len() + metas.len()))
+    }
+
     /// Runs one query end to end: plan, fetch term shards, rank, fetch metadata, assemble.
     pub fn search(
         &self,
