@@ -18,13 +18,17 @@ pub struct ShardSizes {
     pub term_bytes: usize,
     /// Target uncompressed payload bytes of a metadata shard.
     pub meta_bytes: usize,
+    /// Write a binary-fuse filter per term shard into the manifest (about 1.2 bytes per term):
+    /// absent terms then cost no fetch, at the price of a larger manifest.
+    pub filters: bool,
 }
 
 impl Default for ShardSizes {
     fn default() -> Self {
         ShardSizes {
-            term_bytes: 48 * 1024,
-            meta_bytes: 24 * 1024,
+            term_bytes: 8 * 1024,
+            meta_bytes: 4 * 1024,
+            filters: true,
         }
     }
 }
@@ -108,6 +112,7 @@ pub fn export(
     let mut term_entries = Vec::new();
     let mut current: Vec<TermPostings> = Vec::new();
     let mut current_bytes = 0usize;
+    let with_filters = sizes.filters;
     let flush = |current: &mut Vec<TermPostings>,
                  files: &mut Vec<(String, Vec<u8>)>,
                  entries: &mut Vec<TermShardEntry>| {
@@ -124,7 +129,11 @@ pub fn export(
             last: shard.terms[shard.terms.len() - 1].term.clone(),
             file: file.clone(),
             term_count: shard.terms.len() as u32,
-            filter: TermFilter::build(shard.terms.iter().map(|t| t.term.as_str())),
+            filter: if with_filters {
+                TermFilter::build(shard.terms.iter().map(|t| t.term.as_str()))
+            } else {
+                None
+            },
         });
         files.push((file, bytes));
     };

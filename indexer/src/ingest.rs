@@ -18,7 +18,7 @@ use crate::openapi::{load_spec, Operation};
 use crate::site::{load_site, markdown_files, page_url, resolve_page_file, NavEntry};
 
 /// Version of everything ingestion derives from a source file; part of every fingerprint.
-const INGEST_VERSION: u32 = 1;
+const INGEST_VERSION: u32 = 2;
 
 #[derive(Debug, Clone)]
 pub struct IngestOptions {

@@ -83,6 +83,10 @@ struct BuildArgs {
     /// Target metadata-shard payload size in bytes.
     #[arg(long, default_value_t = ShardSizes::default().meta_bytes)]
     meta_shard_size: usize,
+    /// Leave the per-term-shard binary-fuse filters out of the manifest (smaller cold load; an absent
+    /// term then costs one term-shard fetch).
+    #[arg(long)]
+    no_term_filters: bool,
     /// Characters above which a section is split at paragraph boundaries.
     #[arg(long, default_value_t = ChunkConfig::default().max_chars)]
     max_chunk_chars: usize,
@@ -197,41 +201,9 @@ fn main() -> ExitCode {
         Command::Eval(a) => run_eval(a),
         Command::Inspect { dir, json } => match aidocs_index::inspect::inspect(&dir) {
             Ok(r) => {
-                if json {
-                    println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
-                } else {
-                    println!(
-                        "index {} ({}), built by {}, audience {}",
-                        dir.display(),
-                        r.build_id,
-                        r.generator,
-                        r.audience
-                    );
-                    println!("{} pages, {} chunks, {} terms", r.pages, r.chunks, r.terms);
-                    println!("manifest {} B (filters {} B); {} term shards (median {} B); {} meta shards; {} B in all", r.manifest_bytes, r.filter_bytes, r.term_shards, r.median_term_shard_bytes, r.meta_shards, r.total_bytes);
-                    for s in &r.shards {
-                        println!(
-                            "  {:5} {:28} {:>8} B {:>6} items  {}{}",
-                            s.kind,
-                            s.file,
-                            s.bytes,
-                            s.items,
-                            s.range,
-                            s.error
-                                .as_ref()
-                                .map(|e| format!("  ERROR: {e}"))
-                                .unwrap_or_default()
-                        );
-                    }
-                    println!(
-                        "{}",
-                        if r.errors == 0 {
-                            "all checksums and payloads verified".to_owned()
-                        } else {
-                            format!("{} shard(s) failed verification", r.errors)
-                        }
-                    );
-                }
+                let mut out = std::io::stdout().lock();
+                // Write errors (a closed pipe, as in `inspect | head`) end the listing quietly.
+                let _ = print_inspect(&mut out, &dir, &r, json);
                 if r.errors == 0 {
                     ExitCode::SUCCESS
                 } else {
@@ -241,6 +213,63 @@ fn main() -> ExitCode {
             Err(e) => fail(1, e),
         },
     }
+}
+
+fn print_inspect(
+    out: &mut impl Write,
+    dir: &std::path::Path,
+    r: &aidocs_index::inspect::InspectReport,
+    json: bool,
+) -> std::io::Result<()> {
+    if json {
+        return writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(r).unwrap_or_default()
+        );
+    }
+    writeln!(
+        out,
+        "index {} ({}), built by {}, audience {}",
+        dir.display(),
+        r.build_id,
+        r.generator,
+        r.audience
+    )?;
+    writeln!(
+        out,
+        "{} pages, {} chunks, {} terms",
+        r.pages, r.chunks, r.terms
+    )?;
+    writeln!(
+        out,
+        "manifest {} B (filters {} B before compression); {} term shards (median {} B); {} meta shards; {} B in all",
+        r.manifest_bytes, r.filter_bytes, r.term_shards, r.median_term_shard_bytes, r.meta_shards, r.total_bytes
+    )?;
+    for s in &r.shards {
+        writeln!(
+            out,
+            "  {:5} {:28} {:>8} B {:>6} items  {}{}",
+            s.kind,
+            s.file,
+            s.bytes,
+            s.items,
+            s.range,
+            s.error
+                .as_ref()
+                .map(|e| format!("  ERROR: {e}"))
+                .unwrap_or_default()
+        )?;
+    }
+    writeln!(
+        out,
+        "{}",
+        if r.errors == 0 {
+            "all checksums and payloads verified".to_owned()
+        } else {
+            format!("{} shard(s) failed verification", r.errors)
+        }
+    )
 }
 
 fn run_build(a: BuildArgs) -> ExitCode {
@@ -257,6 +286,7 @@ fn run_build(a: BuildArgs) -> ExitCode {
     opts.sizes = ShardSizes {
         term_bytes: a.shard_size.max(256),
         meta_bytes: a.meta_shard_size.max(256),
+        filters: !a.no_term_filters,
     };
     opts.chunk = ChunkConfig {
         max_chars: a.max_chunk_chars.max(200),

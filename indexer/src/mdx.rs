@@ -208,7 +208,11 @@ fn convert(
             continue;
         }
         if indent == 0 && trimmed.starts_with("import ") {
-            if let Some((names, spec)) = parse_import(trimmed) {
+            // Only Markdown imports are content snippets; `.jsx`/`.js` imports are components, whose
+            // tags are reduced like any other component.
+            if let Some((names, spec)) = parse_import(trimmed)
+                .filter(|(_, spec)| spec.ends_with(".mdx") || spec.ends_with(".md"))
+            {
                 for n in names {
                     imports.insert(n, spec.clone());
                 }
@@ -586,6 +590,12 @@ mod tests {
         assert!(!out.contains("props.x"));
         assert!(!out.contains("export"));
         assert!(!out.contains("href"));
+    }
+
+    #[test]
+    fn component_imports_are_not_snippets() {
+        let out = md("import { PreviewButton } from \"/snippets/previewbutton.jsx\"\n\n<PreviewButton href=\"https://x\">Open the llms.txt file.</PreviewButton>\n");
+        assert!(out.contains("Open the llms.txt file."), "{out}");
     }
 
     #[test]
