@@ -51,6 +51,7 @@ fn issue_2_incremental_rebuild_matches_cold_build_and_touches_little() {
         o.sizes = ShardSizes {
             term_bytes: 400,
             meta_bytes: 600,
+            filters: true,
         }
     };
     let build = |site: &std::path::Path,
