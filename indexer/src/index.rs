@@ -236,35 +236,45 @@ impl BuildIndex {
         }
     }
 
+    /// Calls `f(segment ordinal, doc id, stored document)` for every live (not deleted) document.
+    fn for_each_live_doc(
+        &self,
+        searcher: &tantivy::Searcher,
+        mut f: impl FnMut(usize, u32, TantivyDocument) -> Result<(), IndexError>,
+    ) -> Result<(), IndexError> {
+        for (si, seg) in searcher.segment_readers().iter().enumerate() {
+            let store = seg.get_store_reader(64).map_err(|e| self.tv(e.into()))?;
+            for doc in 0..seg.max_doc() {
+                if seg.alive_bitset().is_some_and(|a| !a.is_alive(doc)) {
+                    continue;
+                }
+                f(si, doc, store.get(doc).map_err(|e| self.tv(e))?)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Page id → (fingerprint, warnings of its parse) of what the cache holds.
     pub fn fingerprints(&self) -> Result<HashMap<String, (String, Vec<Diagnostic>)>, IndexError> {
         let mut out = HashMap::new();
         let reader = self.index.reader().map_err(|e| self.tv(e))?;
         let searcher = reader.searcher();
-        for seg in searcher.segment_readers() {
-            let store = seg.get_store_reader(16).map_err(|e| self.tv(e.into()))?;
-            for doc in 0..seg.max_doc() {
-                if seg.alive_bitset().is_some_and(|a| !a.is_alive(doc)) {
-                    continue;
-                }
-                let d: TantivyDocument = store.get(doc).map_err(|e| self.tv(e))?;
-                let id = d
-                    .get_first(self.fields.page_id)
+        self.for_each_live_doc(&searcher, |_, _, d| {
+            let text = |f: Field| {
+                d.get_first(f)
                     .and_then(|v| v.as_str())
-                    .unwrap_or_default();
-                let fp = d
-                    .get_first(self.fields.fingerprint)
-                    .and_then(|v| v.as_str())
-                    .unwrap_or_default();
-                let entry = out
-                    .entry(id.to_owned())
-                    .or_insert_with(|| (fp.to_owned(), Vec::new()));
-                if let Some(w) = d.get_first(self.fields.warnings).and_then(|v| v.as_str()) {
-                    entry.1 =
-                        serde_json::from_str(w).map_err(|e| IndexError::Corrupt(e.to_string()))?;
-                }
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            let entry = out
+                .entry(text(self.fields.page_id))
+                .or_insert_with(|| (text(self.fields.fingerprint), Vec::new()));
+            if let Some(w) = d.get_first(self.fields.warnings).and_then(|v| v.as_str()) {
+                entry.1 =
+                    serde_json::from_str(w).map_err(|e| IndexError::Corrupt(e.to_string()))?;
             }
-        }
+            Ok(())
+        })?;
         Ok(out)
     }
 
@@ -388,22 +398,16 @@ impl BuildIndex {
         let searcher = reader.searcher();
         // (segment, doc) → stored chunk.
         let mut docs: Vec<(usize, u32, StoredChunk)> = Vec::new();
-        for (si, seg) in searcher.segment_readers().iter().enumerate() {
-            let store = seg.get_store_reader(64).map_err(|e| self.tv(e.into()))?;
-            for doc in 0..seg.max_doc() {
-                if seg.alive_bitset().is_some_and(|a| !a.is_alive(doc)) {
-                    continue;
-                }
-                let d: TantivyDocument = store.get(doc).map_err(|e| self.tv(e))?;
-                let blob = d
-                    .get_first(self.fields.data)
-                    .and_then(|v| v.as_str())
-                    .unwrap_or_default();
-                let chunk: StoredChunk =
-                    serde_json::from_str(blob).map_err(|e| IndexError::Corrupt(e.to_string()))?;
-                docs.push((si, doc, chunk));
-            }
-        }
+        self.for_each_live_doc(&searcher, |si, doc, d| {
+            let blob = d
+                .get_first(self.fields.data)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default();
+            let chunk: StoredChunk =
+                serde_json::from_str(blob).map_err(|e| IndexError::Corrupt(e.to_string()))?;
+            docs.push((si, doc, chunk));
+            Ok(())
+        })?;
         docs.sort_by(|a, b| {
             a.2.page
                 .id

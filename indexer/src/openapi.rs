@@ -180,24 +180,7 @@ fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &V
         if !d.is_empty() {
             request_fields.push(d);
         }
-        for media in body
-            .get("content")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flat_map(|c| c.values())
-            .take(1)
-        {
-            if let Some(schema) = media.get("schema") {
-                collect_properties(
-                    root,
-                    schema,
-                    "",
-                    0,
-                    &mut BTreeSet::new(),
-                    &mut request_fields,
-                );
-            }
-        }
+        content_properties(root, body, &mut request_fields);
     }
     let mut response_fields = Vec::new();
     if let Some(responses) = op.get("responses").and_then(Value::as_object) {
@@ -208,24 +191,7 @@ fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &V
                 response_fields.push(format!("{code}: {d}"));
             }
             if code.starts_with('2') {
-                for media in resp
-                    .get("content")
-                    .and_then(Value::as_object)
-                    .into_iter()
-                    .flat_map(|c| c.values())
-                    .take(1)
-                {
-                    if let Some(schema) = media.get("schema") {
-                        collect_properties(
-                            root,
-                            schema,
-                            "",
-                            0,
-                            &mut BTreeSet::new(),
-                            &mut response_fields,
-                        );
-                    }
-                }
+                content_properties(root, resp, &mut response_fields);
             }
         }
     }
@@ -262,6 +228,17 @@ fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &V
         response_fields,
         visibility,
         excluded,
+    }
+}
+
+/// Properties of the first media type's schema of a request body or response.
+fn content_properties(root: &Value, holder: &Value, out: &mut Vec<String>) {
+    let first = holder
+        .get("content")
+        .and_then(Value::as_object)
+        .and_then(|c| c.values().next());
+    if let Some(schema) = first.and_then(|m| m.get("schema")) {
+        collect_properties(root, schema, "", 0, &mut BTreeSet::new(), out);
     }
 }
 

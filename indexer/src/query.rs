@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use aidocs_core::{
-    Manifest, MetaShard, SearchOptions, SearchResult, Searcher, ShardError, TermShard,
-    MANIFEST_FILE,
+    Manifest, MetaShard, PageHit, QueryPlan, SearchOptions, SearchResult, Searcher, ShardError,
+    TermShard, MANIFEST_FILE,
 };
 use serde_json::{json, Value};
 
@@ -97,9 +97,12 @@ impl LocalIndex {
             .unwrap_or(0)
     }
 
-    /// Bytes and requests a cold client fetches for `text` with `k` results: manifest, the term shards
-    /// the plan names, and the metadata shards of the results.
-    pub fn cold_cost(&self, text: &str, opts: &SearchOptions) -> Result<(u64, usize), QueryError> {
+    /// Plans `text`, fetches the term shards it needs and ranks pages.
+    fn rank(
+        &self,
+        text: &str,
+        opts: &SearchOptions,
+    ) -> Result<(QueryPlan, Vec<PageHit>), QueryError> {
         let plan = self.searcher.plan(text);
         let mut terms: HashMap<usize, Rc<TermShard>> = HashMap::new();
         for &i in &plan.shards {
@@ -108,6 +111,13 @@ impl LocalIndex {
         let hits = self
             .searcher
             .rank(&plan, |i| terms.get(&i).map(|r| r.as_ref()), opts)?;
+        Ok((plan, hits))
+    }
+
+    /// Bytes and requests a cold client fetches for `text` with `k` results: manifest, the term shards
+    /// the plan names, and the metadata shards of the results.
+    pub fn cold_cost(&self, text: &str, opts: &SearchOptions) -> Result<(u64, usize), QueryError> {
+        let (plan, hits) = self.rank(text, opts)?;
         let metas = self.searcher.meta_shards_for(&hits);
         let m = &self.searcher.manifest;
         let bytes = self.file_size(MANIFEST_FILE)
@@ -129,14 +139,7 @@ impl LocalIndex {
         text: &str,
         opts: &SearchOptions,
     ) -> Result<Vec<SearchResult>, QueryError> {
-        let plan = self.searcher.plan(text);
-        let mut terms: HashMap<usize, Rc<TermShard>> = HashMap::new();
-        for &i in &plan.shards {
-            terms.insert(i, self.term_shard(i)?);
-        }
-        let hits = self
-            .searcher
-            .rank(&plan, |i| terms.get(&i).map(|r| r.as_ref()), opts)?;
+        let (_, hits) = self.rank(text, opts)?;
         let mut metas: HashMap<usize, Rc<MetaShard>> = HashMap::new();
         for i in self.searcher.meta_shards_for(&hits) {
             metas.insert(i, self.meta_shard(i)?);

@@ -61,13 +61,20 @@ impl VisibilityRules {
     }
 }
 
-fn json_error(file: &Path, src: &str, e: serde_json::Error) -> Diagnostic {
-    let _ = src;
-    Diagnostic {
-        file: file.display().to_string(),
+/// Reads and parses a JSON file; errors name the file and, for syntax errors, the line.
+fn read_json(path: &Path, what: &str) -> Result<(String, Value), Diagnostic> {
+    let file = path.display().to_string();
+    let src = std::fs::read_to_string(path).map_err(|e| Diagnostic {
+        file: file.clone(),
+        line: None,
+        message: format!("{what} cannot be read: {e}"),
+    })?;
+    let value = serde_json::from_str(&src).map_err(|e| Diagnostic {
+        file,
         line: Some(e.line()),
         message: format!("invalid JSON: {e}"),
-    }
+    })?;
+    Ok((src, value))
 }
 
 /// Reads the site's configuration. A broken config file is an error: without it the site has no shape.
@@ -81,12 +88,7 @@ pub fn load_site(root: &Path) -> Result<SiteConfig, Diagnostic> {
         if !path.is_file() {
             continue;
         }
-        let src = std::fs::read_to_string(&path).map_err(|e| Diagnostic {
-            file: path.display().to_string(),
-            line: None,
-            message: format!("cannot read: {e}"),
-        })?;
-        let value: Value = serde_json::from_str(&src).map_err(|e| json_error(&path, &src, e))?;
+        let (_, value) = read_json(&path, "site configuration")?;
         cfg.config_file = Some(path.clone());
         let mut walker = NavWalker {
             root,
@@ -121,12 +123,7 @@ fn load_visibility_rules(root: &Path) -> Result<VisibilityRules, Diagnostic> {
     if !path.is_file() {
         return Ok(VisibilityRules::default());
     }
-    let src = std::fs::read_to_string(&path).map_err(|e| Diagnostic {
-        file: path.display().to_string(),
-        line: None,
-        message: format!("cannot read: {e}"),
-    })?;
-    let value: Value = serde_json::from_str(&src).map_err(|e| json_error(&path, &src, e))?;
+    let (src, value) = read_json(&path, "visibility configuration")?;
     let build = |level: &str| -> Result<Option<GlobSet>, Diagnostic> {
         let Some(list) = value.get("visibility").and_then(|v| v.get(level)) else {
             return Ok(None);
@@ -273,13 +270,7 @@ impl NavWalker<'_> {
                 let mut base = base.to_path_buf();
                 if let Some(r) = o.get("$ref").and_then(Value::as_str) {
                     let path = base.join(r);
-                    let src = std::fs::read_to_string(&path).map_err(|e| Diagnostic {
-                        file: path.display().to_string(),
-                        line: None,
-                        message: format!("navigation `$ref` cannot be read: {e}"),
-                    })?;
-                    let loaded: Value =
-                        serde_json::from_str(&src).map_err(|e| json_error(&path, &src, e))?;
+                    let (_, loaded) = read_json(&path, "navigation `$ref`")?;
                     merged = o.clone();
                     merged.remove("$ref");
                     if let Value::Object(lo) = loaded {

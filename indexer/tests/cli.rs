@@ -13,6 +13,28 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Runs `query --index DIR --json ARGS...` and parses its output.
+fn query_json(index: &Path, args: &[&str]) -> serde_json::Value {
+    let o = bin()
+        .args(["query", "--index"])
+        .arg(index)
+        .arg("--json")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn result_ids(v: &serde_json::Value) -> Vec<&str> {
+    v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect()
+}
+
 fn build(site: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
     let cache = out.with_extension("cache");
     bin()
@@ -37,14 +59,7 @@ fn issue_2_build_query_batch_and_inspect() {
     assert!(summary["pages"].as_u64().unwrap() >= 8);
     assert!(summary["chunks"].as_u64().unwrap() > summary["pages"].as_u64().unwrap());
 
-    let o = bin()
-        .args(["query", "--index"])
-        .arg(&out)
-        .args(["--json", "POST /v1/users"])
-        .output()
-        .unwrap();
-    assert!(o.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = query_json(&out, &["POST /v1/users"]);
     let top = &v["results"][0];
     assert_eq!(top["id"], "api-reference/create-user");
     assert_eq!(top["kind"], "api");
@@ -80,39 +95,16 @@ fn issue_2_build_query_batch_and_inspect() {
     assert!(lines[1]["results"].as_array().unwrap().len() <= 3);
 
     // Filters.
-    let o = bin()
-        .args(["query", "--index"])
-        .arg(&out)
-        .args(["--json", "--kind", "api", "user"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = query_json(&out, &["--kind", "api", "user"]);
     assert!(v["results"]
         .as_array()
         .unwrap()
         .iter()
         .all(|r| r["kind"] == "api"));
-    let o = bin()
-        .args(["query", "--index"])
-        .arg(&out)
-        .args(["--json", "--tag", "oauth", "token"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let ids: Vec<&str> = v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["id"].as_str().unwrap())
-        .collect();
+    let v = query_json(&out, &["--tag", "oauth", "token"]);
+    let ids = result_ids(&v);
     assert_eq!(ids, ["guides/refresh-tokens", "guides/authentication"]);
-    let o = bin()
-        .args(["query", "--index"])
-        .arg(&out)
-        .args(["--json", "--group", "Advanced", "header"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = query_json(&out, &["--group", "Advanced", "header"]);
     assert_eq!(v["results"][0]["id"], "guides/request-ids");
     let o = bin()
         .args(["query", "--index"])
@@ -163,12 +155,7 @@ fn issue_2_bad_input_is_reported_and_skipped_or_fails_under_strict() {
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let ids: Vec<&str> = v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["id"].as_str().unwrap())
-        .collect();
+    let ids = result_ids(&v);
     assert_eq!(ids, ["good", "guides/missing-snippet"]);
 
     let strict_out = tmp.path().join("strict");
