@@ -213,7 +213,8 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     } else {
         Audience::Public
     };
-    let exported = export(&contents, audience, opts.params, opts.sizes);
+    let term_count = contents.terms.len();
+    let exported = export(contents, audience, opts.params, opts.sizes);
     let stats = write(&exported, &opts.out, opts.keep_old).map_err(|source| BuildError::Write {
         path: opts.out.clone(),
         source,
@@ -224,7 +225,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         chunks: exported.manifest.num_chunks as usize,
         term_shards: exported.manifest.term_shards.len(),
         meta_shards: exported.manifest.meta_shards.len(),
-        terms: contents.terms.len(),
+        terms: term_count,
         manifest_bytes,
         output: stats,
         pages_parsed: to_parse.len(),

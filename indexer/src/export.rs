@@ -46,7 +46,7 @@ fn content_name(dir: &str, bytes: &[u8]) -> String {
 
 /// Builds every shard and the manifest.
 pub fn export(
-    contents: &IndexContents,
+    contents: IndexContents,
     audience: Audience,
     params: Bm25Params,
     sizes: ShardSizes,
@@ -137,8 +137,7 @@ pub fn export(
         });
         files.push((file, bytes));
     };
-    for (term, raw) in &contents.terms {
-        let mut raw = raw.clone();
+    for (term, mut raw) in contents.terms {
         raw.sort_unstable();
         let mut postings: Vec<Posting> = Vec::new();
         for (ord, field, tf, norm) in raw {
@@ -152,10 +151,7 @@ pub fn export(
             }
         }
         current_bytes += term.len() + 2 + postings.len() * 4;
-        current.push(TermPostings {
-            term: term.clone(),
-            postings,
-        });
+        current.push(TermPostings { term, postings });
         if current_bytes >= sizes.term_bytes {
             flush(&mut current, &mut files, &mut term_entries);
             current_bytes = 0;

@@ -678,7 +678,6 @@ pub fn parse(
                 } else {
                     Kind::Docs
                 },
-                visibility: Visibility::Public,
                 breadcrumb,
                 group,
                 tags,
@@ -718,7 +717,6 @@ pub fn parse(
                 url: format!("/api-reference/{tag_slug}/{}", slugify(leaf)),
                 title,
                 kind: Kind::Api,
-                visibility: Visibility::Public,
                 breadcrumb,
                 group,
                 tags: op.tags.clone(),
@@ -760,7 +758,6 @@ pub fn parse(
                     .as_deref()
                     .and_then(Kind::parse)
                     .unwrap_or(Kind::Custom),
-                visibility: Visibility::Public,
                 breadcrumb: Vec::new(),
                 group: None,
                 tags: record.tags.clone(),

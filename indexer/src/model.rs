@@ -34,7 +34,6 @@ pub struct Page {
     pub title: String,
     #[serde(with = "kind_serde")]
     pub kind: Kind,
-    pub visibility: Visibility,
     pub breadcrumb: Vec<String>,
     /// Navigation group path (`Tab > Group`), the facet `--group` filters on.
     pub group: Option<String>,
