@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use aidocs_core::{envelope, ShardKind};
+use aidocs_core::envelope;
 use aidocs_index::{BuildOptions, BuildSummary, Visibility};
 
 /// The repository root.
@@ -80,10 +80,6 @@ pub fn inflate(bytes: &[u8]) -> Vec<u8> {
         }
         Err(_) => bytes.to_vec(),
     }
-}
-
-pub fn manifest_kind() -> ShardKind {
-    ShardKind::Manifest
 }
 
 /// Case-insensitive byte search (the analyzer lowercases what it indexes).

@@ -405,14 +405,6 @@ impl Manifest {
             .partition_point(|m| m.first_page + m.page_count <= page);
         (i < self.meta_shards.len()).then_some(i)
     }
-
-    /// Every file the manifest references.
-    pub fn files(&self) -> impl Iterator<Item = &str> {
-        self.term_shards
-            .iter()
-            .map(|s| s.file.as_str())
-            .chain(self.meta_shards.iter().map(|m| m.file.as_str()))
-    }
 }
 
 fn invalid(what: &'static str, detail: &'static str) -> ShardError {

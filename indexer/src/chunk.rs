@@ -61,7 +61,6 @@ impl Slugger {
 }
 
 struct Section {
-    level: u8,
     heading: String,
     path: Vec<String>,
     paragraphs: Vec<String>,
@@ -80,7 +79,6 @@ pub fn chunk_markdown(
         Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS,
     );
     let mut sections: Vec<Section> = vec![Section {
-        level: 1,
         heading: String::new(),
         path: Vec::new(),
         paragraphs: Vec::new(),
@@ -114,7 +112,6 @@ pub fn chunk_markdown(
                         current_path.retain(|(l, _)| *l < level);
                         current_path.push((level, text.clone()));
                         sections.push(Section {
-                            level,
                             heading: text,
                             path: current_path.iter().map(|(_, t)| t.clone()).collect(),
                             paragraphs: Vec::new(),
@@ -221,7 +218,6 @@ pub fn chunk_markdown(
             }
             continue;
         }
-        let _ = s.level;
         let anchor = slugger.slug(&s.heading);
         let parts = split_paragraphs(&s.paragraphs, cfg.max_chars);
         for (j, body) in parts.into_iter().enumerate() {

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use aidocs_core::{
-    ApiMeta, Audience, Bm25Params, ChunkMeta, Kind, Manifest, MetaShard, MetaShardEntry, PageEntry,
+    ApiMeta, Audience, Bm25Params, ChunkMeta, Manifest, MetaShard, MetaShardEntry, PageEntry,
     PageMeta, Posting, TermFilter, TermPostings, TermShard, TermShardEntry, FIELD_COUNT,
     MANIFEST_FILE, SCORED_FIELDS,
 };
@@ -302,13 +302,4 @@ pub fn write(export: &Export, out: &Path, keep_old: bool) -> std::io::Result<Wri
         }
     }
     Ok(stats)
-}
-
-/// Kind counts, for summaries.
-pub fn kind_counts(m: &Manifest) -> BTreeMap<&'static str, usize> {
-    let mut out = BTreeMap::new();
-    for p in &m.pages {
-        *out.entry(Kind::name(p.kind)).or_insert(0) += 1;
-    }
-    out
 }

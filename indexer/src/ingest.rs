@@ -43,6 +43,8 @@ pub enum Source {
         rel: String,
         text: String,
         frontmatter: Frontmatter,
+        /// Byte offset of the body after the frontmatter (parsed once, during ingestion).
+        body_start: usize,
         nav: Option<NavEntry>,
         operation: Option<Operation>,
     },
@@ -272,6 +274,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         rel: String,
         text: String,
         fm: Frontmatter,
+        body_start: usize,
         nav: Option<NavEntry>,
     }
     let mut reads = Vec::new();
@@ -288,8 +291,8 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 continue;
             }
         };
-        let fm = match split_frontmatter(&text) {
-            Ok((fm, _, _)) => fm,
+        let (fm, body_start) = match split_frontmatter(&text) {
+            Ok((fm, body, _)) => (fm, text.len() - body.len()),
             Err(e) => {
                 out.diagnostics.push(Diagnostic {
                     file: rel.clone(),
@@ -321,7 +324,13 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             out.noindex += 1;
             continue;
         }
-        reads.push(Read { rel, text, fm, nav });
+        reads.push(Read {
+            rel,
+            text,
+            fm,
+            body_start,
+            nav,
+        });
     }
 
     // OpenAPI specs: from the config, the command line, and page frontmatter.
@@ -476,6 +485,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 rel: r.rel,
                 text: r.text,
                 frontmatter: r.fm,
+                body_start: r.body_start,
                 nav: r.nav,
                 operation,
             },
@@ -621,11 +631,12 @@ pub fn parse(
             rel,
             text,
             frontmatter: fm,
+            body_start,
             nav,
             operation,
         } => {
             let root = site_root.unwrap_or(Path::new("."));
-            let (_, body, _) = split_frontmatter(text).unwrap_or((Frontmatter::default(), text, 1));
+            let body = text.get(*body_start..).unwrap_or_default();
             let dir = root
                 .join(rel)
                 .parent()

@@ -126,8 +126,6 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
 pub struct SnippetResolver<'a> {
     pub site_root: &'a Path,
     pub warnings: Vec<String>,
-    /// Every snippet file read, for cache fingerprints.
-    pub used: BTreeMap<PathBuf, ()>,
 }
 
 impl<'a> SnippetResolver<'a> {
@@ -135,7 +133,6 @@ impl<'a> SnippetResolver<'a> {
         SnippetResolver {
             site_root,
             warnings: Vec::new(),
-            used: BTreeMap::new(),
         }
     }
 
@@ -359,7 +356,6 @@ fn inline_snippet(
         snippets.warnings.push(format!("snippet `{spec}` includes itself (directly or through other snippets); the cycle is cut"));
         return None;
     }
-    snippets.used.insert(path.clone(), ());
     let src = std::fs::read_to_string(&path).ok()?;
     let (_, body, _) = split_frontmatter(&src).unwrap_or((Frontmatter::default(), &src, 1));
     let dir = path.parent().unwrap_or(from_dir).to_path_buf();

@@ -333,11 +333,9 @@ impl NavWalker<'_> {
                     .collect()
             })
             .unwrap_or_default();
-        let before = self.cfg.pages.len();
         if let Some(nav) = v.get("navigation") {
             self.node(nav, self.root, &NavEntry::default())?;
         }
-        let _ = before;
         for (page, entry) in self.cfg.pages.iter_mut() {
             if let Some((_, name)) = tabs
                 .iter()
