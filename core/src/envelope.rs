@@ -130,13 +130,7 @@ pub fn read_header(file: &[u8]) -> Result<EnvelopeHeader, ShardError> {
 
 /// Verifies the envelope, checks the kind, and returns the inflated payload.
 pub fn open(file: &[u8], expected: ShardKind) -> Result<Vec<u8>, ShardError> {
-    let header = read_header(file)?;
-    if header.kind != expected {
-        return Err(ShardError::WrongKind {
-            expected: expected.name(),
-            found: header.kind.name(),
-        });
-    }
+    let header = check(file, expected)?;
     let payload = &file[HEADER_LEN..];
     let raw = if header.codec == 0 {
         payload.to_vec()
@@ -144,13 +138,32 @@ pub fn open(file: &[u8], expected: ShardKind) -> Result<Vec<u8>, ShardError> {
         miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(payload, header.raw_len as usize)
             .map_err(|_| ShardError::Inflate("corrupt or truncated zlib stream"))?
     };
+    check_inflated(&header, &raw)?;
+    Ok(raw)
+}
+
+/// [`read_header`] plus the expected kind: what a reader that inflates the payload itself (the browser,
+/// with `DecompressionStream`) runs before inflating.
+pub fn check(file: &[u8], expected: ShardKind) -> Result<EnvelopeHeader, ShardError> {
+    let header = read_header(file)?;
+    if header.kind != expected {
+        return Err(ShardError::WrongKind {
+            expected: expected.name(),
+            found: header.kind.name(),
+        });
+    }
+    Ok(header)
+}
+
+/// Checks a payload inflated outside this crate against the header's declared length.
+pub fn check_inflated(header: &EnvelopeHeader, raw: &[u8]) -> Result<(), ShardError> {
     if raw.len() as u64 != header.raw_len as u64 {
         return Err(ShardError::InflatedLengthMismatch {
             declared: header.raw_len as u64,
             actual: raw.len() as u64,
         });
     }
-    Ok(raw)
+    Ok(())
 }
 
 #[cfg(test)]

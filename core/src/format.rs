@@ -223,8 +223,12 @@ impl Manifest {
     }
 
     pub fn decode(file: &[u8]) -> Result<Self, ShardError> {
-        let raw = envelope::open(file, ShardKind::Manifest)?;
-        let mut r = ByteReader::new(&raw);
+        Self::decode_payload(&envelope::open(file, ShardKind::Manifest)?)
+    }
+
+    /// Decodes an already verified and inflated payload (see [`envelope::check`]).
+    pub fn decode_payload(raw: &[u8]) -> Result<Self, ShardError> {
+        let mut r = ByteReader::new(raw);
         let build_id = r.str("build id")?.to_owned();
         let generator = r.str("generator")?.to_owned();
         let analyzer_version = r.varint_u32("analyzer version")?;
@@ -497,8 +501,12 @@ impl TermShard {
 
     /// Decodes and validates a term shard. `num_chunks` bounds every chunk ordinal.
     pub fn decode(file: &[u8], num_chunks: u32) -> Result<Self, ShardError> {
-        let raw = envelope::open(file, ShardKind::Terms)?;
-        let mut r = ByteReader::new(&raw);
+        Self::decode_payload(&envelope::open(file, ShardKind::Terms)?, num_chunks)
+    }
+
+    /// Decodes an already verified and inflated payload (see [`envelope::check`]).
+    pub fn decode_payload(raw: &[u8], num_chunks: u32) -> Result<Self, ShardError> {
+        let mut r = ByteReader::new(raw);
         let n = r.count("term count", 3)?;
         let mut terms: Vec<TermPostings> = Vec::with_capacity(n);
         let mut prev = String::new();
@@ -655,8 +663,12 @@ impl MetaShard {
     }
 
     pub fn decode(file: &[u8]) -> Result<Self, ShardError> {
-        let raw = envelope::open(file, ShardKind::Meta)?;
-        let mut r = ByteReader::new(&raw);
+        Self::decode_payload(&envelope::open(file, ShardKind::Meta)?)
+    }
+
+    /// Decodes an already verified and inflated payload (see [`envelope::check`]).
+    pub fn decode_payload(raw: &[u8]) -> Result<Self, ShardError> {
+        let mut r = ByteReader::new(raw);
         let first_page = r.varint_u32("first page")?;
         let n = r.count("page count", 8)?;
         let mut pages = Vec::with_capacity(n);

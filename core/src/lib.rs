@@ -3,7 +3,8 @@
 //! - [`analyzer`]: the tokenizer/stemmer both sides run;
 //! - [`envelope`] and [`format`]: shard format v1 (writer and reader side by side);
 //! - [`filter`]: per-shard binary-fuse filters for "term absent" without a fetch;
-//! - [`search`]: query planning, BM25F, boosts, aggregation.
+//! - [`search`]: query planning, BM25F, boosts, aggregation;
+//! - [`json`]: the result JSON both sides print byte for byte.
 //!
 //! Invariant: this crate does no I/O and builds for `wasm32-unknown-unknown`. If a query ranks differently
 //! in the browser than in the CLI, the bug is here.
@@ -15,6 +16,7 @@ pub mod error;
 pub mod fieldnorm;
 pub mod filter;
 pub mod format;
+pub mod json;
 pub mod search;
 
 pub use analyzer::{Analyzer, Token, TokenKind, ANALYZER_VERSION};

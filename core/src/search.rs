@@ -273,6 +273,19 @@ impl Searcher {
         }
     }
 
+    /// Term shards worth fetching while the user is still typing `partial`: those of its complete words
+    /// and the one where its last word, read as a prefix, would sort (no filter can rule a prefix out).
+    pub fn preload_shards(&self, partial: &str) -> Vec<usize> {
+        let mut shards: BTreeSet<usize> = self.plan(partial).shards.into_iter().collect();
+        let mut last = None;
+        self.analyzer
+            .for_each_token(partial, |t| last = Some(t.text));
+        if let Some(i) = last.and_then(|t| self.manifest.term_shard_for(&t)) {
+            shards.insert(i);
+        }
+        shards.into_iter().collect()
+    }
+
     /// File names of the term shards a plan needs.
     pub fn term_files<'a>(&'a self, plan: &'a QueryPlan) -> impl Iterator<Item = &'a str> + 'a {
         plan.shards

@@ -368,7 +368,7 @@ fn run_query(a: QueryArgs) -> ExitCode {
         for (id, text) in queries {
             match index.search(&text, &opts) {
                 Ok(results) => {
-                    let line = serde_json::json!({"query_id": id, "results": results.iter().map(|r| result_json(r, a.explain)).collect::<Vec<_>>()});
+                    let line = aidocs_core::json::batch_line(&id, &results, a.explain);
                     if writeln!(out, "{line}").is_err() {
                         return ExitCode::SUCCESS;
                     }
@@ -384,7 +384,11 @@ fn run_query(a: QueryArgs) -> ExitCode {
     match index.search(text, &opts) {
         Ok(results) => {
             if a.json {
-                let v = serde_json::json!({"query": text, "results": results.iter().map(|r| result_json(r, a.explain)).collect::<Vec<_>>()});
+                let mut v = String::from("{\"query\":");
+                aidocs_core::json::push_str(&mut v, text);
+                v.push_str(",\"results\":");
+                v.push_str(&aidocs_core::json::results_json(&results, a.explain));
+                v.push('}');
                 let _ = writeln!(out, "{v}");
             } else {
                 if results.is_empty() {

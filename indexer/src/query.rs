@@ -9,7 +9,7 @@ use aidocs_core::{
     Manifest, MetaShard, PageHit, QueryPlan, SearchOptions, SearchResult, Searcher, ShardError,
     TermShard, MANIFEST_FILE,
 };
-use serde_json::{json, Value};
+use serde_json::Value;
 
 #[derive(Debug, thiserror::Error)]
 pub enum QueryError {
@@ -150,35 +150,9 @@ impl LocalIndex {
     }
 }
 
-/// Scores are rounded to 6 decimals in JSON so native and wasm output compare textually.
-fn round(x: f32) -> f64 {
-    (x as f64 * 1e6).round() / 1e6
-}
-
-/// The stable JSON shape of one result.
+/// The stable JSON shape of one result (written by `aidocs_core::json`, the code the wasm module runs).
 pub fn result_json(r: &SearchResult, explain: bool) -> Value {
-    let mut v = json!({
-        "id": r.id,
-        "url": r.url,
-        "title": r.title,
-        "kind": r.kind.name(),
-        "score": round(r.score),
-        "sections": r.sections.iter().map(|s| json!({"anchor": s.anchor, "title": s.title, "score": round(s.score)})).collect::<Vec<_>>(),
-    });
-    if let Some(api) = &r.api {
-        v["api"] = json!({"method": api.method, "path": api.path, "operationId": api.operation_id});
-    }
-    if explain {
-        if let Some(e) = &r.explanation {
-            v["explain"] = json!({
-                "bm25": round(e.bm25),
-                "terms": e.terms.iter().map(|t| json!({
-                    "term": t.term, "idf": round(t.idf), "weight": t.weight, "contribution": round(t.contribution),
-                    "fields": t.fields.iter().map(|(f, tf, len)| json!({"field": f, "tf": tf, "len": len})).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-                "boosts": e.boosts.iter().map(|(n, b)| json!({"boost": n, "value": b})).collect::<Vec<_>>(),
-            });
-        }
-    }
-    v
+    let mut s = String::new();
+    aidocs_core::json::push_result(&mut s, r, explain);
+    serde_json::from_str(&s).unwrap_or(Value::Null)
 }

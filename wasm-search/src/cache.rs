@@ -1,0 +1,144 @@
+//! A byte-bounded least-recently-used cache of decoded shards.
+//!
+//! The cost of an entry is its inflated payload size, a stable proxy for what the decoded shard holds in
+//! wasm memory. Inserting never evicts: the engine calls [`ShardCache::trim`] once a search has used its
+//! shards, so a search whose shards alone exceed the bound still completes, and the bound holds between
+//! searches.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use aidocs_core::{MetaShard, TermShard};
+
+/// A decoded shard of either kind.
+#[derive(Clone)]
+pub enum Shard {
+    Terms(Rc<TermShard>),
+    Meta(Rc<MetaShard>),
+}
+
+struct Entry {
+    shard: Shard,
+    cost: usize,
+    last_used: u64,
+}
+
+/// Decoded shards keyed by their position in the manifest's file table.
+pub struct ShardCache {
+    limit: usize,
+    used: usize,
+    clock: u64,
+    entries: HashMap<usize, Entry>,
+    evictions: u64,
+}
+
+impl ShardCache {
+    pub fn new(limit: usize) -> Self {
+        ShardCache {
+            limit,
+            used: 0,
+            clock: 0,
+            entries: HashMap::new(),
+            evictions: 0,
+        }
+    }
+
+    pub fn contains(&self, id: usize) -> bool {
+        self.entries.contains_key(&id)
+    }
+
+    /// The shard, marked as just used.
+    pub fn get(&mut self, id: usize) -> Option<Shard> {
+        self.clock += 1;
+        let clock = self.clock;
+        self.entries.get_mut(&id).map(|e| {
+            e.last_used = clock;
+            e.shard.clone()
+        })
+    }
+
+    pub fn insert(&mut self, id: usize, shard: Shard, cost: usize) {
+        self.clock += 1;
+        if let Some(old) = self.entries.insert(
+            id,
+            Entry {
+                shard,
+                cost,
+                last_used: self.clock,
+            },
+        ) {
+            self.used -= old.cost;
+        }
+        self.used += cost;
+    }
+
+    /// Evicts least recently used entries until the bound holds.
+    pub fn trim(&mut self) {
+        while self.used > self.limit {
+            let Some((&victim, _)) = self.entries.iter().min_by_key(|(_, e)| e.last_used) else {
+                break;
+            };
+            if let Some(e) = self.entries.remove(&victim) {
+                self.used -= e.cost;
+                self.evictions += 1;
+            }
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.used = 0;
+    }
+
+    pub fn used(&self) -> usize {
+        self.used
+    }
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+    pub fn evictions(&self) -> u64 {
+        self.evictions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta() -> Shard {
+        Shard::Meta(Rc::new(MetaShard {
+            first_page: 0,
+            pages: Vec::new(),
+        }))
+    }
+
+    #[test]
+    fn evicts_least_recently_used_within_the_bound() {
+        let mut c = ShardCache::new(100);
+        c.insert(1, meta(), 40);
+        c.insert(2, meta(), 40);
+        assert!(c.get(1).is_some()); // 2 is now the oldest
+        c.insert(3, meta(), 40);
+        assert_eq!(c.used(), 120, "inserting never evicts");
+        c.trim();
+        assert!(c.contains(1) && c.contains(3) && !c.contains(2));
+        assert_eq!(c.used(), 80);
+        assert_eq!(c.evictions(), 1);
+    }
+
+    #[test]
+    fn an_entry_larger_than_the_bound_is_kept_until_trimmed() {
+        let mut c = ShardCache::new(10);
+        c.insert(1, meta(), 5);
+        c.insert(2, meta(), 50);
+        assert!(c.contains(1) && c.contains(2));
+        c.trim();
+        assert_eq!((c.len(), c.used()), (0, 0));
+        c.insert(2, meta(), 8);
+        c.insert(2, meta(), 9);
+        assert_eq!(c.used(), 9);
+    }
+}

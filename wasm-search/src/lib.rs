@@ -1,0 +1,172 @@
+//! `aidocs-wasm-search`: the browser and edge query side.
+//!
+//! Here is a manifest and the shards a query needs; give me the same results JSON `aidocs-index query`
+//! prints. The JS wrapper in `site-plugin/src/search.js` owns all I/O (fetch or an injected loader,
+//! `DecompressionStream`, request coalescing, stale-build detection); this module verifies, decodes,
+//! caches within a byte bound and ranks with `aidocs-core`, the code the CLI runs.
+//!
+//! Errors cross to JS as one string, `code \x1f file \x1f message`, which the wrapper turns into an
+//! `AidocsSearchError` with stable `code` and `file` fields. Nothing here panics on bad bytes: every
+//! decoder returns typed errors, and a random-mutation test in `tests/` holds that.
+
+pub mod cache;
+pub mod engine;
+
+use aidocs_core::envelope::ShardKind;
+use engine::{Engine, EngineError, QueryOptions};
+use wasm_bindgen::prelude::*;
+
+fn js_err(e: EngineError) -> JsValue {
+    JsValue::from_str(&format!(
+        "{}\u{1f}{}\u{1f}{}",
+        e.code(),
+        e.file(),
+        e.message()
+    ))
+}
+
+/// Verifies a fetched file's envelope before the caller inflates it; returns the codec (0 stored, 1 zlib).
+/// `kind`: 1 manifest, 2 terms, 3 meta.
+#[wasm_bindgen(js_name = verifyEnvelope)]
+pub fn verify_envelope(name: &str, file: &[u8], kind: u8) -> Result<u8, JsValue> {
+    let kind = ShardKind::from_byte(kind).map_err(|source| {
+        js_err(EngineError::Shard {
+            file: name.to_owned(),
+            source,
+        })
+    })?;
+    engine::verify(name, file, kind).map_err(js_err)
+}
+
+/// One opened index.
+#[wasm_bindgen]
+pub struct SearchEngine {
+    inner: Engine,
+}
+
+#[wasm_bindgen]
+impl SearchEngine {
+    /// Opens an index from `manifest.bin`; `raw` is its payload when the caller inflated it.
+    /// `cache_limit` bounds the decoded shards kept (bytes of inflated payload).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        file: &[u8],
+        raw: Option<Vec<u8>>,
+        cache_limit: u32,
+    ) -> Result<SearchEngine, JsValue> {
+        Engine::open(file, raw, cache_limit as usize)
+            .map(|inner| SearchEngine { inner })
+            .map_err(js_err)
+    }
+
+    #[wasm_bindgen(getter, js_name = buildId)]
+    pub fn build_id(&self) -> String {
+        self.inner.manifest().build_id.clone()
+    }
+
+    /// `{"buildId","generator","pages","chunks","termShards","metaShards"}`.
+    pub fn summary(&self) -> String {
+        let m = self.inner.manifest();
+        let mut s = String::from("{\"buildId\":");
+        aidocs_core::json::push_str(&mut s, &m.build_id);
+        s.push_str(",\"generator\":");
+        aidocs_core::json::push_str(&mut s, &m.generator);
+        s.push_str(&format!(
+            ",\"pages\":{},\"chunks\":{},\"termShards\":{},\"metaShards\":{}}}",
+            m.pages.len(),
+            m.num_chunks,
+            m.term_shards.len(),
+            m.meta_shards.len()
+        ));
+        s
+    }
+
+    /// Term shard files `query` needs that are not cached yet.
+    #[wasm_bindgen(js_name = filesForQuery)]
+    pub fn files_for_query(&self, query: &str) -> Vec<String> {
+        self.inner.files_for_query(query)
+    }
+
+    /// Term shard files worth warming while the user types `partial`.
+    #[wasm_bindgen(js_name = filesForPreload)]
+    pub fn files_for_preload(&self, partial: &str) -> Vec<String> {
+        self.inner.files_for_preload(partial)
+    }
+
+    /// The envelope kind byte of an index file (2 terms, 3 meta), or an `unknown_file` error.
+    #[wasm_bindgen(js_name = kindOf)]
+    pub fn kind_of(&self, name: &str) -> Result<u8, JsValue> {
+        self.inner.kind_of(name).map(|k| k as u8).map_err(js_err)
+    }
+
+    /// Verifies, decodes and caches a fetched shard (`raw` = payload inflated by the caller).
+    pub fn add(&mut self, name: &str, file: &[u8], raw: Option<Vec<u8>>) -> Result<(), JsValue> {
+        self.inner.add(name, file, raw).map_err(js_err)
+    }
+
+    /// Ranks over cached term shards; returns a ticket. `tags` are joined by U+001F.
+    #[allow(clippy::too_many_arguments)] // flat arguments keep the JS glue small
+    pub fn rank(
+        &mut self,
+        query: &str,
+        k: u32,
+        kinds: &str,
+        tags: &str,
+        group: &str,
+        min_score: f32,
+        explain: bool,
+        mode: &str,
+    ) -> Result<u32, JsValue> {
+        let opts = QueryOptions {
+            k,
+            kinds: kinds.to_owned(),
+            tags: tags
+                .split('\u{1f}')
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned)
+                .collect(),
+            group: (!group.is_empty()).then(|| group.to_owned()),
+            min_score,
+            explain,
+            mode: mode.to_owned(),
+        };
+        self.inner.rank(query, &opts).map_err(js_err)
+    }
+
+    /// Metadata shard files a ranked query still needs.
+    #[wasm_bindgen(js_name = filesForTicket)]
+    pub fn files_for_ticket(&self, ticket: u32) -> Result<Vec<String>, JsValue> {
+        self.inner.files_for_ticket(ticket).map_err(js_err)
+    }
+
+    /// The results JSON of a ranked query (consumes the ticket).
+    pub fn results(&mut self, ticket: u32) -> Result<String, JsValue> {
+        self.inner.results(ticket).map_err(js_err)
+    }
+
+    pub fn release(&mut self, ticket: u32) {
+        self.inner.release(ticket)
+    }
+
+    #[wasm_bindgen(getter, js_name = cacheBytes)]
+    pub fn cache_bytes(&self) -> u32 {
+        self.inner.cache().used() as u32
+    }
+    #[wasm_bindgen(getter, js_name = cacheEntries)]
+    pub fn cache_entries(&self) -> u32 {
+        self.inner.cache().len() as u32
+    }
+    #[wasm_bindgen(getter, js_name = cacheLimit)]
+    pub fn cache_limit(&self) -> u32 {
+        self.inner.cache().limit() as u32
+    }
+    #[wasm_bindgen(getter, js_name = cacheEvictions)]
+    pub fn cache_evictions(&self) -> u32 {
+        self.inner.cache().evictions() as u32
+    }
+
+    #[wasm_bindgen(js_name = clearCache)]
+    pub fn clear_cache(&mut self) {
+        self.inner.clear_cache()
+    }
+}

@@ -1,0 +1,373 @@
+//! Tests shared by `node.rs` (`wasm-pack test --node`) and `browser.rs` (`--headless --chrome`): they run
+//! the exported `SearchEngine` inside a real wasm runtime over the checked-in fixture index.
+
+use aidocs_core::envelope::{self, ShardKind, HEADER_LEN};
+use aidocs_wasm_search::{verify_envelope, SearchEngine};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::fixture::{EXPECTED, FILES, QUERIES};
+
+const NO_LIMIT: u32 = 64 << 20;
+
+fn file(name: &str) -> &'static [u8] {
+    FILES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("fixture has no {name}"))
+        .1
+}
+
+fn open(limit: u32) -> SearchEngine {
+    SearchEngine::new(file("manifest.bin"), None, limit).expect("fixture manifest opens")
+}
+
+/// The error's stable code (the first field of the string the JS wrapper parses).
+fn code(e: JsValue) -> String {
+    e.as_string()
+        .expect("errors are strings")
+        .split('\u{1f}')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+/// A whole search as the JS wrapper runs it, with files from `fetch`.
+fn search_with(
+    engine: &mut SearchEngine,
+    query: &str,
+    kinds: &str,
+    mut fetch: impl FnMut(&str) -> Vec<u8>,
+) -> Result<String, JsValue> {
+    for name in engine.files_for_query(query) {
+        engine.add(&name, &fetch(&name), None)?;
+    }
+    let ticket = engine.rank(query, 10, kinds, "", "", 0.0, false, "lexical")?;
+    for name in engine.files_for_ticket(ticket)? {
+        if let Err(e) = engine.add(&name, &fetch(&name), None) {
+            engine.release(ticket);
+            return Err(e);
+        }
+    }
+    engine.results(ticket)
+}
+
+fn search(engine: &mut SearchEngine, query: &str, kinds: &str) -> String {
+    search_with(engine, query, kinds, |n| file(n).to_vec()).expect("search succeeds")
+}
+
+fn expected_line(id: &str) -> &'static str {
+    EXPECTED
+        .lines()
+        .find(|l| l.starts_with(&format!("{{\"query_id\":\"{id}\",")))
+        .unwrap()
+}
+
+fn batch_line(id: &str, results: &str) -> String {
+    format!("{{\"query_id\":\"{id}\",\"results\":{results}}}")
+}
+
+#[wasm_bindgen_test]
+fn issue_3_same_results_as_the_native_cli() {
+    let mut engine = open(NO_LIMIT);
+    for (id, text, kinds) in QUERIES {
+        let got = batch_line(id, &search(&mut engine, text, kinds));
+        assert_eq!(got, expected_line(id), "query {id} {text:?}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn loads_only_the_shards_a_query_needs() {
+    let mut engine = open(NO_LIMIT);
+    let terms = FILES.iter().filter(|(n, _)| n.starts_with("t/")).count();
+    let needed = engine.files_for_query("refresh tokens");
+    assert!(!needed.is_empty() && needed.len() < terms, "{needed:?}");
+    // A word the site never uses is ruled out by the manifest's filters: no fetch at all.
+    assert!(engine.files_for_query("zzzqqqxx").is_empty());
+    search(&mut engine, "refresh tokens", "");
+    assert!(
+        engine.files_for_query("refresh tokens").is_empty(),
+        "cached"
+    );
+    assert!(!engine.files_for_preload("authen").is_empty() || engine.cache_entries() > 0);
+}
+
+#[wasm_bindgen_test]
+fn filters_and_options() {
+    let mut engine = open(NO_LIMIT);
+    let api = search(&mut engine, "user", "api");
+    assert!(api.contains("\"kind\":\"api\"") && !api.contains("\"kind\":\"docs\""));
+    let both = search(&mut engine, "user", "docs,api");
+    assert!(both.contains("\"kind\":\"api\"") && both.contains("\"kind\":\"docs\""));
+    for name in engine.files_for_query("user") {
+        engine.add(&name, file(&name), None).unwrap();
+    }
+    let t = engine
+        .rank("user", 2, "", "", "Users", 0.0, true, "")
+        .unwrap();
+    for name in engine.files_for_ticket(t).unwrap() {
+        engine.add(&name, file(&name), None).unwrap();
+    }
+    let grouped = engine.results(t).unwrap();
+    assert_eq!(grouped.matches("\"breadcrumb\":").count(), 2, "k=2");
+    assert!(grouped.contains("\"explain\":{\"bm25\":"));
+    assert!(!grouped.contains("\"Guides\""), "group filter: {grouped}");
+    for (k, kinds, mode) in [
+        (0, "", ""),
+        (1001, "", ""),
+        (5, "blog", ""),
+        (5, "", "hybrid"),
+    ] {
+        let e = engine
+            .rank("user", k, kinds, "", "", 0.0, false, mode)
+            .unwrap_err();
+        assert_eq!(code(e), "bad_option");
+    }
+    assert_eq!(code(engine.results(987_654).unwrap_err()), "unknown_ticket");
+}
+
+#[wasm_bindgen_test]
+fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
+    let mut engine = open(NO_LIMIT);
+    let name = engine.files_for_query("refresh tokens").remove(0);
+    let good = file(&name);
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (good[..good.len() / 2].to_vec(), "length_mismatch"),
+        (good[..3].to_vec(), "bad_magic"),
+        (Vec::new(), "bad_magic"),
+        (
+            {
+                let mut b = good.to_vec();
+                let last = b.len() - 1;
+                b[last] ^= 0x40;
+                b
+            },
+            "checksum_mismatch",
+        ),
+        (
+            {
+                let mut b = good.to_vec();
+                b[4] = 2;
+                b
+            },
+            "unsupported_version",
+        ),
+        (
+            {
+                let meta = FILES.iter().find(|(n, _)| n.starts_with("m/")).unwrap().1;
+                meta.to_vec()
+            },
+            "wrong_kind",
+        ),
+        (b"<!doctype html><title>404</title>".to_vec(), "bad_magic"),
+    ];
+    for (bytes, want) in cases {
+        let e = engine.add(&name, &bytes, None).unwrap_err();
+        let s = e.as_string().unwrap();
+        assert_eq!(code(e), want);
+        assert!(s.contains(&name), "the message names the file: {s}");
+    }
+    // Inflated by the caller (DecompressionStream) but with the wrong length.
+    let e = engine.add(&name, good, Some(vec![0u8; 3])).unwrap_err();
+    assert_eq!(code(e), "length_mismatch");
+    assert_eq!(
+        code(
+            engine
+                .add("t/not-in-this-index.bin", good, None)
+                .unwrap_err()
+        ),
+        "unknown_file"
+    );
+    // Rank without the shard: a typed error, not a wrong answer.
+    assert_eq!(
+        code(
+            engine
+                .rank("refresh tokens", 10, "", "", "", 0.0, false, "")
+                .unwrap_err()
+        ),
+        "missing_shard"
+    );
+    assert_eq!(
+        search(&mut engine, "refresh tokens", ""),
+        search(&mut open(NO_LIMIT), "refresh tokens", "")
+    );
+    // The manifest itself: damaged, wrong kind, or another format version.
+    assert_eq!(
+        code(
+            SearchEngine::new(&file("manifest.bin")[..40], None, NO_LIMIT)
+                .err()
+                .unwrap()
+        ),
+        "length_mismatch"
+    );
+    assert_eq!(
+        code(SearchEngine::new(good, None, NO_LIMIT).err().unwrap()),
+        "wrong_kind"
+    );
+    assert_eq!(
+        code(verify_envelope("x", good, 9).unwrap_err()),
+        "unknown_kind"
+    );
+    assert_eq!(verify_envelope(&name, good, 2).unwrap(), 1);
+}
+
+#[wasm_bindgen_test]
+fn a_metadata_shard_of_another_slot_is_rejected() {
+    let mut engine = open(NO_LIMIT);
+    let metas: Vec<&str> = FILES
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| n.starts_with("m/"))
+        .collect();
+    assert!(metas.len() >= 2);
+    let e = engine.add(metas[0], file(metas[1]), None).unwrap_err();
+    assert!(
+        ["meta_mismatch", "invalid_payload"].contains(&code(e.clone()).as_str()),
+        "{e:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn payload_inflated_by_the_caller_gives_the_same_results() {
+    let mut engine = SearchEngine::new(
+        file("manifest.bin"),
+        Some(envelope::open(file("manifest.bin"), ShardKind::Manifest).unwrap()),
+        NO_LIMIT,
+    )
+    .unwrap();
+    for (id, text, kinds) in QUERIES {
+        for name in engine.files_for_query(text) {
+            let f = file(&name);
+            let h = envelope::read_header(f).unwrap();
+            engine
+                .add(&name, f, Some(envelope::open(f, h.kind).unwrap()))
+                .unwrap();
+        }
+        let t = engine
+            .rank(text, 10, kinds, "", "", 0.0, false, "")
+            .unwrap();
+        for name in engine.files_for_ticket(t).unwrap() {
+            let f = file(&name);
+            let raw = envelope::open(f, ShardKind::Meta).unwrap();
+            engine.add(&name, f, Some(raw)).unwrap();
+        }
+        assert_eq!(
+            batch_line(id, &engine.results(t).unwrap()),
+            expected_line(id)
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+fn cache_stays_within_its_bound() {
+    let limit = 700;
+    let mut engine = open(limit);
+    for _ in 0..3 {
+        for (id, text, kinds) in QUERIES {
+            let got = batch_line(id, &search(&mut engine, text, kinds));
+            assert_eq!(got, expected_line(id));
+            assert!(
+                engine.cache_bytes() <= limit,
+                "{} bytes in {} entries over a {limit}-byte bound",
+                engine.cache_bytes(),
+                engine.cache_entries()
+            );
+        }
+    }
+    assert!(engine.cache_evictions() > 0);
+    engine.clear_cache();
+    assert_eq!((engine.cache_bytes(), engine.cache_entries()), (0, 0));
+}
+
+/// xorshift64*: deterministic bytes without a rand dependency in the wasm test build.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn mutate(rng: &mut Rng, bytes: &[u8]) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    match rng.below(4) {
+        0 => b.truncate(rng.below(b.len().max(1))),
+        1 => {
+            for _ in 0..1 + rng.below(3) {
+                let i = rng.below(b.len());
+                b[i] ^= 1 << rng.below(8);
+            }
+        }
+        2 => {
+            // Tampered: the payload changed and the envelope re-sealed, so the CRC passes and only the
+            // decoders' own validation stands between the bytes and the ranking code.
+            let h = envelope::read_header(bytes).unwrap();
+            let mut raw = envelope::open(bytes, h.kind).unwrap();
+            if raw.is_empty() {
+                return b;
+            }
+            for _ in 0..1 + rng.below(4) {
+                let i = rng.below(raw.len());
+                raw[i] = rng.next() as u8;
+            }
+            if rng.below(4) == 0 {
+                raw.truncate(rng.below(raw.len()));
+            }
+            b = envelope::seal(h.kind, &raw);
+        }
+        _ => {
+            let i = HEADER_LEN.min(b.len());
+            b.insert(i, rng.next() as u8);
+        }
+    }
+    b
+}
+
+#[wasm_bindgen_test]
+fn issue_3_random_mutations_are_errors_or_valid_results() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut errors, mut ok) = (0u32, 0u32);
+    for case in 0..3000 {
+        let (target, _) = FILES[rng.below(FILES.len())];
+        let bad = mutate(&mut rng, file(target));
+        let (id, text, kinds) = QUERIES[case % QUERIES.len()];
+        // A name the (tampered) manifest invented is a 404: empty bytes.
+        let fetch = |n: &str| {
+            if n == target {
+                bad.clone()
+            } else {
+                FILES
+                    .iter()
+                    .find(|(f, _)| *f == n)
+                    .map(|(_, b)| b.to_vec())
+                    .unwrap_or_default()
+            }
+        };
+        let outcome = if target == "manifest.bin" {
+            SearchEngine::new(&bad, None, NO_LIMIT)
+                .and_then(|mut e| search_with(&mut e, text, kinds, fetch))
+        } else {
+            let mut e = open(NO_LIMIT);
+            search_with(&mut e, text, kinds, fetch)
+        };
+        match outcome {
+            Ok(json) => {
+                ok += 1;
+                assert!(json.starts_with('[') && json.ends_with(']'));
+                // Bytes that decode are either the original or a valid tampered index.
+                let _ = id;
+            }
+            Err(e) => {
+                errors += 1;
+                let s = e.as_string().expect("a typed error string");
+                assert_eq!(s.split('\u{1f}').count(), 3, "{s}");
+            }
+        }
+    }
+    assert!(errors > 1000, "{errors} errors, {ok} results");
+}
