@@ -11,10 +11,10 @@
 //!    dropped (only as standalone words or parts; a whole identifier is never dropped) and the rest is
 //!    stemmed with the Snowball English stemmer (`frostem`, the stemmer tantivy 0.27 itself uses).
 
-use unicode_normalization::{char::is_combining_mark, UnicodeNormalization};
+use crate::fold_table;
 
 /// Version of the token stream. Stored in the manifest: a reader refuses an index built by another one.
-pub const ANALYZER_VERSION: u32 = 1;
+pub const ANALYZER_VERSION: u32 = 2;
 
 /// Tokens longer than this (in bytes, after folding) are dropped: they are hashes, base64 or minified code.
 pub const MAX_TOKEN_BYTES: usize = 64;
@@ -76,15 +76,32 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() && !is_cjk(c)
 }
 
-/// Unicode folding: compatibility decomposition, combining marks removed, lowercase.
+/// Unicode folding: compatibility decomposition with combining marks removed (for the scripts in
+/// [`fold_table`]; `café` → `cafe`, `ﬁ` → `fi`, fullwidth → ASCII), then lowercase.
 pub fn fold(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.nfkd() {
-        if is_combining_mark(c) {
-            continue;
-        }
+    let mut push = |c: char| {
         for l in c.to_lowercase() {
             out.push(l);
+        }
+    };
+    for c in s.chars() {
+        let v = c as u32;
+        if fold_table::MARKS.iter().any(|&(a, b)| (a..=b).contains(&v)) {
+            continue;
+        }
+        let folded = u16::try_from(v)
+            .ok()
+            .and_then(|k| fold_table::KEYS.binary_search(&k).ok());
+        match folded {
+            Some(i) => {
+                let (a, b) = (
+                    fold_table::OFFSETS[i] as usize,
+                    fold_table::OFFSETS[i + 1] as usize,
+                );
+                fold_table::TEXT.get(a..b).unwrap_or("").chars().for_each(&mut push);
+            }
+            None => push(c),
         }
     }
     out
@@ -277,6 +294,16 @@ pub fn split_identifier(token: &str) -> Vec<&str> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn fold_strips_accents_and_compatibility_forms() {
+        assert_eq!(fold("Café NAÏVE"), "cafe naive");
+        assert_eq!(fold("ﬁle Ｆｕｌｌ"), "file full");
+        assert_eq!(fold("e\u{301}te\u{0308}"), "ete");
+        assert_eq!(fold("Ελληνικά Ёлка"), "ελληνικα елка");
+        assert_eq!(fold("½ ²"), "1\u{2044}2 2");
+        assert_eq!(fold("中文 한국어"), "中文 한국어");
+    }
+
     use super::*;
 
     fn texts(q: &str) -> Vec<String> {

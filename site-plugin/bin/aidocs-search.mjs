@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// aidocs-search: the wasm engine from the command line, for parity tests and benchmarks.
+//   aidocs-search query --index DIR --queries FILE.jsonl [--k N] [--mode M] [--kind K]... [--explain]
+//   aidocs-search query --index DIR [--json] TEXT...
+// Batch mode prints the same JSONL as `aidocs-index query --queries` ({"query_id","results"} per line).
+// Exit codes as the native CLI: 0 ok, 1 runtime failure, 2 usage, 3 invalid input.
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openIndex, AidocsSearchError } from '../src/search.js';
+
+const USAGE = `usage: aidocs-search query --index DIR (--queries FILE.jsonl | TEXT...) [--k N] [--kind K]... [--tag T]...
+                            [--group G] [--mode lexical] [--explain] [--json]`;
+
+function fail(code, msg) {
+  process.stderr.write(`error: ${msg}\n`);
+  process.exit(code);
+}
+
+async function readQueries(file) {
+  let src;
+  try {
+    src = await readFile(file, 'utf8');
+  } catch (e) {
+    fail(3, `${file}: ${e.message}`);
+  }
+  const out = [];
+  src.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let q;
+    try {
+      q = JSON.parse(line);
+    } catch (e) {
+      fail(3, `${file}:${i + 1}: expected {"id","text"}: ${e.message}`);
+    }
+    if (q == null || typeof q.text !== 'string' || q.id == null) fail(3, `${file}:${i + 1}: expected {"id","text"}`);
+    out.push([String(q.id), q.text]);
+  });
+  return out;
+}
+
+async function main(argv) {
+  const [command, ...rest] = argv;
+  if (command !== 'query') fail(2, `${command ? `unknown command \`${command}\`` : 'no command'}\n${USAGE}`);
+  let args;
+  try {
+    args = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        index: { type: 'string' },
+        queries: { type: 'string' },
+        k: { type: 'string', default: '10' },
+        mode: { type: 'string', default: 'lexical' },
+        kind: { type: 'string', multiple: true, default: [] },
+        tag: { type: 'string', multiple: true, default: [] },
+        group: { type: 'string' },
+        explain: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+      },
+    });
+  } catch (e) {
+    fail(2, `${e.message}\n${USAGE}`);
+  }
+  const { values: v, positionals } = args;
+  if (!v.index) fail(2, `--index DIR is required\n${USAGE}`);
+  const k = Number(v.k);
+  if (!Number.isInteger(k) || k < 1) fail(2, `--k must be a positive integer, got ${v.k}`);
+  const dir = resolve(v.index);
+  const load = (name) => readFile(join(dir, name));
+  let index;
+  try {
+    index = await openIndex(load);
+  } catch (e) {
+    fail(1, e.message);
+  }
+  const opts = { k, kind: v.kind, tags: v.tag, group: v.group, explain: v.explain, mode: v.mode };
+  const write = (line) => process.stdout.write(`${line}\n`);
+  try {
+    if (v.queries) {
+      for (const [id, text] of await readQueries(v.queries)) {
+        write(`{"query_id":${JSON.stringify(id)},"results":${await index.searchRaw(text, opts)}}`);
+      }
+      return;
+    }
+    const text = positionals.join(' ');
+    if (!text) fail(2, `give a query text or --queries FILE.jsonl\n${USAGE}`);
+    const raw = await index.searchRaw(text, opts);
+    if (v.json) {
+      write(`{"query":${JSON.stringify(text)},"results":${raw}}`);
+      return;
+    }
+    const results = JSON.parse(raw);
+    if (!results.length) write(`no results for ${JSON.stringify(text)}`);
+    results.forEach((r, i) => {
+      write(`${String(i + 1).padStart(2)}. ${r.score.toFixed(4)}  [${r.kind}] ${r.title}  ${r.url}`);
+      for (const s of r.sections) if (s.anchor) write(`      § ${s.title} (${s.score.toFixed(4)})  ${s.url}`);
+    });
+  } catch (e) {
+    if (e instanceof AidocsSearchError && e.code === 'bad_option') fail(2, e.message);
+    fail(1, e.message);
+  }
+}
+
+main(process.argv.slice(2));

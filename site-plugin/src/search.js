@@ -1,0 +1,377 @@
+// aidocs-search: open an index built by `aidocs-index build` and search it with the wasm engine,
+// in a browser, a Web Worker, Node or an edge runtime.
+//
+// This module owns the I/O; the wasm engine (wasm-search/) verifies, decodes, caches and ranks with the
+// same Rust code as the native CLI, and returns the same results JSON.
+//   - Only the files a query needs are fetched: the manifest once, the term shards its words fall in
+//     (the manifest's filters rule out absent words without a fetch), then the metadata shards of the
+//     pages returned.
+//   - Concurrent requests for one file are coalesced; payloads are inflated with DecompressionStream
+//     where the platform has it (bounded by the length the header declares), in wasm otherwise.
+//   - A new build deployed mid-session is detected (a file of the old manifest is gone, or a metadata
+//     shard no longer matches) and the manifest reloaded, never mixed with the old one.
+//   - Every failure is an AidocsSearchError with a stable `code` and the `file` it concerns; the index
+//     stays usable afterwards.
+
+import initWasm, { initSync, SearchEngine, verifyEnvelope } from '../wasm/aidocs_search.js';
+
+export const MANIFEST_FILE = 'manifest.bin';
+const HEADER_LEN = 20;
+const KIND_MANIFEST = 1;
+const DEFAULT_CACHE_BYTES = 8 << 20;
+/** Codes after which the manifest is revalidated: they are what a deploy of a new build looks like. */
+const STALE_CODES = new Set(['not_found', 'unknown_file', 'meta_mismatch', 'checksum_mismatch']);
+
+/** Every failure of this package: `code` is stable (see README), `file` names the index file if any. */
+export class AidocsSearchError extends Error {
+  constructor(code, message, file = null, options = undefined) {
+    super(message, options);
+    this.name = 'AidocsSearchError';
+    this.code = code;
+    this.file = file;
+  }
+}
+
+function fromWasm(e) {
+  if (e instanceof AidocsSearchError) return e;
+  if (typeof e === 'string') {
+    const [code, file, message] = e.split('\x1f');
+    return new AidocsSearchError(code, message ?? e, file || null);
+  }
+  if (e instanceof WebAssembly.RuntimeError) {
+    return new AidocsSearchError('wasm_trap', `search engine trapped: ${e.message}`, null, { cause: e });
+  }
+  return new AidocsSearchError('internal', String(e?.message ?? e), null, { cause: e });
+}
+
+let wasmReady = null;
+
+/**
+ * Loads the wasm module once. `source`: nothing (the file next to this package), a URL, the bytes,
+ * or a compiled WebAssembly.Module (edge runtimes that import .wasm as a module).
+ */
+export function loadWasm(source) {
+  wasmReady ??= (async () => {
+    if (source instanceof WebAssembly.Module || ArrayBuffer.isView(source) || source instanceof ArrayBuffer) {
+      initSync({ module: source });
+      return;
+    }
+    const url = source ? new URL(source, globalThis.location?.href) : new URL('../wasm/aidocs_search_bg.wasm', import.meta.url);
+    if (url.protocol === 'file:') {
+      const { readFile } = await import('node:fs/promises');
+      initSync({ module: await readFile(url) });
+      return;
+    }
+    await initWasm({ module_or_path: url });
+  })().catch((e) => {
+    wasmReady = null;
+    throw new AidocsSearchError('wasm_load_failed', `could not load the search module: ${e?.message ?? e}`, null, { cause: e });
+  });
+  return wasmReady;
+}
+
+/** A loader that fetches `name` relative to `base` (a URL or a path on the current site). */
+export function urlLoader(base, fetchImpl = globalThis.fetch) {
+  const root = new URL(base.endsWith('/') ? base : `${base}/`, globalThis.location?.href);
+  return async (name, { fresh = false } = {}) => {
+    let res;
+    try {
+      res = await fetchImpl(new URL(name, root), fresh ? { cache: 'no-cache' } : undefined);
+    } catch (e) {
+      throw new AidocsSearchError('fetch_failed', `${name}: ${e?.message ?? e}`, name, { cause: e });
+    }
+    if (res.status === 404 || res.status === 410) {
+      throw new AidocsSearchError('not_found', `${name}: not found (HTTP ${res.status})`, name);
+    }
+    if (!res.ok) throw new AidocsSearchError('fetch_failed', `${name}: HTTP ${res.status}`, name);
+    return new Uint8Array(await res.arrayBuffer());
+  };
+}
+
+async function callLoader(load, name, fresh) {
+  let bytes;
+  try {
+    bytes = await load(name, { fresh });
+  } catch (e) {
+    if (e instanceof AidocsSearchError) throw e;
+    const notFound = e?.code === 'ENOENT' || e?.status === 404;
+    throw new AidocsSearchError(notFound ? 'not_found' : 'fetch_failed', `${name}: ${e?.message ?? e}`, name, { cause: e });
+  }
+  if (bytes == null) throw new AidocsSearchError('not_found', `${name}: not found`, name);
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (!(bytes instanceof Uint8Array)) {
+    throw new AidocsSearchError('fetch_failed', `${name}: the loader must resolve to a Uint8Array`, name);
+  }
+  return bytes;
+}
+
+const canStream = typeof DecompressionStream === 'function' && typeof Blob === 'function';
+
+/** Inflates a zlib payload with DecompressionStream, refusing more than the `rawLen` the header declares. */
+async function inflate(name, file, rawLen) {
+  const out = new Uint8Array(rawLen);
+  let off = 0;
+  try {
+    const reader = new Blob([file.subarray(HEADER_LEN)]).stream().pipeThrough(new DecompressionStream('deflate')).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (off + value.length > rawLen) {
+        await reader.cancel();
+        throw new AidocsSearchError('length_mismatch', `${name}: inflates to more than the ${rawLen} bytes its header declares`, name);
+      }
+      out.set(value, off);
+      off += value.length;
+    }
+  } catch (e) {
+    if (e instanceof AidocsSearchError) throw e;
+    throw new AidocsSearchError('inflate_failed', `${name}: payload does not inflate: ${e?.message ?? e}`, name, { cause: e });
+  }
+  return off === rawLen ? out : out.subarray(0, off); // a short payload is reported by the engine
+}
+
+/** Verifies the envelope, then inflates in JS when the platform can; `raw` undefined = inflate in wasm. */
+async function prepare(name, file, kind, inflateMode) {
+  let codec;
+  try {
+    codec = verifyEnvelope(name, file, kind);
+  } catch (e) {
+    throw fromWasm(e);
+  }
+  if (codec !== 1 || inflateMode === 'wasm' || !canStream) return { file, raw: undefined };
+  const rawLen = new DataView(file.buffer, file.byteOffset + 8, 4).getUint32(0, true);
+  return { file, raw: await inflate(name, file, rawLen) };
+}
+
+function normalizeOptions(opts) {
+  const k = opts.k ?? 10;
+  if (!Number.isInteger(k)) throw new AidocsSearchError('bad_option', `k must be an integer, got ${k}`);
+  const kinds = Array.isArray(opts.kind) ? opts.kind.join(',') : (opts.kind ?? '');
+  const tags = opts.tags ?? (opts.tag ? [opts.tag] : []);
+  if (!Array.isArray(tags)) throw new AidocsSearchError('bad_option', 'tags must be an array of strings');
+  return {
+    k,
+    kinds: String(kinds),
+    tags: tags.map(String).join('\x1f'),
+    group: opts.group == null ? '' : String(opts.group),
+    minScore: Number(opts.minScore ?? 0),
+    explain: Boolean(opts.explain),
+    mode: opts.mode == null ? '' : String(opts.mode),
+  };
+}
+
+/** One opened index. Create with `openIndex`. */
+export class AidocsIndex {
+  #load;
+  #engine;
+  #options;
+  #inflight = new Map();
+  #closed = false;
+  #reloading = null;
+
+  /** Network cost so far: files fetched, bytes, manifest reloads. */
+  stats = { requests: 0, bytes: 0, reloads: 0 };
+
+  constructor(load, engine, options) {
+    this.#load = load;
+    this.#engine = engine;
+    this.#options = options;
+  }
+
+  /** The build the index currently serves (changes after a reload). */
+  get buildId() {
+    return this.#engine.buildId;
+  }
+
+  /** `{buildId, generator, pages, chunks, termShards, metaShards}` */
+  get summary() {
+    return JSON.parse(this.#engine.summary());
+  }
+
+  /** Decoded shards held in memory, in bytes of inflated payload, and the bound. */
+  get cache() {
+    const e = this.#engine;
+    return { bytes: e.cacheBytes, entries: e.cacheEntries, limit: e.cacheLimit, evictions: e.cacheEvictions };
+  }
+
+  #check() {
+    if (this.#closed) throw new AidocsSearchError('closed', 'this index was closed');
+  }
+
+  /** Runs a wasm call; a trap (which the tests say cannot happen) reopens the engine instead of poisoning it. */
+  #call(engine, fn) {
+    try {
+      return fn(engine);
+    } catch (e) {
+      const err = fromWasm(e);
+      if (err.code === 'wasm_trap' && engine === this.#engine) {
+        try {
+          this.#engine = new SearchEngine(this.#options.manifest, undefined, this.#options.cacheBytes);
+        } catch {
+          /* the reported error below is the useful one */
+        }
+      }
+      throw err;
+    }
+  }
+
+  #fetch(name, fresh = false) {
+    const key = fresh ? `${name}\0fresh` : name;
+    let p = this.#inflight.get(key);
+    if (!p) {
+      p = callLoader(this.#load, name, fresh).then((bytes) => {
+        this.stats.requests += 1;
+        this.stats.bytes += bytes.length;
+        return bytes;
+      });
+      this.#inflight.set(key, p);
+      const done = () => this.#inflight.delete(key);
+      p.then(done, done);
+    }
+    return p;
+  }
+
+  async #fetchInto(engine, names) {
+    await Promise.all(
+      names.map(async (name) => {
+        const kind = this.#call(engine, (e) => e.kindOf(name));
+        const { file, raw } = await prepare(name, await this.#fetch(name), kind, this.#options.inflate);
+        this.#call(engine, (e) => e.add(name, file, raw));
+      }),
+    );
+  }
+
+  /** Fetches the manifest again, bypassing caches; swaps the engine when the build changed. */
+  async #revalidate() {
+    this.#reloading ??= (async () => {
+      const bytes = await this.#fetch(MANIFEST_FILE, true);
+      const { file, raw } = await prepare(MANIFEST_FILE, bytes, KIND_MANIFEST, this.#options.inflate);
+      const engine = this.#call(this.#engine, () => new SearchEngine(file, raw, this.#options.cacheBytes));
+      if (engine.buildId === this.#engine.buildId) {
+        engine.free();
+        return false;
+      }
+      const old = this.#engine;
+      this.#engine = engine;
+      this.#options.manifest = bytes;
+      this.stats.reloads += 1;
+      old.free();
+      this.#options.onReload?.(engine.buildId);
+      return true;
+    })().finally(() => {
+      this.#reloading = null;
+    });
+    return this.#reloading;
+  }
+
+  async #searchRawOnce(engine, query, o) {
+    for (let attempt = 0; ; attempt++) {
+      await this.#fetchInto(engine, this.#call(engine, (e) => e.filesForQuery(query)));
+      let ticket;
+      try {
+        ticket = this.#call(engine, (e) => e.rank(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode));
+      } catch (err) {
+        // Another search evicted a shard between our fetch and our rank: fetch again.
+        if (err.code === 'missing_shard' && attempt < 3) continue;
+        throw err;
+      }
+      try {
+        for (let again = 0; ; again++) {
+          await this.#fetchInto(engine, this.#call(engine, (e) => e.filesForTicket(ticket)));
+          try {
+            return this.#call(engine, (e) => e.results(ticket));
+          } catch (err) {
+            if (err.code === 'missing_shard' && again < 3) continue;
+            throw err;
+          }
+        }
+      } finally {
+        if (engine === this.#engine) engine.release(ticket);
+      }
+    }
+  }
+
+  /**
+   * Searches and returns the results as the JSON text `aidocs-index query` prints (a JSON array).
+   * Options as for `search`.
+   */
+  async searchRaw(query, opts = {}) {
+    this.#check();
+    if (typeof query !== 'string') throw new AidocsSearchError('bad_option', 'query must be a string');
+    const o = normalizeOptions(opts);
+    const engine = this.#engine;
+    try {
+      return await this.#searchRawOnce(engine, query, o);
+    } catch (err) {
+      // The engine was swapped by a reload while this search ran: answer from the new build.
+      if (engine !== this.#engine) return await this.#searchRawOnce(this.#engine, query, o);
+      if (!STALE_CODES.has(err.code)) throw err;
+      // Either a new build was deployed (reload, then answer from it) or the file is really broken.
+      const reloaded = await this.#revalidate().catch(() => false);
+      if (!reloaded) throw err;
+      return await this.#searchRawOnce(this.#engine, query, o);
+    }
+  }
+
+  /**
+   * Searches. `opts`: `k` (1–1000, default 10), `kind` ('docs' | 'api' | 'custom' or an array),
+   * `tags` (all required), `group` (navigation group), `minScore`, `explain`, `mode` ('lexical').
+   * Resolves to the result objects of the native JSON shape.
+   */
+  async search(query, opts = {}) {
+    return JSON.parse(await this.searchRaw(query, opts));
+  }
+
+  /**
+   * Warms the shards a query being typed will need (its complete words and the last word's prefix).
+   * Resolves to the number of files fetched; failures here never affect later searches.
+   */
+  async preload(partial) {
+    this.#check();
+    const engine = this.#engine;
+    const names = this.#call(engine, (e) => e.filesForPreload(String(partial ?? '')));
+    await this.#fetchInto(engine, names);
+    return names.length;
+  }
+
+  /** Drops decoded shards (the next queries fetch again). */
+  clearCache() {
+    this.#check();
+    this.#engine.clearCache();
+  }
+
+  /** Releases the engine's memory; later calls fail with code `closed`. */
+  close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#engine.free();
+    this.#inflight.clear();
+  }
+}
+
+/**
+ * Opens an index. `source`: the base URL of the index directory (where `manifest.bin` is), or an async
+ * loader `(name) => Promise<Uint8Array>` for runtimes where the files live in KV, R2, a file system or an
+ * asset binding. `options`: `cacheBytes` (bound on decoded shards, default 8 MiB), `wasm` (module
+ * source, see loadWasm), `fetch` (for URL sources), `inflate` ('auto' | 'wasm'), `onReload(buildId)`.
+ */
+export async function openIndex(source, options = {}) {
+  const load = typeof source === 'function' ? source : urlLoader(String(source), options.fetch ?? globalThis.fetch);
+  await loadWasm(options.wasm);
+  const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
+  if (!Number.isInteger(cacheBytes) || cacheBytes < 0 || cacheBytes > 2 ** 32 - 1) {
+    throw new AidocsSearchError('bad_option', `cacheBytes must be an integer number of bytes, got ${cacheBytes}`);
+  }
+  const bytes = await callLoader(load, MANIFEST_FILE, false);
+  const { file, raw } = await prepare(MANIFEST_FILE, bytes, KIND_MANIFEST, options.inflate);
+  let engine;
+  try {
+    engine = new SearchEngine(file, raw, cacheBytes);
+  } catch (e) {
+    throw fromWasm(e);
+  }
+  const index = new AidocsIndex(load, engine, { ...options, cacheBytes, manifest: bytes });
+  index.stats.requests = 1;
+  index.stats.bytes = bytes.length;
+  return index;
+}
