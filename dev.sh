@@ -18,22 +18,33 @@ setup() {
   fi
   rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
   rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
-  # The pieces below are installed once the components that need them exist in the tree
-  # (wasm-search/, site-plugin/, the embedding pass); see ../shared/TOOLCHAIN.md for the pins.
-  if [ -d "$ROOT/wasm-search" ]; then
-    if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen 0.2.130" ]; then
-      log "installing wasm-bindgen-cli 0.2.130"
-      cargo install wasm-bindgen-cli --version 0.2.130 --locked
-    fi
-    command -v wasm-pack >/dev/null || { log "installing wasm-pack"; cargo install wasm-pack --locked; }
+  export PATH="$HOME/.cargo/bin:$PATH"
+  # The wasm toolchain, pinned as ../shared/TOOLCHAIN.md says: wasm-pack uses the wasm-bindgen on PATH only
+  # when it equals the crate's pin (otherwise it tries GitHub).
+  if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen 0.2.130" ]; then
+    log "installing wasm-bindgen-cli 0.2.130"
+    # --locked can fail when a locked dependency was yanked from crates.io; then resolve afresh.
+    cargo install wasm-bindgen-cli --version 0.2.130 --locked \
+      || cargo install wasm-bindgen-cli --version 0.2.130
   fi
-  if [ -d "$ROOT/site-plugin" ]; then
-    if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-      log "installing chromium and chromium-driver"
-      apt-get update -qq && apt-get install -y -qq chromium chromium-driver
-    fi
-    [ -d "$ROOT/site-plugin/node_modules" ] || (cd "$ROOT/site-plugin" && npm ci --no-audit --no-fund)
+  command -v wasm-pack >/dev/null || { log "installing wasm-pack"; cargo install wasm-pack --locked || cargo install wasm-pack; }
+  # Debian's Chromium and its driver: wasm-pack's browser tests and the search box's end-to-end tests.
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    log "installing chromium and chromium-driver"
+    apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null
   fi
+  # npm packages (binaryen's wasm-opt, never Debian's), reinstalled when the lock file changed.
+  if [ ! -f site-plugin/node_modules/.package-lock.json ] \
+    || [ site-plugin/package-lock.json -nt site-plugin/node_modules/.package-lock.json ]; then
+    log "installing site-plugin npm packages"
+    (cd site-plugin && npm ci --no-audit --no-fund)
+  fi
+}
+
+# The wasm module into site-plugin/wasm/ (incremental; prints the sizes readers pay).
+build_wasm() {
+  log "building the wasm module (wasm-pack, wasm-opt -Oz)"
+  npm run --silent build --prefix site-plugin
 }
 
 build_bin() {
@@ -63,12 +74,21 @@ run_tests() {
   setup
   log "cargo fmt --check"
   cargo fmt --all -- --check
+  cargo fmt --manifest-path wasm-search/Cargo.toml -- --check
   log "cargo clippy -D warnings"
   cargo clippy --workspace --all-targets -- -D warnings
+  cargo clippy --manifest-path wasm-search/Cargo.toml --all-targets -- -D warnings
   log "aidocs-core builds for wasm32-unknown-unknown"
   cargo build -p aidocs-core --target wasm32-unknown-unknown --release
-  log "cargo test (unit, CLI, end-to-end; SciFact parity runs when ../shared/data is present)"
-  cargo test --workspace
+  build_wasm
+  log "wasm tests in Node (wasm-pack test --node)"
+  (cd wasm-search && cargo test -q && wasm-pack test --node -- --test node)
+  log "wasm tests in headless Chromium (wasm-pack test --headless --chrome)"
+  (cd wasm-search && wasm-pack test --headless --chrome -- --test browser)
+  log "site-plugin tests (node --test)"
+  (cd site-plugin && node --test test/)
+  log "cargo test (unit, CLI, end-to-end, native-vs-wasm parity; SciFact runs when ../shared/data is present)"
+  AIDOCS_REQUIRE_WASM=1 cargo test --workspace
 }
 
 case "${1:-}" in

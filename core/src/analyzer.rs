@@ -99,7 +99,11 @@ pub fn fold(s: &str) -> String {
                     fold_table::OFFSETS[i] as usize,
                     fold_table::OFFSETS[i + 1] as usize,
                 );
-                fold_table::TEXT.get(a..b).unwrap_or("").chars().for_each(&mut push);
+                fold_table::TEXT
+                    .get(a..b)
+                    .unwrap_or("")
+                    .chars()
+                    .for_each(&mut push);
             }
             None => push(c),
         }

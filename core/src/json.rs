@@ -68,7 +68,7 @@ pub fn push_score(out: &mut String, x: f32) {
     if frac != 0 {
         out.push('.');
         let mut width = 6;
-        while frac % 10 == 0 {
+        while frac.is_multiple_of(10) {
             frac /= 10;
             width -= 1;
         }
@@ -264,7 +264,7 @@ mod tests {
         assert_eq!(score(1.5), "1.5");
         assert_eq!(score(2.0), "2");
         assert_eq!(score(0.000123), "0.000123");
-        assert_eq!(score(12.3456789), "12.345679");
+        assert_eq!(score(12.345_679), "12.345679");
         assert_eq!(score(-0.25), "-0.25");
         assert_eq!(score(0.0000004), "0");
         assert_eq!(score(f32::NAN), "0");

@@ -99,6 +99,9 @@ impl ShardCache {
     pub fn len(&self) -> usize {
         self.entries.len()
     }
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
     pub fn evictions(&self) -> u64 {
         self.evictions
     }

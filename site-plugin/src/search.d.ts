@@ -1,0 +1,97 @@
+// Types of aidocs-search's query API (src/search.js).
+
+/** A stable error code: see the README's "Errors" table. */
+export type AidocsErrorCode =
+  | 'not_found' | 'fetch_failed' | 'bad_magic' | 'unsupported_version' | 'wrong_kind' | 'unknown_kind'
+  | 'unknown_codec' | 'length_mismatch' | 'checksum_mismatch' | 'inflate_failed' | 'too_large'
+  | 'invalid_payload' | 'analyzer_mismatch' | 'missing_shard' | 'meta_mismatch' | 'unknown_file'
+  | 'bad_option' | 'unknown_ticket' | 'closed' | 'wasm_trap' | 'wasm_load_failed' | 'internal';
+
+export class AidocsSearchError extends Error {
+  readonly name: 'AidocsSearchError';
+  readonly code: AidocsErrorCode;
+  /** The index file the error concerns (`manifest.bin`, `t/<hash>.bin`, `m/<hash>.bin`), if any. */
+  readonly file: string | null;
+}
+
+/** Fetches one index file by name (`manifest.bin`, `t/…`, `m/…`). Resolve `null` or throw for "not found". */
+export type ShardLoader = (name: string, hints?: { fresh?: boolean }) => Promise<Uint8Array | ArrayBuffer | null>;
+
+export type Kind = 'docs' | 'api' | 'custom';
+
+export interface SearchOptions {
+  /** Results wanted, 1–1000 (default 10). */
+  k?: number;
+  /** Only pages of these kinds. */
+  kind?: Kind | Kind[];
+  /** Only pages carrying every one of these tags. */
+  tags?: string[];
+  /** Only pages in this navigation group (full path `Tab > Group` or its last part). */
+  group?: string;
+  minScore?: number;
+  /** Attach a per-term score breakdown to each result. */
+  explain?: boolean;
+  /** `lexical` (BM25F). Vector and hybrid modes arrive with vector shards. */
+  mode?: 'lexical';
+}
+
+export interface SectionResult {
+  anchor: string;
+  title: string;
+  /** `page-url#anchor`, or the page URL for the page's own summary section. */
+  url: string;
+  score: number;
+  excerpt: string;
+}
+
+export interface SearchResult {
+  id: string;
+  url: string;
+  title: string;
+  kind: Kind;
+  score: number;
+  breadcrumb: string[];
+  sections: SectionResult[];
+  api?: { method: string; path: string; operationId: string };
+  explain?: {
+    bm25: number;
+    terms: { term: string; idf: number; weight: number; contribution: number; fields: { field: string; tf: number; len: number }[] }[];
+    boosts: { boost: string; value: number }[];
+  };
+}
+
+export interface OpenOptions {
+  /** Bound on decoded shards kept in memory, in bytes of inflated payload (default 8 MiB). */
+  cacheBytes?: number;
+  /** Where the wasm module comes from (default: next to this package). */
+  wasm?: string | URL | BufferSource | WebAssembly.Module;
+  /** fetch implementation for URL sources. */
+  fetch?: typeof fetch;
+  /** `auto` inflates with DecompressionStream where available; `wasm` always inflates inside the module. */
+  inflate?: 'auto' | 'wasm';
+  /** Called when a newly deployed build replaced the one in use. */
+  onReload?: (buildId: string) => void;
+}
+
+export class AidocsIndex {
+  readonly buildId: string;
+  readonly summary: { buildId: string; generator: string; pages: number; chunks: number; termShards: number; metaShards: number };
+  readonly cache: { bytes: number; entries: number; limit: number; evictions: number };
+  /** Files fetched so far, their bytes, and manifest reloads. */
+  readonly stats: { requests: number; bytes: number; reloads: number };
+  search(query: string, options?: SearchOptions): Promise<SearchResult[]>;
+  /** The results as the JSON text `aidocs-index query` prints. */
+  searchRaw(query: string, options?: SearchOptions): Promise<string>;
+  /** Warms the shards of a query being typed; resolves to the number of files fetched. */
+  preload(partial: string): Promise<number>;
+  clearCache(): void;
+  close(): void;
+}
+
+/** Opens an index from the base URL of its directory or from a loader. */
+export function openIndex(source: string | URL | ShardLoader, options?: OpenOptions): Promise<AidocsIndex>;
+/** A loader fetching files relative to `base`. */
+export function urlLoader(base: string, fetchImpl?: typeof fetch): ShardLoader;
+/** Loads the wasm module (done by openIndex; call early to overlap it with other work). */
+export function loadWasm(source?: string | URL | BufferSource | WebAssembly.Module): Promise<void>;
+export const MANIFEST_FILE: 'manifest.bin';

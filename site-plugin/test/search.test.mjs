@@ -1,0 +1,229 @@
+// node --test: the JS wrapper over the wasm engine (built by `npm run build`), on the checked-in fixture
+// index of the example site (wasm-search/tests/fixture) and the v1 compatibility index (another build).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deflateSync, crc32 } from 'node:zlib';
+import { openIndex, AidocsSearchError } from '../src/search.js';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const FIXTURE = join(repo, 'wasm-search', 'tests', 'fixture');
+const OTHER_BUILD = join(repo, 'tests', 'compat', 'v1');
+const EXPECTED = readFileSync(join(FIXTURE, 'expected.jsonl'), 'utf8').trim().split('\n');
+// (id, text, kinds) as in wasm-search/tests/fixture/mod.rs
+const QUERIES = [...readFileSync(join(FIXTURE, 'mod.rs'), 'utf8').matchAll(/\("(w\d+)", "((?:[^"\\]|\\.)*)", "([^"]*)"\)/g)].map(
+  (m) => [m[1], JSON.parse(`"${m[2]}"`), m[3]],
+);
+
+/** A loader over a directory that counts requests per file and can be redirected or damaged. */
+function dirLoader(dir) {
+  const l = {
+    dir,
+    calls: new Map(),
+    override: new Map(),
+    delay: 0,
+    async load(name) {
+      l.calls.set(name, (l.calls.get(name) ?? 0) + 1);
+      if (l.delay) await new Promise((r) => setTimeout(r, l.delay));
+      if (l.override.has(name)) return l.override.get(name);
+      return new Uint8Array(await readFile(join(l.dir, name)));
+    },
+  };
+  l.fn = (name) => l.load(name);
+  return l;
+}
+
+const line = (id, raw) => `{"query_id":"${id}","results":${raw}}`;
+
+test('fixture queries give the native CLI results, through DecompressionStream and through wasm inflate', async () => {
+  assert.ok(QUERIES.length >= 10);
+  for (const inflate of ['auto', 'wasm']) {
+    const index = await openIndex(dirLoader(FIXTURE).fn, { inflate });
+    for (const [i, [id, text, kinds]] of QUERIES.entries()) {
+      assert.equal(line(id, await index.searchRaw(text, { kind: kinds || undefined })), EXPECTED[i], `${inflate} ${id}`);
+    }
+    index.close();
+  }
+});
+
+test('loads the manifest, then only the shards a query needs', async () => {
+  const l = dirLoader(FIXTURE);
+  const index = await openIndex(l.fn);
+  assert.deepEqual([...l.calls.keys()], ['manifest.bin']);
+  const results = await index.search('refresh tokens', { k: 3 });
+  assert.equal(results[0].id, 'guides/refresh-tokens');
+  assert.equal(results[0].sections[0].url.startsWith('/guides/refresh-tokens'), true);
+  const files = readFileSync(join(FIXTURE, 'mod.rs'), 'utf8').match(/include_bytes!\("[tm]\//g).length;
+  assert.ok(index.stats.requests > 1 && index.stats.requests < files + 1, `${index.stats.requests} requests`);
+  const before = index.stats.requests;
+  await index.search('refresh tokens', { k: 3 });
+  assert.equal(index.stats.requests, before, 'a repeated query is served from the cache');
+  await index.search('zzzqqqxx');
+  assert.equal(index.stats.requests, before, 'absent words cost no fetch (filters)');
+});
+
+test('concurrent requests for the same shard are coalesced', async () => {
+  const l = dirLoader(FIXTURE);
+  const index = await openIndex(l.fn);
+  l.delay = 20;
+  const all = await Promise.all(Array.from({ length: 8 }, () => index.searchRaw('authentication token header')));
+  assert.equal(new Set(all).size, 1);
+  for (const [name, n] of l.calls) assert.equal(n, 1, `${name} fetched ${n} times`);
+});
+
+test('a URL source fetches over HTTP', async (t) => {
+  const server = createServer(async (req, res) => {
+    try {
+      const body = await readFile(join(FIXTURE, decodeURIComponent(new URL(req.url, 'http://x').pathname.replace(/^\/idx\//, ''))));
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  t.after(() => server.close());
+  const index = await openIndex(`http://127.0.0.1:${server.address().port}/idx`);
+  const [first] = await index.search('getUserById');
+  assert.equal(first.id, 'api/getUserById');
+  assert.equal(first.api.method, 'GET');
+  assert.ok(index.stats.bytes > 0);
+  const missing = await openIndex(`http://127.0.0.1:${server.address().port}/nope/`).catch((e) => e);
+  assert.ok(missing instanceof AidocsSearchError);
+  assert.equal(missing.code, 'not_found');
+  assert.equal(missing.file, 'manifest.bin');
+});
+
+test('a new build deployed mid-session is detected and reloaded, not mixed', async () => {
+  const l = dirLoader(OTHER_BUILD);
+  const reloads = [];
+  const index = await openIndex(l.fn, { onReload: (id) => reloads.push(id) });
+  const oldBuild = index.buildId;
+  await index.search('refresh tokens');
+  index.clearCache();
+  l.dir = FIXTURE; // the deploy: old shard files are gone, manifest.bin is the new build's
+  const i = QUERIES.findIndex(([id]) => id === 'w6');
+  assert.equal(line('w6', await index.searchRaw(QUERIES[i][1])), EXPECTED[i]);
+  assert.notEqual(index.buildId, oldBuild);
+  assert.deepEqual(reloads, [index.buildId]);
+  assert.equal(index.stats.reloads, 1);
+});
+
+test('bad files are typed errors naming the file, and the index stays usable', async () => {
+  const l = dirLoader(FIXTURE);
+  const index = await openIndex(l.fn);
+  const good = await index.searchRaw('refresh tokens');
+  index.clearCache();
+  const names = [...readFileSync(join(FIXTURE, 'mod.rs'), 'utf8').matchAll(/\("([tm]\/[0-9a-f]+\.bin)"/g)].map((m) => m[1]);
+  const bytes = (n) => new Uint8Array(readFileSync(join(FIXTURE, n)));
+  const cases = [
+    ['truncated', (b) => b.subarray(0, b.length >> 1), 'length_mismatch'],
+    ['flipped', (b) => { const c = b.slice(); c[c.length - 1] ^= 0x21; return c; }, 'checksum_mismatch'],
+    ['version', (b) => { const c = b.slice(); c[4] = 7; return c; }, 'unsupported_version'],
+    ['html', () => new TextEncoder().encode('<!doctype html><p>oops</p>'), 'bad_magic'],
+  ];
+  for (const [what, damage, code] of cases) {
+    for (const n of names) l.override.set(n, damage(bytes(n)));
+    const err = await index.search('refresh tokens').catch((e) => e);
+    assert.ok(err instanceof AidocsSearchError, `${what}: ${err}`);
+    assert.equal(err.name, 'AidocsSearchError');
+    assert.equal(err.code, code, `${what}: ${err.message}`);
+    assert.ok(names.includes(err.file) && err.message.includes(err.file), `${what}: ${err.message}`);
+    l.override.clear();
+    assert.equal(await index.searchRaw('refresh tokens'), good, `usable after ${what}`);
+    index.clearCache();
+  }
+  l.load = async (name) => {
+    if (name.startsWith('m/')) throw Object.assign(new Error('ENOENT: no such file'), { code: 'ENOENT' });
+    return new Uint8Array(await readFile(join(FIXTURE, name)));
+  };
+  const err = await index.search('refresh tokens').catch((e) => e);
+  assert.equal(err.code, 'not_found');
+  assert.match(err.file, /^m\//);
+  for (const [opts, code] of [[{ k: 0 }, 'bad_option'], [{ k: 1.5 }, 'bad_option'], [{ mode: 'hybrid' }, 'bad_option'], [{ kind: 'blog' }, 'bad_option']]) {
+    assert.equal((await index.search('x', opts).catch((e) => e)).code, code, JSON.stringify(opts));
+  }
+  index.close();
+  assert.equal((await index.search('x').catch((e) => e)).code, 'closed');
+});
+
+test('a damaged manifest fails to open with a typed error', async () => {
+  const m = new Uint8Array(readFileSync(join(FIXTURE, 'manifest.bin')));
+  for (const [bytes, code] of [[m.subarray(0, 30), 'length_mismatch'], [new Uint8Array(0), 'bad_magic']]) {
+    const err = await openIndex(async () => bytes).catch((e) => e);
+    assert.equal(err.code, code);
+    assert.equal(err.file, 'manifest.bin');
+  }
+  // A re-sealed (valid CRC) payload that inflates to more than its header declares.
+  const payload = deflateSync(Buffer.alloc(4096, 7));
+  const forged = new Uint8Array(20 + payload.length);
+  forged.set([0x41, 0x49, 0x44, 0x58, 1, 0, 1, 1]);
+  const dv = new DataView(forged.buffer);
+  dv.setUint32(8, 100, true);
+  dv.setUint32(12, payload.length, true);
+  dv.setUint32(16, crc32(payload), true);
+  forged.set(payload, 20);
+  const err = await openIndex(async () => forged).catch((e) => e);
+  assert.equal(err.code, 'length_mismatch', err.message);
+});
+
+test('the cache stays within its byte bound', async () => {
+  const index = await openIndex(dirLoader(FIXTURE).fn, { cacheBytes: 1500 });
+  for (let round = 0; round < 2; round++) {
+    for (const [i, [id, text, kinds]] of QUERIES.entries()) {
+      assert.equal(line(id, await index.searchRaw(text, { kind: kinds || undefined })), EXPECTED[i]);
+      assert.ok(index.cache.bytes <= 1500, JSON.stringify(index.cache));
+    }
+  }
+  assert.ok(index.cache.evictions > 0);
+});
+
+test('preload warms the shards of a query being typed', async () => {
+  const cold = await openIndex(dirLoader(FIXTURE).fn);
+  await cold.search('refresh tokens');
+  const coldRequests = cold.stats.requests;
+  const index = await openIndex(dirLoader(FIXTURE).fn);
+  assert.ok((await index.preload('refresh tok')) > 0);
+  const before = index.stats.requests;
+  await index.search('refresh tokens');
+  const after = index.stats.requests - before;
+  assert.ok(after < coldRequests - 1, `${after} requests after preload, ${coldRequests - 1} without`);
+});
+
+test('random damage to any file is an error or a valid result, never a crash', async () => {
+  const names = ['manifest.bin', ...[...readFileSync(join(FIXTURE, 'mod.rs'), 'utf8').matchAll(/\("([tm]\/[0-9a-f]+\.bin)"/g)].map((m) => m[1])];
+  let seed = 0x2545f491;
+  const rnd = (n) => {
+    seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5;
+    return (seed >>> 0) % n;
+  };
+  let errors = 0;
+  for (let c = 0; c < 400; c++) {
+    const target = names[rnd(names.length)];
+    const b = new Uint8Array(readFileSync(join(FIXTURE, target)));
+    const bad = rnd(2) ? b.subarray(0, rnd(b.length)) : b.map((x, i) => (i === rnd(b.length) ? x ^ (1 << rnd(8)) : x));
+    const l = dirLoader(FIXTURE);
+    l.override.set(target, bad);
+    const [, text] = QUERIES[c % QUERIES.length];
+    try {
+      const index = await openIndex(l.fn);
+      const r = await index.search(text).catch((e) => e);
+      if (r instanceof Error) {
+        errors++;
+        assert.ok(r instanceof AidocsSearchError, String(r));
+        l.override.clear();
+        assert.ok(Array.isArray(await index.search(text)), 'usable after the error');
+      } else {
+        assert.ok(Array.isArray(r));
+      }
+    } catch (e) {
+      errors++;
+      assert.ok(e instanceof AidocsSearchError, String(e));
+      assert.notEqual(e.code, 'wasm_trap');
+    }
+  }
+  assert.ok(errors > 100, `${errors} errors`);
+});
