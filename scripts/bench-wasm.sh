@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# wasm query-side figures (issue 3): warm latency in Node and headless Chromium, cold and per-keystroke
+# bytes, module sizes. Builds SciFact and a 10,000-page site from ../shared/data with the release indexer.
+# Prints figures; asserts nothing. Needs ./dev.sh setup (wasm toolchain, chromium, npm packages).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DATA=../shared/data
+[ -d "$DATA/scifact" ] || { echo "skipped: $DATA is absent"; exit 0; }
+export PATH="$HOME/.cargo/bin:$PATH"
+cargo build --release -q -p aidocs-index
+npm run --silent build --prefix site-plugin >/dev/null
+B=target/release/aidocs-index
+W=target/bench
+mkdir -p $W
+$B build "$DATA/scifact/docs.jsonl" --out $W/scifact --cache-dir $W/scifact-cache >/dev/null
+[ -d $W/site-10k ] || python3 scripts/make-corpus.py 10000 $W/site-10k
+$B build $W/site-10k --out $W/out-site-10k --cache-dir $W/cache-site-10k >/dev/null
+# SciFact's 300 test queries (the ids of qrels/test.tsv).
+python3 - "$DATA/scifact" > $W/scifact-test-queries.jsonl <<'PY'
+import json, sys
+d = sys.argv[1]
+ids = {l.split("\t")[0] for l in open(f"{d}/qrels/test.tsv") if not l.startswith("query")}
+for l in open(f"{d}/queries.jsonl"):
+    q = json.loads(l)
+    if str(q.get("_id", q.get("id"))) in ids:
+        print(json.dumps({"id": str(q.get("_id", q.get("id"))), "text": q["text"]}))
+PY
+echo "machine: $(nproc) cores; $(node --version); $(/usr/bin/chromium --version 2>/dev/null); $(date -u +%F)"
+$B inspect $W/scifact | head -2
+$B inspect $W/out-site-10k | head -2
+node scripts/bench-wasm.mjs \
+  "scifact=$W/scifact:$W/scifact-test-queries.jsonl:vitamin d deficiency and cancer risk" \
+  "site-10k=$W/out-site-10k:$W/scifact-test-queries.jsonl:how to authenticate api requests"
