@@ -70,7 +70,7 @@ function startServer() {
       counter.bytes += body.length;
       counter.requests += 1;
       counter.files.push(path);
-      res.writeHead(200, { 'content-type': MIME[extname(file ?? '.html')] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      res.writeHead(200, { 'content-type': MIME[file ? extname(file) : '.html'] ?? 'application/octet-stream', 'cache-control': 'no-store' });
       res.end(body);
     } catch {
       res.writeHead(404).end();

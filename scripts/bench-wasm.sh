@@ -12,9 +12,9 @@ npm run --silent build --prefix site-plugin >/dev/null
 B=target/release/aidocs-index
 W=target/bench
 mkdir -p $W
-$B build "$DATA/scifact/docs.jsonl" --out $W/scifact --cache-dir $W/scifact-cache >/dev/null
+$B build "$DATA/scifact/docs.jsonl" --out $W/scifact --cache-dir $W/scifact-cache >/dev/null 2>&1
 [ -d $W/site-10k ] || python3 scripts/make-corpus.py 10000 $W/site-10k
-$B build $W/site-10k --out $W/out-site-10k --cache-dir $W/cache-site-10k >/dev/null
+$B build $W/site-10k --out $W/out-site-10k --cache-dir $W/cache-site-10k >/dev/null 2>&1
 # SciFact's 300 test queries (the ids of qrels/test.tsv).
 python3 - "$DATA/scifact" > $W/scifact-test-queries.jsonl <<'PY'
 import json, sys
