@@ -1,0 +1,22 @@
+import type { ShardLoader } from './search.js';
+
+export const MAX_QUERY_CHARS: 512;
+export const MAX_K: 50;
+
+export interface SearchHandlerOptions {
+  /** Reads one index file by name; resolve null (or throw) when it does not exist. */
+  loadShard: ShardLoader;
+  /** false (default), true for `*`, or one allowed origin. */
+  cors?: boolean | string;
+  /** Cache-Control of 200 responses (default `public, max-age=60`). */
+  cacheControl?: string;
+  /** Route of the API (default `/search`). */
+  path?: string;
+  wasm?: string | URL | BufferSource | WebAssembly.Module;
+  cacheBytes?: number;
+}
+
+/** `GET /search?q=&k=&kind=&mode=` on the Fetch API; 400 for bad requests, 503 when the index fails. */
+export function createSearchHandler(options: SearchHandlerOptions): (request: Request) => Promise<Response>;
+/** Adapts a Fetch handler to `http.createServer`. */
+export function toNodeListener(handler: (request: Request) => Promise<Response>): (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;

@@ -1,0 +1,110 @@
+// The search API as a Fetch-standard handler: `(Request) => Promise<Response>`, for Cloudflare Workers,
+// Deno, Bun and Node 20 (through `toNodeListener`). Same engine and results JSON as the CLI.
+//
+//   GET /search?q=refresh+tokens&k=10&kind=docs,api&mode=lexical
+//   200 {"query": "...", "results": [...]}
+//   400 {"error": {"code": "missing_query" | "query_too_long" | "bad_k" | "bad_kind" | "bad_mode", "message"}}
+//   404 / 405 for other paths and methods; 503 {"error": {"code", "message"}} when the index cannot be used.
+// Nothing a request sends can crash the worker: every failure is one of the responses above.
+import { openIndex } from './search.js';
+
+export const MAX_QUERY_CHARS = 512;
+export const MAX_K = 50;
+const KINDS = new Set(['docs', 'api', 'custom']);
+const MODES = new Set(['lexical']);
+
+function json(status, body, headers) {
+  return new Response(typeof body === 'string' ? body : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+const error = (status, code, message, headers) => json(status, { error: { code, message } }, headers);
+
+function corsHeaders(cors) {
+  if (!cors) return {};
+  const origin = cors === true ? '*' : String(cors);
+  return { 'access-control-allow-origin': origin, 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-max-age': '86400', vary: 'origin' };
+}
+
+/** Validates the query string; returns `{ q, k, kind, mode }` or a 400 response. */
+function parseQuery(params, headers) {
+  const q = params.get('q');
+  if (q == null || q.trim() === '') return error(400, 'missing_query', 'the q parameter is required, e.g. /search?q=refresh+tokens', headers);
+  if ([...q].length > MAX_QUERY_CHARS) {
+    return error(400, 'query_too_long', `q has ${[...q].length} characters; the limit is ${MAX_QUERY_CHARS}`, headers);
+  }
+  let k = 10;
+  if (params.has('k')) {
+    const raw = params.get('k');
+    k = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+    if (!(k >= 1 && k <= MAX_K)) return error(400, 'bad_k', `k must be an integer from 1 to ${MAX_K}, got ${JSON.stringify(raw)}`, headers);
+  }
+  const kind = (params.get('kind') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = kind.filter((x) => !KINDS.has(x));
+  if (unknown.length) return error(400, 'bad_kind', `unknown kind ${JSON.stringify(unknown[0])}: expected docs, api or custom`, headers);
+  const mode = params.get('mode') || 'lexical';
+  if (!MODES.has(mode)) return error(400, 'bad_mode', `mode ${JSON.stringify(mode)} is not available: this index has lexical`, headers);
+  return { q, k, kind, mode };
+}
+
+/**
+ * Creates the handler. `loadShard(name) => Promise<Uint8Array | null>` reads index files (KV, R2, file
+ * system, asset binding); `cors`: false, true (`*`) or an origin; `cacheControl` for 200 responses;
+ * `path` the route (default `/search`); `wasm`, `cacheBytes` as for `openIndex`.
+ */
+export function createSearchHandler({ loadShard, cors = false, cacheControl = 'public, max-age=60', path = '/search', wasm, cacheBytes } = {}) {
+  if (typeof loadShard !== 'function') throw new TypeError('createSearchHandler: loadShard(name) => Promise<Uint8Array> is required');
+  let indexPromise = null;
+  const index = () => {
+    indexPromise ??= openIndex(loadShard, { wasm, cacheBytes }).catch((e) => {
+      indexPromise = null; // retry on the next request: the store may come back
+      throw e;
+    });
+    return indexPromise;
+  };
+  return async function handle(request) {
+    const headers = corsHeaders(cors);
+    try {
+      const url = new URL(request.url);
+      if (url.pathname !== path) return error(404, 'not_found', `no route ${url.pathname}; try ${path}?q=...`, headers);
+      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers });
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        return error(405, 'method_not_allowed', `${request.method} is not allowed; use GET`, { ...headers, allow: 'GET, HEAD, OPTIONS' });
+      }
+      const p = parseQuery(url.searchParams, headers);
+      if (p instanceof Response) return p;
+      let raw;
+      try {
+        raw = await (await index()).searchRaw(p.q, { k: p.k, kind: p.kind, mode: p.mode });
+      } catch (e) {
+        if (e?.code === 'bad_option') return error(400, 'bad_option', e.message, headers);
+        return error(503, e?.code ?? 'index_unavailable', `the search index is unavailable: ${e?.message ?? e}`, { ...headers, 'retry-after': '5' });
+      }
+      const body = `{"query":${JSON.stringify(p.q)},"results":${raw}}`;
+      return json(200, request.method === 'HEAD' ? '' : body, { ...headers, 'cache-control': cacheControl });
+    } catch (e) {
+      return error(500, 'internal', `unexpected failure: ${e?.message ?? e}`, headers);
+    }
+  };
+}
+
+/** Adapts a Fetch handler to Node's `http.createServer` listener. */
+export function toNodeListener(handler) {
+  return async (req, res) => {
+    try {
+      const url = `http://${req.headers.host ?? '127.0.0.1'}${req.url}`;
+      // Only the headers the handler reads: hop-by-hop headers (connection, keep-alive) are not
+      // valid on a Fetch Request.
+      const headers = {};
+      for (const h of ['accept', 'origin', 'if-none-match']) if (req.headers[h]) headers[h] = req.headers[h];
+      const response = await handler(new Request(url, { method: req.method, headers }));
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    } catch (e) {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ error: { code: 'internal', message: String(e?.message ?? e) } }));
+    }
+  };
+}
