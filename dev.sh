@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One entry point for newcomers and CI.
-#   ./dev.sh demo   set up, build the bundled example site's index, query it, print where it is
+#   ./dev.sh demo   set up, render the bundled example site with the search box, serve it, print the URL
 #   ./dev.sh test   set up, then run the whole test suite (what .ci/run runs)
 #   ./dev.sh setup  only install what is missing (idempotent)
 set -euo pipefail
@@ -54,20 +54,19 @@ build_bin() {
 
 demo() {
   setup
-  local bin out
+  build_wasm
+  local bin out port
   bin=$(build_bin)
-  out="$ROOT/target/demo/search"
-  log "indexing fixtures/example-site into $out"
-  "$bin" build fixtures/example-site --out "$out" --cache-dir "$ROOT/target/demo/cache"
-  "$bin" inspect "$out" | head -4
-  for q in "renew my credentials" "POST /v1/users" "x-request-id" "getUserById"; do
+  out="$ROOT/target/demo/site"
+  port="${PORT:-8080}"
+  log "rendering fixtures/example-site with the search box into $out (public index in _search/)"
+  "$bin" demo fixtures/example-site --out "$out" --plugin "$ROOT/site-plugin"
+  for q in "renew my credentials" "getUserById"; do
     log "query: $q"
-    "$bin" query --index "$out" --k 3 "$q"
+    "$bin" query --index "$out/_search" --k 3 "$q"
   done
-  echo
-  echo "Index written to: $out"
-  echo "Query it yourself: $bin query --index $out \"your words\""
-  echo "(The demo site with the search box is served by 'aidocs-index serve' once the site plugin lands; see README.)"
+  log "serving the demo: open the URL below and press Ctrl+K (or /)"
+  exec "$bin" serve "$out" --port "$port"
 }
 
 run_tests() {
@@ -85,8 +84,9 @@ run_tests() {
   (cd wasm-search && cargo test -q && wasm-pack test --node -- --test node)
   log "wasm tests in headless Chromium (wasm-pack test --headless --chrome)"
   (cd wasm-search && wasm-pack test --headless --chrome -- --test browser)
-  log "site-plugin tests (node --test)"
-  (cd site-plugin && node --test test/)
+  log "site-plugin tests (node --test; the search box end to end in headless Chromium)"
+  cargo build -p aidocs-index
+  (cd site-plugin && AIDOCS_INDEX_BIN="$ROOT/target/debug/aidocs-index" node --test test/)
   log "cargo test (unit, CLI, end-to-end, native-vs-wasm parity; SciFact runs when ../shared/data is present)"
   AIDOCS_REQUIRE_WASM=1 cargo test --workspace
 }

@@ -3,10 +3,12 @@
 //! Pipeline: [`ingest`] (site or JSONL → fingerprinted pending pages, visibility filter first) →
 //! [`ingest::parse`] ([`mdx`], [`chunk`], [`openapi`]) → [`index`] (tantivy, persistent cache) →
 //! [`export`] (shard format v1 from `aidocs-core`) → disk. [`query`], [`eval`] and [`inspect`] read
-//! the written index with the same `core` code the wasm module runs.
+//! the written index with the same `core` code the wasm module runs. [`demo`] renders a site with the
+//! search box and [`serve`] serves it.
 
 pub mod build;
 pub mod chunk;
+pub mod demo;
 pub mod eval;
 pub mod export;
 pub mod index;
@@ -16,6 +18,7 @@ pub mod mdx;
 pub mod model;
 pub mod openapi;
 pub mod query;
+pub mod serve;
 pub mod site;
 
 pub use build::{build, BuildError, BuildOptions, BuildSummary};

@@ -41,6 +41,25 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Render a site to static HTML with the search box, its public index in `_search/` and the box's
+    /// assets in `_aidocs/` (a preview of the integration; then `serve` it).
+    Demo {
+        /// Site directory.
+        site: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        /// The built site-plugin package (src/ and wasm/); default `site-plugin` beside the current directory.
+        #[arg(long, default_value = "site-plugin")]
+        plugin: PathBuf,
+    },
+    /// Serve a directory on 127.0.0.1 (shards immutable, manifest and pages revalidated).
+    Serve {
+        dir: PathBuf,
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -212,6 +231,39 @@ fn main() -> ExitCode {
             }
             Err(e) => fail(1, e),
         },
+        Command::Demo { site, out, plugin } => {
+            match aidocs_index::demo::render_demo(&site, &out, &plugin) {
+                Ok(summary) => {
+                    for w in &summary.warnings {
+                        eprintln!("warning: {w}");
+                    }
+                    println!(
+                        "demo site written to {} ({} pages indexed in {}/)",
+                        out.display(),
+                        summary.pages,
+                        aidocs_index::demo::INDEX_DIR
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e @ aidocs_index::demo::DemoError::Build(BuildError::Input(_))) => fail(3, e),
+                Err(e) => fail(1, e),
+            }
+        }
+        Command::Serve { dir, port, host } => {
+            if !dir.is_dir() {
+                return fail(3, format!("{}: not a directory", dir.display()));
+            }
+            let served = aidocs_index::serve::serve(&dir, &host, port, |addr| {
+                println!(
+                    "serving {} at http://{addr}/  (Ctrl-C to stop)",
+                    dir.display()
+                );
+            });
+            match served {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(1, format!("cannot serve on {host}:{port}: {e}")),
+            }
+        }
     }
 }
 

@@ -1,0 +1,260 @@
+//! `aidocs-index demo`: renders a docs site to static HTML (a sidebar from the navigation, each page's
+//! sections with the same anchors the index links to, the `<aidocs-search>` box), builds its public
+//! index into `_search/` and copies the search box's assets into `_aidocs/`. Then `serve` shows it.
+//!
+//! This is a preview of what the search box does on a real site, not a site generator: page bodies are
+//! the indexed text (paragraphs and code), not the full MDX rendering.
+
+use std::path::{Path, PathBuf};
+
+use crate::build::{build, BuildError, BuildOptions, BuildSummary};
+use crate::ingest::{ingest, parse, IngestOptions, Source};
+use crate::model::{Page, Visibility};
+
+/// Where the index and the assets go inside the demo directory.
+pub const INDEX_DIR: &str = "_search";
+pub const ASSETS_DIR: &str = "_aidocs";
+
+#[derive(Debug, thiserror::Error)]
+pub enum DemoError {
+    #[error(transparent)]
+    Build(#[from] BuildError),
+    #[error("{path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("search box assets not found in {0}: run `npm run build --prefix site-plugin` (or ./dev.sh setup) first, or pass --plugin DIR")]
+    MissingAssets(PathBuf),
+}
+
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), DemoError> {
+    let io = |source| DemoError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    std::fs::write(path, bytes).map_err(io)
+}
+
+/// The file a page URL is served from: `/a/b` → `a/b/index.html`.
+fn page_file(out: &Path, url: &str) -> PathBuf {
+    let rel = url.trim_matches('/');
+    let safe: Vec<&str> = rel
+        .split('/')
+        .filter(|s| !s.is_empty() && *s != "." && *s != "..")
+        .collect();
+    let mut p = out.to_path_buf();
+    for s in safe {
+        p.push(s);
+    }
+    p.join("index.html")
+}
+
+fn sidebar(pages: &[(usize, Page)], current: &str) -> String {
+    let mut html = String::from("<nav class=\"sidebar\" aria-label=\"Documentation\">");
+    let mut last_group: Option<String> = None;
+    for (_, p) in pages {
+        let group = p.breadcrumb.join(" › ");
+        if last_group.as_deref() != Some(group.as_str()) {
+            if last_group.is_some() {
+                html.push_str("</ul>");
+            }
+            html.push_str(&format!("<h4>{}</h4><ul>", esc(&group)));
+            last_group = Some(group);
+        }
+        let cur = if p.url == current {
+            " aria-current=\"page\""
+        } else {
+            ""
+        };
+        let badge = p
+            .api
+            .as_ref()
+            .map(|a| {
+                format!(
+                    "<span class=\"m {}\">{}</span> ",
+                    esc(&a.method.to_ascii_lowercase()),
+                    esc(&a.method)
+                )
+            })
+            .unwrap_or_default();
+        html.push_str(&format!(
+            "<li><a href=\"{}\"{cur}>{badge}{}</a></li>",
+            esc(&p.url),
+            esc(&p.title)
+        ));
+    }
+    if last_group.is_some() {
+        html.push_str("</ul>");
+    }
+    html.push_str("</nav>");
+    html
+}
+
+fn paragraphs(text: &str) -> String {
+    text.split("\n\n")
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| format!("<p>{}</p>", esc(p)))
+        .collect()
+}
+
+fn article(p: &Page) -> String {
+    let mut html = format!("<article><h1>{}</h1>", esc(&p.title));
+    if let Some(api) = &p.api {
+        html.push_str(&format!(
+            "<p class=\"endpoint\"><span class=\"m {}\">{}</span> <code>{}</code></p>",
+            esc(&api.method.to_ascii_lowercase()),
+            esc(&api.method),
+            esc(&api.path)
+        ));
+    }
+    for c in &p.chunks {
+        if !c.anchor.is_empty() {
+            let level = if c.heading_path.len() > 1 { 3 } else { 2 };
+            html.push_str(&format!(
+                "<h{level} id=\"{}\"><a href=\"#{}\">{}</a></h{level}>",
+                esc(&c.anchor),
+                esc(&c.anchor),
+                esc(&c.title)
+            ));
+        }
+        html.push_str(&paragraphs(&c.body));
+        if !c.code.trim().is_empty() {
+            html.push_str(&format!("<pre><code>{}</code></pre>", esc(c.code.trim())));
+        }
+    }
+    html.push_str("</article>");
+    html
+}
+
+const CSS: &str = "body{margin:0;font:16px/1.6 system-ui,sans-serif;color:#111827;background:#fff}\
+header{display:flex;gap:1rem;align-items:center;padding:.6rem 1.2rem;border-bottom:1px solid #e5e7eb;position:sticky;top:0;background:#fff}\
+header .brand{font-weight:700;margin-right:auto;color:inherit;text-decoration:none}header aidocs-search{width:320px}\
+.layout{display:grid;grid-template-columns:260px 1fr;max-width:1200px;margin:0 auto}\
+.sidebar{padding:1rem;border-right:1px solid #e5e7eb;font-size:.92rem}.sidebar h4{margin:1rem 0 .3rem;font-size:.75rem;text-transform:uppercase;color:#6b7280}\
+.sidebar ul{list-style:none;margin:0;padding:0}.sidebar a{display:block;padding:.2rem .4rem;color:#374151;text-decoration:none;border-radius:6px}\
+.sidebar a[aria-current]{background:#eff6ff;color:#1d4ed8}article{padding:1rem 2.5rem;min-width:0}\
+h2 a,h3 a{color:inherit;text-decoration:none}pre{background:#f3f4f6;padding:.8rem;border-radius:8px;overflow:auto}\
+.m{font:600 .7rem ui-monospace,monospace;color:#fff;background:#6b7280;border-radius:4px;padding:.05rem .3rem}\
+.m.get{background:#059669}.m.post{background:#2563eb}.m.put,.m.patch{background:#d97706}.m.delete{background:#dc2626}\
+:target{background:#fef9c3}";
+
+fn page_html(site_name: &str, p: &Page, nav: &str, api_base: &str) -> String {
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+<title>{title} · {site}</title><style>{CSS}</style>\
+<script type=\"module\" src=\"/{ASSETS_DIR}/src/element.js\"></script></head><body>\
+<header><a class=\"brand\" href=\"/\">{site}</a><aidocs-search index=\"/{INDEX_DIR}/\" api-base=\"{api}\" placeholder=\"Search docs\"></aidocs-search></header>\
+<div class=\"layout\">{nav}{article}</div></body></html>\n",
+        title = esc(&p.title),
+        site = esc(site_name),
+        api = esc(api_base),
+        article = article(p),
+    )
+}
+
+/// Renders `site` into `out`, builds its public index into `out/_search`, copies the assets from `plugin`.
+pub fn render_demo(site: &Path, out: &Path, plugin: &Path) -> Result<BuildSummary, DemoError> {
+    let assets = [
+        ("src/element.js", "src/element.js"),
+        ("src/search.js", "src/search.js"),
+        ("wasm/aidocs_search.js", "wasm/aidocs_search.js"),
+        ("wasm/aidocs_search_bg.wasm", "wasm/aidocs_search_bg.wasm"),
+    ];
+    if assets.iter().any(|(from, _)| !plugin.join(from).is_file()) {
+        return Err(DemoError::MissingAssets(plugin.to_path_buf()));
+    }
+    let mut opts = BuildOptions::new(site, out.join(INDEX_DIR));
+    opts.audience = Visibility::Public;
+    opts.cache_dir = Some(out.with_extension("cache"));
+    let summary = build(&opts)?;
+
+    // The same public pages the index holds, in navigation order.
+    let ingest_opts = IngestOptions {
+        audience: Visibility::Public,
+        include_unlisted: false,
+        openapi: Vec::new(),
+        chunk: opts.chunk,
+    };
+    let ingested = ingest(site, &ingest_opts).map_err(BuildError::Input)?;
+    let mut pages: Vec<(usize, Page)> = ingested
+        .pending
+        .iter()
+        .map(|p| {
+            let order = match &p.source {
+                Source::Mdx { nav, .. } | Source::Operation { nav, .. } => {
+                    nav.as_ref().map_or(usize::MAX, |n| n.order)
+                }
+                _ => usize::MAX,
+            };
+            (
+                order,
+                parse(p, ingested.site_root.as_deref(), &ingest_opts).0,
+            )
+        })
+        .collect();
+    pages.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.url.cmp(&b.1.url)));
+    let site_name = site
+        .file_name()
+        .map(|n| n.to_string_lossy().replace('-', " "))
+        .unwrap_or_else(|| "Docs".into());
+    let api_base = api_base(site).unwrap_or_else(|| "https://api.example.com".into());
+    for (_, p) in &pages {
+        let html = page_html(&site_name, p, &sidebar(&pages, &p.url), &api_base);
+        write(&page_file(out, &p.url), html.as_bytes())?;
+    }
+    if !out.join("index.html").exists() {
+        if let Some((_, first)) = pages.first() {
+            let html = format!(
+                "<!doctype html><meta http-equiv=\"refresh\" content=\"0; url={0}\"><a href=\"{0}\">{1}</a>\n",
+                esc(&first.url),
+                esc(&first.title)
+            );
+            write(&out.join("index.html"), html.as_bytes())?;
+        }
+    }
+    for (from, to) in assets {
+        let bytes = std::fs::read(plugin.join(from)).map_err(|source| DemoError::Write {
+            path: plugin.join(from),
+            source,
+        })?;
+        write(&out.join(ASSETS_DIR).join(to), &bytes)?;
+    }
+    Ok(summary)
+}
+
+/// The first `servers[].url` of the site's OpenAPI spec, for the search box's "Copy curl".
+fn api_base(site: &Path) -> Option<String> {
+    for name in ["openapi.yaml", "openapi.yml", "openapi.json"] {
+        let Ok(text) = std::fs::read_to_string(site.join(name)) else {
+            continue;
+        };
+        let v: serde_yaml::Value = serde_yaml::from_str(&text).ok()?;
+        return v
+            .get("servers")?
+            .get(0)?
+            .get("url")?
+            .as_str()
+            .map(str::to_owned);
+    }
+    None
+}

@@ -1,0 +1,312 @@
+// <aidocs-search index="/_search/"></aidocs-search>: a search button that opens a Cmd/Ctrl-K modal.
+//
+// Page-load cost is this file alone: the engine (search.js, its glue and the wasm module) is imported on
+// first open (or on hover/focus of the button, to hide the latency). Results are grouped by kind, each page
+// with up to three section links, excerpts with the query's words in <mark>, API pages with a method
+// badge, their path and a "Copy curl" action. All page text goes through textContent or escapeHtml.
+// Attributes: index (URL of the index directory), placeholder, api-base (for curl), k.
+// Theme: --aidocs-accent, --aidocs-bg, --aidocs-fg, --aidocs-muted, --aidocs-border, --aidocs-mark,
+// --aidocs-radius, --aidocs-font (light and dark defaults follow prefers-color-scheme).
+
+const GROUPS = [
+  ['docs', 'Guides'],
+  ['api', 'API reference'],
+  ['custom', 'Other'],
+];
+const DEBOUNCE_MS = 60;
+
+export function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
+
+/** Query words, lowercased, for highlighting (3+ letters or digits; stems matched by prefix). */
+function queryWords(q) {
+  return [...new Set(q.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[\p{L}\p{N}]{2,}/gu) ?? [])];
+}
+
+/** `text` HTML-escaped with words that share a stem-like prefix with a query word wrapped in <mark>. */
+export function highlight(text, q) {
+  const words = queryWords(q);
+  if (!words.length) return escapeHtml(text);
+  return String(text)
+    .split(/([\p{L}\p{N}]+)/u)
+    .map((part, i) => {
+      if (i % 2 === 0) return escapeHtml(part);
+      const w = part.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+      const hit = words.some((q) => {
+        const stem = q.length > 4 ? q.slice(0, Math.max(4, q.length - 2)) : q;
+        return w === q || (w.startsWith(stem) && w.length <= q.length + 4);
+      });
+      return hit ? `<mark>${escapeHtml(part)}</mark>` : escapeHtml(part);
+    })
+    .join('');
+}
+
+export function curlCommand(api, base) {
+  const url = `${String(base || 'https://api.example.com').replace(/\/+$/, '')}${api.path}`;
+  const method = api.method.toUpperCase();
+  const body = ['POST', 'PUT', 'PATCH'].includes(method) ? ` \\\n  -H "Content-Type: application/json" \\\n  -d '{}'` : '';
+  return `curl -X ${method} "${url}" \\\n  -H "Authorization: Bearer $API_TOKEN"${body}`;
+}
+
+const STYLE = `
+:host { --a: var(--aidocs-accent, #2563eb); --bg: var(--aidocs-bg, #fff); --fg: var(--aidocs-fg, #111827);
+  --mu: var(--aidocs-muted, #6b7280); --bd: var(--aidocs-border, #e5e7eb); --mk: var(--aidocs-mark, #fde68a);
+  --r: var(--aidocs-radius, 10px); font-family: var(--aidocs-font, system-ui, sans-serif); }
+@media (prefers-color-scheme: dark) { :host { --bg: var(--aidocs-bg, #111827); --fg: var(--aidocs-fg, #f3f4f6);
+  --mu: var(--aidocs-muted, #9ca3af); --bd: var(--aidocs-border, #374151); --mk: var(--aidocs-mark, #854d0e); } }
+button.open { display: flex; gap: .5rem; align-items: center; width: 100%; padding: .45rem .7rem; border: 1px solid var(--bd);
+  border-radius: var(--r); background: var(--bg); color: var(--mu); cursor: pointer; font: inherit; }
+kbd { margin-left: auto; font: .75rem ui-monospace, monospace; border: 1px solid var(--bd); border-radius: 4px; padding: 0 .3rem; }
+.backdrop { position: fixed; inset: 0; background: rgb(0 0 0 / .45); display: none; z-index: 2147483000; }
+.backdrop.on { display: block; }
+.dialog { position: fixed; left: 50%; top: 8vh; transform: translateX(-50%); width: min(680px, 94vw); max-height: 80vh;
+  display: flex; flex-direction: column; background: var(--bg); color: var(--fg); border: 1px solid var(--bd);
+  border-radius: var(--r); box-shadow: 0 20px 50px rgb(0 0 0 / .3); overflow: hidden; }
+input { font: inherit; font-size: 1.05rem; padding: .9rem 1rem; border: 0; border-bottom: 1px solid var(--bd);
+  background: transparent; color: var(--fg); outline: none; }
+.status { padding: .6rem 1rem; color: var(--mu); font-size: .9rem; }
+.status:empty { display: none; }
+.status.error { color: #dc2626; }
+ul { list-style: none; margin: 0; padding: 0 0 .5rem; overflow: auto; }
+li.group { padding: .7rem 1rem .3rem; font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; color: var(--mu); }
+a.opt { display: block; padding: .5rem 1rem; color: inherit; text-decoration: none; border-left: 3px solid transparent; }
+a.opt.section { padding-left: 2rem; font-size: .92rem; }
+a.opt[aria-selected="true"] { background: color-mix(in srgb, var(--a) 12%, transparent); border-left-color: var(--a); }
+.title { font-weight: 600; }
+.crumb, .excerpt, .path { color: var(--mu); font-size: .85rem; }
+.excerpt { display: block; margin-top: .15rem; overflow: hidden; text-overflow: ellipsis; display: -webkit-box;
+  -webkit-line-clamp: 2; -webkit-box-orient: vertical; }
+mark { background: var(--mk); color: inherit; border-radius: 2px; }
+.badge { display: inline-block; min-width: 3.2em; text-align: center; font: 600 .7rem ui-monospace, monospace;
+  border-radius: 4px; padding: .1rem .3rem; margin-right: .4rem; color: #fff; background: #6b7280; }
+.badge.get { background: #059669; } .badge.post { background: #2563eb; } .badge.put, .badge.patch { background: #d97706; }
+.badge.delete { background: #dc2626; }
+.row { display: flex; gap: .5rem; align-items: center; }
+button.curl { margin-left: auto; font: .75rem inherit; border: 1px solid var(--bd); background: var(--bg); color: var(--fg);
+  border-radius: 6px; padding: .15rem .45rem; cursor: pointer; }
+.note { padding: .4rem 1rem; font-size: .8rem; color: var(--mu); border-top: 1px solid var(--bd); }
+`;
+
+export class AidocsSearchElement extends HTMLElement {
+  #index = null;
+  #opening = null;
+  #seq = 0;
+  #timer = 0;
+  #options = [];
+  #active = -1;
+  #lastFocus = null;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    const mac = /Mac|iPhone|iPad/.test(globalThis.navigator?.platform ?? '');
+    root.innerHTML = `<style>${STYLE}</style>
+<button class="open" part="button" type="button" aria-haspopup="dialog"><svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2"><circle cx="11" cy="11" r="7"/><path d="m20 20-3.5-3.5"/></svg>
+<span class="label"></span><kbd>${mac ? '⌘' : 'Ctrl'} K</kbd></button>
+<div class="backdrop" part="backdrop"><div class="dialog" role="dialog" aria-modal="true" aria-label="Search documentation">
+<input type="search" role="combobox" aria-expanded="false" aria-autocomplete="list" aria-controls="listbox"
+  autocomplete="off" spellcheck="false" enterkeyhint="go">
+<div class="status" role="status" aria-live="polite"></div>
+<ul id="listbox" role="listbox" aria-label="Search results"></ul>
+<div class="note">↑↓ to move · Enter to open · Esc to close</div></div></div>`;
+    this.$ = (s) => root.querySelector(s);
+    this.$('.label').textContent = this.placeholder;
+    this.$('input').placeholder = this.placeholder;
+    this.$('button.open').addEventListener('click', () => this.open());
+    for (const ev of ['pointerenter', 'focus']) this.$('button.open').addEventListener(ev, () => this.#engine().catch(() => {}), { once: true });
+    this.$('.backdrop').addEventListener('click', (e) => e.target === e.currentTarget && this.close());
+    this.$('input').addEventListener('input', () => this.#schedule());
+    this.$('input').addEventListener('keydown', (e) => this.#onKey(e));
+    this.$('#listbox').addEventListener('click', (e) => this.#onClick(e));
+    this.onGlobalKey = (e) => {
+      const typing = e.target instanceof HTMLElement && (e.target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName));
+      if ((e.key === 'k' || e.key === 'K') && (e.metaKey || e.ctrlKey)) {
+        e.preventDefault();
+        this.isOpen ? this.close() : this.open();
+      } else if (e.key === '/' && !typing && !this.isOpen) {
+        e.preventDefault();
+        this.open();
+      }
+    };
+  }
+
+  get placeholder() {
+    return this.getAttribute('placeholder') ?? 'Search docs';
+  }
+  get isOpen() {
+    return this.$('.backdrop').classList.contains('on');
+  }
+
+  connectedCallback() {
+    document.addEventListener('keydown', this.onGlobalKey);
+  }
+  disconnectedCallback() {
+    document.removeEventListener('keydown', this.onGlobalKey);
+  }
+
+  /** Loads the engine and opens the index once; concurrent callers share the promise. */
+  #engine() {
+    this.#opening ??= import('./search.js')
+      .then(({ openIndex }) => openIndex(this.getAttribute('index') ?? '/_search/'))
+      .then((index) => (this.#index = index))
+      .catch((e) => {
+        this.#opening = null;
+        throw e;
+      });
+    return this.#opening;
+  }
+
+  open() {
+    this.#lastFocus = document.activeElement;
+    this.$('.backdrop').classList.add('on');
+    const input = this.$('input');
+    input.focus();
+    input.select();
+    this.#engine().catch((e) => this.#status(`Search is unavailable: ${e.message}`, true));
+    if (input.value) this.#schedule();
+  }
+
+  close() {
+    this.$('.backdrop').classList.remove('on');
+    this.$('input').setAttribute('aria-expanded', 'false');
+    this.#seq++;
+    this.#lastFocus?.focus?.();
+  }
+
+  #status(text, isError = false) {
+    const s = this.$('.status');
+    s.textContent = text;
+    s.classList.toggle('error', isError);
+  }
+
+  #schedule() {
+    clearTimeout(this.#timer);
+    const q = this.$('input').value;
+    const seq = ++this.#seq;
+    if (!q.trim()) {
+      this.#render([], '');
+      this.#status('');
+      return;
+    }
+    // Warm the shards of what is typed so far; the search proper waits for a pause in typing.
+    this.#index?.preload(q).catch(() => {});
+    this.#timer = setTimeout(() => this.#run(q, seq), DEBOUNCE_MS);
+  }
+
+  async #run(q, seq) {
+    const slow = setTimeout(() => seq === this.#seq && this.#status('Searching…'), 150);
+    try {
+      const index = this.#index ?? (await this.#engine());
+      const k = Number(this.getAttribute('k') ?? 10);
+      const results = await index.search(q, { k });
+      if (seq !== this.#seq) return; // a newer keystroke won: drop this stale response
+      this.#render(results, q);
+      this.#status(results.length ? '' : `No results for “${q}”`);
+      this.dispatchEvent(new CustomEvent('aidocs-results', { detail: { query: q, results } }));
+    } catch (e) {
+      if (seq === this.#seq) this.#status(`Search failed: ${e.message}`, true);
+    } finally {
+      clearTimeout(slow);
+    }
+  }
+
+  #render(results, q) {
+    const list = this.$('#listbox');
+    const html = [];
+    let n = 0;
+    // Groups appear in the order of their best result, so the top hit is always first.
+    const order = [...new Set(results.map((r) => r.kind))];
+    for (const [kind, label] of GROUPS.slice().sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]))) {
+      const pages = results.filter((r) => r.kind === kind);
+      if (!pages.length) continue;
+      html.push(`<li class="group" role="presentation">${escapeHtml(label)}</li>`);
+      for (const r of pages) {
+        const page = r.sections.find((s) => !s.anchor) ?? r.sections[0];
+        const api = r.api
+          ? `<div class="row"><span class="badge ${escapeHtml(r.api.method.toLowerCase())}">${escapeHtml(r.api.method)}</span>` +
+            `<span class="path">${escapeHtml(r.api.path)}</span><button class="curl" type="button" data-curl="${n}" tabindex="-1">Copy curl</button></div>`
+          : '';
+        html.push(
+          `<li role="presentation"><a class="opt page" role="option" id="opt-${n}" data-n="${n}" aria-selected="false" href="${escapeHtml(r.url)}">` +
+            `<span class="title">${highlight(r.title, q)}</span> <span class="crumb">${escapeHtml(r.breadcrumb.join(' › '))}</span>${api}` +
+            (page?.excerpt ? `<span class="excerpt">${highlight(page.excerpt, q)}</span>` : '') +
+            `</a></li>`,
+        );
+        this.#options[n++] = r;
+        for (const s of r.sections.filter((s) => s.anchor).slice(0, 3)) {
+          html.push(
+            `<li role="presentation"><a class="opt section" role="option" id="opt-${n}" data-n="${n}" aria-selected="false" href="${escapeHtml(s.url)}">` +
+              `<span class="title"># ${highlight(s.title, q)}</span>` +
+              (s.excerpt ? `<span class="excerpt">${highlight(s.excerpt, q)}</span>` : '') +
+              `</a></li>`,
+          );
+          this.#options[n++] = s;
+        }
+      }
+    }
+    this.#options.length = n;
+    list.innerHTML = html.join('');
+    this.$('input').setAttribute('aria-expanded', String(n > 0));
+    this.#select(n ? 0 : -1);
+  }
+
+  #select(i) {
+    const opts = this.shadowRoot.querySelectorAll('a.opt');
+    opts[this.#active]?.setAttribute('aria-selected', 'false');
+    this.#active = i;
+    const input = this.$('input');
+    if (i < 0 || !opts[i]) {
+      input.removeAttribute('aria-activedescendant');
+      return;
+    }
+    opts[i].setAttribute('aria-selected', 'true');
+    opts[i].scrollIntoView({ block: 'nearest' });
+    input.setAttribute('aria-activedescendant', opts[i].id);
+  }
+
+  #onKey(e) {
+    const count = this.shadowRoot.querySelectorAll('a.opt').length;
+    if (e.key === 'ArrowDown' && count) {
+      e.preventDefault();
+      this.#select((this.#active + 1) % count);
+    } else if (e.key === 'ArrowUp' && count) {
+      e.preventDefault();
+      this.#select((this.#active - 1 + count) % count);
+    } else if (e.key === 'Enter') {
+      const a = this.shadowRoot.querySelectorAll('a.opt')[this.#active];
+      if (a) {
+        e.preventDefault();
+        this.close();
+        globalThis.location.assign(a.href);
+      }
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      this.close();
+    }
+  }
+
+  async #onClick(e) {
+    const btn = e.target.closest?.('button.curl');
+    if (!btn) {
+      if (e.target.closest?.('a.opt')) this.close();
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+    const r = this.#options[Number(btn.dataset.curl)];
+    const cmd = curlCommand(r.api, this.getAttribute('api-base'));
+    try {
+      await navigator.clipboard.writeText(cmd);
+      btn.textContent = 'Copied';
+    } catch {
+      btn.textContent = 'Copy failed';
+    }
+    this.dispatchEvent(new CustomEvent('aidocs-copy', { detail: { command: cmd } }));
+    setTimeout(() => (btn.textContent = 'Copy curl'), 1500);
+  }
+}
+
+if (globalThis.customElements && !customElements.get('aidocs-search')) {
+  customElements.define('aidocs-search', AidocsSearchElement);
+}

@@ -1,0 +1,194 @@
+// node --test: the demo site in a real headless Chromium (playwright-core driving /usr/bin/chromium).
+// Renders fixtures/example-site with `aidocs-index demo`, serves it with `aidocs-index serve`, then
+// drives the search box like a reader. Screenshots go to site-plugin/test-artifacts/.
+// Needs the indexer binary: $AIDOCS_INDEX_BIN, else target/{release,debug}/aidocs-index.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const plugin = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repo = join(plugin, '..');
+const artifacts = join(plugin, 'test-artifacts');
+const bin =
+  process.env.AIDOCS_INDEX_BIN ??
+  [join(repo, 'target', 'release', 'aidocs-index'), join(repo, 'target', 'debug', 'aidocs-index')]
+    .filter(existsSync)
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0]; // the newest build
+
+let server;
+let base;
+let browser;
+let work;
+
+function run(args) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (d) => (err += d));
+    p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`aidocs-index ${args[0]} exited ${code}: ${err}`))));
+  });
+}
+
+before(async () => {
+  assert.ok(bin, 'aidocs-index is not built: cargo build -p aidocs-index (or set AIDOCS_INDEX_BIN)');
+  work = mkdtempSync(join(tmpdir(), 'aidocs-e2e-'));
+  mkdirSync(artifacts, { recursive: true });
+  await run(['demo', join(repo, 'fixtures', 'example-site'), '--out', join(work, 'site'), '--plugin', plugin]);
+  server = spawn(bin, ['serve', join(work, 'site'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  base = await new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/at (http:\/\/[^/\s]+)\//);
+      if (m) resolve(m[1]);
+    });
+    server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** A page whose network bytes are counted (body sizes of every response). */
+async function newPage() {
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'], viewport: { width: 1200, height: 800 } });
+  const page = await context.newPage();
+  const net = { bytes: 0, requests: 0, urls: [] };
+  page.on('requestfinished', async (req) => {
+    const sizes = await req.sizes().catch(() => ({ responseBodySize: 0 }));
+    const r = { url: () => req.url() };
+    net.bytes += sizes.responseBodySize; // bytes on the wire (gzip where the server compressed)
+    net.requests += 1;
+    net.urls.push(new URL(r.url()).pathname);
+  });
+  page.on('pageerror', (e) => {
+    throw e;
+  });
+  return { page, net, context };
+}
+
+const box = (page) => page.locator('aidocs-search');
+const options = (page) => box(page).locator('a.opt');
+
+async function settle(page) {
+  await page.waitForTimeout(250);
+  await page.waitForLoadState('networkidle');
+}
+
+test('Ctrl+K, typing key by key, grouped results, keyboard to a section, landing on page#anchor', async () => {
+  const { page, net, context } = await newPage();
+  await page.goto(`${base}/quickstart/`);
+  await settle(page);
+  const pageLoad = net.bytes;
+  const html = net.urls.filter((u) => !u.startsWith('/_aidocs/'));
+  const assetBytes = net.bytes;
+  await page.keyboard.press('Control+k');
+  const input = box(page).locator('input');
+  await assert.doesNotReject(input.waitFor({ state: 'visible' }));
+  await settle(page);
+  const opened = net.bytes;
+  const perKey = [];
+  for (const ch of 'refresh token') {
+    const b0 = net.bytes;
+    const r0 = net.requests;
+    await page.keyboard.type(ch);
+    await settle(page);
+    perKey.push([ch, net.bytes - b0, net.requests - r0]);
+  }
+  await options(page).first().waitFor();
+  await page.screenshot({ path: join(artifacts, 'search-results.png') });
+  const groups = await box(page).locator('li.group').allTextContents();
+  assert.ok(groups.includes('Guides'), groups.join());
+  const titles = await options(page).allTextContents();
+  assert.match(titles[0], /Refresh tokens/);
+  assert.ok(await box(page).locator('mark').count() > 0, 'matched words are marked');
+  assert.equal(await input.getAttribute('role'), 'combobox');
+  assert.equal(await input.getAttribute('aria-expanded'), 'true');
+  assert.equal(await box(page).locator('#listbox').getAttribute('role'), 'listbox');
+  // Arrow down to the first section link of the first page, then Enter.
+  const hrefs = await options(page).evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  const target = hrefs.findIndex((h) => h.includes('#'));
+  assert.ok(target > 0, hrefs.join());
+  for (let i = 0; i < target; i++) await page.keyboard.press('ArrowDown');
+  assert.equal(await input.getAttribute('aria-activedescendant'), `opt-${target}`);
+  await page.keyboard.press('Enter');
+  await page.waitForURL(`${base}${hrefs[target]}`);
+  assert.match(page.url(), /\/guides\/refresh-tokens#[a-z-]+$/);
+  await page.screenshot({ path: join(artifacts, 'landed-on-section.png') });
+  test.diagnostic?.(`page load ${pageLoad} B`);
+  console.log(
+    `# bytes in Chromium: page load (HTML + element.js, before the first search) ${assetBytes} B in ${html.length + 1} requests; ` +
+      `engine + manifest on open ${opened - pageLoad} B; per keystroke: ${perKey.map(([c, b, r]) => `${JSON.stringify(c)} ${b} B/${r}`).join(', ')}`,
+  );
+  await context.close();
+});
+
+test('Esc closes, "/" opens, and an empty query shows nothing', async () => {
+  const { page, context } = await newPage();
+  await page.goto(`${base}/`);
+  await settle(page);
+  await page.keyboard.press('/');
+  const input = box(page).locator('input');
+  await input.waitFor({ state: 'visible' });
+  await page.keyboard.type('zzzqqq');
+  await box(page).locator('.status').getByText('No results').waitFor();
+  await page.keyboard.press('Escape');
+  await input.waitFor({ state: 'hidden' });
+  await context.close();
+});
+
+test('an API result shows its method and path and copies a working curl command', async () => {
+  const { page, context } = await newPage();
+  await page.goto(`${base}/`);
+  await settle(page);
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('getUserById');
+  await options(page).filter({ hasText: '/v1/users/{id}' }).first().waitFor();
+  const first = options(page).first();
+  assert.match(await first.textContent(), /GET/);
+  assert.match(await first.textContent(), /\/v1\/users\/\{id\}/);
+  await box(page).locator('button.curl').first().click();
+  await box(page).locator('button.curl').first().getByText('Copied').waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(copied, /^curl -X GET "https?:\/\/[^"\s]+\/v1\/users\/\{id\}"/);
+  assert.match(copied, /-H "Authorization: Bearer \$API_TOKEN"/);
+  await page.screenshot({ path: join(artifacts, 'api-result.png') });
+  await context.close();
+});
+
+test('page text with <script> and <img onerror> renders inert; internal pages never appear', async () => {
+  const { page, context } = await newPage();
+  await page.goto(`${base}/`);
+  await settle(page);
+  await page.evaluate(() => {
+    window.__xss = 0;
+    window.alert = () => (window.__xss += 1);
+  });
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('untrusted script img onerror');
+  await options(page).first().waitFor();
+  const list = box(page).locator('#listbox');
+  assert.match(await list.textContent(), /<script>|<img/);
+  assert.equal(await list.locator('script, img').count(), 0);
+  assert.equal(await page.evaluate(() => window.__xss), 0);
+  await page.screenshot({ path: join(artifacts, 'escaped-html.png') });
+  for (const q of ['CANARY-INTERNAL-7f3a', 'on-call escalation bridge', 'acmectl failover', 'signing master key']) {
+    await box(page).locator('input').fill(q);
+    await settle(page);
+    const text = (await list.textContent()) ?? '';
+    assert.doesNotMatch(text, /CANARY|runbook|on-call|Signing secrets/i, q);
+  }
+  await context.close();
+});
