@@ -210,9 +210,7 @@ impl Engine {
         &self.searcher.manifest
     }
 
-    fn term_id(&self, i: usize) -> usize {
-        i
-    }
+    /// Cache key of metadata shard `i` (term shard `i` is keyed `i`).
     fn meta_id(&self, i: usize) -> usize {
         self.searcher.manifest.term_shards.len() + i
     }
@@ -220,7 +218,7 @@ impl Engine {
     fn missing_terms(&self, shards: &[usize]) -> Vec<String> {
         shards
             .iter()
-            .filter(|&&i| !self.cache.contains(self.term_id(i)))
+            .filter(|&&i| !self.cache.contains(i))
             .map(|&i| self.searcher.manifest.term_shards[i].file.clone())
             .collect()
     }
@@ -235,17 +233,23 @@ impl Engine {
         self.missing_terms(&self.searcher.preload_shards(partial))
     }
 
-    /// The kind of shard `name` is in this index.
-    pub fn kind_of(&self, name: &str) -> Result<ShardKind, EngineError> {
+    /// The cache key and kind of index file `name`.
+    fn file(&self, name: &str) -> Result<(usize, ShardKind), EngineError> {
         let id = *self
             .files
             .get(name)
             .ok_or_else(|| EngineError::UnknownFile(name.to_owned()))?;
-        Ok(if id < self.searcher.manifest.term_shards.len() {
+        let kind = if id < self.searcher.manifest.term_shards.len() {
             ShardKind::Terms
         } else {
             ShardKind::Meta
-        })
+        };
+        Ok((id, kind))
+    }
+
+    /// The kind of shard `name` is in this index.
+    pub fn kind_of(&self, name: &str) -> Result<ShardKind, EngineError> {
+        self.file(name).map(|(_, kind)| kind)
     }
 
     /// Verifies, decodes and caches one fetched shard.
@@ -255,22 +259,14 @@ impl Engine {
         file: &[u8],
         raw: Option<Vec<u8>>,
     ) -> Result<(), EngineError> {
-        let id = *self
-            .files
-            .get(name)
-            .ok_or_else(|| EngineError::UnknownFile(name.to_owned()))?;
+        let (id, kind) = self.file(name)?;
         let shard_err = |source| EngineError::Shard {
             file: name.to_owned(),
             source,
         };
         let terms = self.searcher.manifest.term_shards.len();
-        let kind = if id < terms {
-            ShardKind::Terms
-        } else {
-            ShardKind::Meta
-        };
         let raw = payload(file, raw, kind).map_err(shard_err)?;
-        let shard = if id < terms {
+        let shard = if kind == ShardKind::Terms {
             Shard::Terms(Rc::new(
                 TermShard::decode_payload(&raw, self.searcher.manifest.num_chunks)
                     .map_err(shard_err)?,
@@ -307,7 +303,7 @@ impl Engine {
         let plan = self.searcher.plan(query);
         let mut terms: HashMap<usize, Rc<TermShard>> = HashMap::new();
         for &i in &plan.shards {
-            match self.cache.get(self.term_id(i)) {
+            match self.cache.get(i) {
                 Some(Shard::Terms(t)) => {
                     terms.insert(i, t);
                 }
@@ -356,8 +352,8 @@ impl Engine {
 
     /// The results of a ranked query as the JSON array the CLI prints; consumes the ticket on success.
     pub fn results(&mut self, id: u32) -> Result<String, EngineError> {
-        let hits = self.ticket(id)?.hits.clone();
-        let explain = self.ticket(id)?.explain;
+        let ticket = self.ticket(id)?;
+        let (hits, explain) = (ticket.hits.clone(), ticket.explain);
         let mut metas: HashMap<usize, Rc<MetaShard>> = HashMap::new();
         for i in self.searcher.meta_shards_for(&hits) {
             match self.cache.get(self.meta_id(i)) {
