@@ -84,9 +84,9 @@ run_tests() {
   (cd wasm-search && cargo test -q && wasm-pack test --node -- --test node)
   log "wasm tests in headless Chromium (wasm-pack test --headless --chrome)"
   (cd wasm-search && wasm-pack test --headless --chrome -- --test browser)
-  log "site-plugin tests (node --test; the search box end to end in headless Chromium)"
+  log "site-plugin tests (node --test; the handler on Node, Deno, Bun and workerd; the search box end to end in headless Chromium)"
   cargo build -p aidocs-index
-  (cd site-plugin && AIDOCS_INDEX_BIN="$ROOT/target/debug/aidocs-index" node --test test/)
+  (cd site-plugin && AIDOCS_REQUIRE_RUNTIMES=1 AIDOCS_INDEX_BIN="$ROOT/target/debug/aidocs-index" node --test test/)
   log "cargo test (unit, CLI, end-to-end, native-vs-wasm parity; SciFact runs when ../shared/data is present)"
   AIDOCS_REQUIRE_WASM=1 cargo test --workspace
 }

@@ -1,19 +1,20 @@
 //! `aidocs-index demo`: renders a docs site to static HTML (a sidebar from the navigation, each page's
 //! sections with the same anchors the index links to, the `<aidocs-search>` box), builds its public
-//! index into `_search/` and copies the search box's assets into `_aidocs/`. Then `serve` shows it.
+//! index into `_search/` with the search box's assets in `_search/ui/` (as `build --search-box` does).
+//! Then `serve` shows it.
 //!
 //! This is a preview of what the search box does on a real site, not a site generator: page bodies are
 //! the indexed text (paragraphs and code), not the full MDX rendering.
 
 use std::path::{Path, PathBuf};
 
+use crate::assets::{install, locate, AssetsError, UI_DIR};
 use crate::build::{build, BuildError, BuildOptions, BuildSummary};
 use crate::ingest::{ingest, parse, IngestOptions, Source};
 use crate::model::{Page, Visibility};
 
 /// Where the index and the assets go inside the demo directory.
 pub const INDEX_DIR: &str = "_search";
-pub const ASSETS_DIR: &str = "_aidocs";
 
 #[derive(Debug, thiserror::Error)]
 pub enum DemoError {
@@ -24,8 +25,8 @@ pub enum DemoError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("search box assets not found in {0}: run `npm run build --prefix site-plugin` (or ./dev.sh setup) first, or pass --plugin DIR")]
-    MissingAssets(PathBuf),
+    #[error(transparent)]
+    Assets(#[from] AssetsError),
 }
 
 fn esc(s: &str) -> String {
@@ -162,7 +163,7 @@ fn page_html(site_name: &str, p: &Page, nav: &str, api_base: &str) -> String {
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
 <title>{title} · {site}</title><style>{CSS}</style>\
-<script type=\"module\" src=\"/{ASSETS_DIR}/src/element.js\"></script></head><body>\
+<script type=\"module\" src=\"/{INDEX_DIR}/{UI_DIR}/src/element.js\"></script></head><body>\
 <header><a class=\"brand\" href=\"/\">{site}</a><aidocs-search index=\"/{INDEX_DIR}/\" api-base=\"{api}\" placeholder=\"Search docs\"></aidocs-search></header>\
 <div class=\"layout\">{nav}{article}</div></body></html>\n",
         title = esc(&p.title),
@@ -172,17 +173,14 @@ fn page_html(site_name: &str, p: &Page, nav: &str, api_base: &str) -> String {
     )
 }
 
-/// Renders `site` into `out`, builds its public index into `out/_search`, copies the assets from `plugin`.
-pub fn render_demo(site: &Path, out: &Path, plugin: &Path) -> Result<BuildSummary, DemoError> {
-    let assets = [
-        ("src/element.js", "src/element.js"),
-        ("src/search.js", "src/search.js"),
-        ("wasm/aidocs_search.js", "wasm/aidocs_search.js"),
-        ("wasm/aidocs_search_bg.wasm", "wasm/aidocs_search_bg.wasm"),
-    ];
-    if assets.iter().any(|(from, _)| !plugin.join(from).is_file()) {
-        return Err(DemoError::MissingAssets(plugin.to_path_buf()));
-    }
+/// Renders `site` into `out`, builds its public index into `out/_search`, copies the assets from `plugin`
+/// (or the package [`locate`] finds).
+pub fn render_demo(
+    site: &Path,
+    out: &Path,
+    plugin: Option<&Path>,
+) -> Result<BuildSummary, DemoError> {
+    let plugin = locate(plugin, site)?;
     let mut opts = BuildOptions::new(site, out.join(INDEX_DIR));
     opts.audience = Visibility::Public;
     opts.cache_dir = Some(out.with_extension("cache"));
@@ -232,13 +230,7 @@ pub fn render_demo(site: &Path, out: &Path, plugin: &Path) -> Result<BuildSummar
             write(&out.join("index.html"), html.as_bytes())?;
         }
     }
-    for (from, to) in assets {
-        let bytes = std::fs::read(plugin.join(from)).map_err(|source| DemoError::Write {
-            path: plugin.join(from),
-            source,
-        })?;
-        write(&out.join(ASSETS_DIR).join(to), &bytes)?;
-    }
+    install(&plugin, &out.join(INDEX_DIR), &format!("/{INDEX_DIR}/"))?;
     Ok(summary)
 }
 

@@ -3,9 +3,10 @@
 //! Pipeline: [`ingest`] (site or JSONL → fingerprinted pending pages, visibility filter first) →
 //! [`ingest::parse`] ([`mdx`], [`chunk`], [`openapi`]) → [`index`] (tantivy, persistent cache) →
 //! [`export`] (shard format v1 from `aidocs-core`) → disk. [`query`], [`eval`] and [`inspect`] read
-//! the written index with the same `core` code the wasm module runs. [`demo`] renders a site with the
-//! search box and [`serve`] serves it.
+//! the written index with the same `core` code the wasm module runs. [`assets`] installs the search box
+//! next to the shards, [`demo`] renders a site with it and [`serve`] serves it.
 
+pub mod assets;
 pub mod build;
 pub mod chunk;
 pub mod demo;

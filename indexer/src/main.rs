@@ -42,15 +42,16 @@ enum Command {
         json: bool,
     },
     /// Render a site to static HTML with the search box, its public index in `_search/` and the box's
-    /// assets in `_aidocs/` (a preview of the integration; then `serve` it).
+    /// assets in `_search/ui/` (a preview of the integration; then `serve` it).
     Demo {
         /// Site directory.
         site: PathBuf,
         #[arg(long)]
         out: PathBuf,
-        /// The built site-plugin package (src/ and wasm/); default `site-plugin` beside the current directory.
-        #[arg(long, default_value = "site-plugin")]
-        plugin: PathBuf,
+        /// The built site-plugin package (src/ and wasm/); default: $AIDOCS_PLUGIN_DIR,
+        /// node_modules/aidocs-search, ./site-plugin, or the checkout this binary was built in.
+        #[arg(long)]
+        plugin: Option<PathBuf>,
     },
     /// Serve a directory on 127.0.0.1 (shards immutable, manifest and pages revalidated).
     Serve {
@@ -112,6 +113,16 @@ struct BuildArgs {
     /// Keep shard files the new manifest no longer references (zero-downtime deploys).
     #[arg(long)]
     keep_old: bool,
+    /// Also write the search box (element, engine, wasm) into `OUT/ui/` with a `snippet.html` to paste
+    /// into the site's layout.
+    #[arg(long)]
+    search_box: bool,
+    /// The built site-plugin package to take the search box from (see `demo --plugin`).
+    #[arg(long, requires = "search_box")]
+    plugin: Option<PathBuf>,
+    /// The URL path the output directory is served at, for the snippet (default `/<out dir name>/`).
+    #[arg(long, requires = "search_box")]
+    index_url: Option<String>,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -232,7 +243,7 @@ fn main() -> ExitCode {
             Err(e) => fail(1, e),
         },
         Command::Demo { site, out, plugin } => {
-            match aidocs_index::demo::render_demo(&site, &out, &plugin) {
+            match aidocs_index::demo::render_demo(&site, &out, plugin.as_deref()) {
                 Ok(summary) => {
                     for w in &summary.warnings {
                         eprintln!("warning: {w}");
@@ -345,13 +356,42 @@ fn run_build(a: BuildArgs) -> ExitCode {
     };
     opts.keep_old = a.keep_old;
     opts.progress = !a.json && std::io::stderr().is_terminal();
+    // Find the search box before building, so a missing package fails fast.
+    let plugin = if a.search_box {
+        match aidocs_index::assets::locate(a.plugin.as_deref(), &a.input) {
+            Ok(p) => Some(p),
+            Err(e) => return fail(3, e),
+        }
+    } else {
+        None
+    };
     match build(&opts) {
         Ok(s) => {
             for w in &s.warnings {
                 eprintln!("warning: {w}");
             }
+            let installed = match &plugin {
+                None => None,
+                Some(p) => {
+                    let url = a.index_url.clone().unwrap_or_else(|| {
+                        let name = a.out.file_name().map(|n| n.to_string_lossy().into_owned());
+                        format!("/{}/", name.unwrap_or_default())
+                    });
+                    match aidocs_index::assets::install(p, &a.out, &url) {
+                        Ok(i) => Some(i),
+                        Err(e) => return fail(1, e),
+                    }
+                }
+            };
             if a.json {
-                println!("{}", serde_json::to_string(&s).unwrap_or_default());
+                let mut v = serde_json::to_value(&s).unwrap_or_default();
+                if let (Some(obj), Some(i)) = (v.as_object_mut(), &installed) {
+                    obj.insert(
+                        "search_box".into(),
+                        serde_json::to_value(i).unwrap_or_default(),
+                    );
+                }
+                println!("{v}");
             } else {
                 println!(
                     "built {}: {} pages, {} chunks, {} terms → {} term shards + {} meta shards + manifest ({} B); {} files, {} B; {} new, {} removed",
@@ -361,6 +401,15 @@ fn run_build(a: BuildArgs) -> ExitCode {
                     "pages parsed {}, reused from cache {}, removed {}; withheld by visibility {}, noindex/hidden {}; {} warning(s); {:.2} s",
                     s.pages_parsed, s.pages_reused, s.pages_removed, s.withheld_by_visibility, s.skipped_noindex, s.warnings.len(), s.seconds
                 );
+                if let Some(i) = &installed {
+                    println!(
+                        "search box: {} files ({} B) in {}; add to your layout:\n{}",
+                        i.files,
+                        i.bytes,
+                        i.dir.display(),
+                        i.snippet.trim_end()
+                    );
+                }
             }
             ExitCode::SUCCESS
         }

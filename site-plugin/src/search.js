@@ -58,7 +58,10 @@ export function loadWasm(source) {
     }
     const url = source ? new URL(source, globalThis.location?.href) : new URL('../wasm/aidocs_search_bg.wasm', import.meta.url);
     if (url.protocol === 'file:') {
-      const { readFile } = await import('node:fs/promises');
+      // A variable specifier: bundlers and edge runtimes (wrangler, miniflare) must not try to resolve
+      // a Node built-in for a code path they never take (they pass the module as `wasm`).
+      const fsModule = 'node:fs/promises';
+      const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
       initSync({ module: await readFile(url) });
       return;
     }
