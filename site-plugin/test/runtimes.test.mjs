@@ -1,7 +1,8 @@
 // node --test: the same search handler on every runtime it claims (issue 5): Node 20, Deno, Bun and
 // Cloudflare's workerd (through miniflare, running examples/cloudflare-worker.js over an R2 bucket).
 // Each answers the same requests with bodies byte-identical to Node's. The runtimes are devDependencies
-// (npm ci installs them); AIDOCS_REQUIRE_RUNTIMES=1 (set by ./dev.sh test) turns a missing one into a failure.
+// (npm ci installs them), except Deno, which ./dev.sh setup installs outside the lock file ($AIDOCS_DENO);
+// AIDOCS_REQUIRE_RUNTIMES=1 (set by ./dev.sh test) turns a missing one into a failure.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -13,7 +14,8 @@ import { createSearchHandler } from '../src/handler.js';
 
 const plugin = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = join(plugin, '..', 'wasm-search', 'tests', 'fixture');
-const bin = (name) => join(plugin, 'node_modules', '.bin', name);
+const ENV_BIN = { deno: process.env.AIDOCS_DENO };
+const bin = (name) => ENV_BIN[name] ?? join(plugin, 'node_modules', '.bin', name);
 const required = process.env.AIDOCS_REQUIRE_RUNTIMES === '1';
 
 const REQUESTS = [
@@ -50,7 +52,7 @@ async function collect(base) {
 
 function available(t, name) {
   if (existsSync(bin(name))) return true;
-  if (required) assert.fail(`${name} is not installed: run npm ci in site-plugin (or ./dev.sh setup)`);
+  if (required) assert.fail(`${name} is not installed at ${bin(name)}: run ./dev.sh setup`);
   t.skip(`${name} not installed (npm ci in site-plugin)`);
   return false;
 }
