@@ -3,8 +3,8 @@
 //! ```text
 //! offset size  field
 //! 0      4     magic  b"AIDX"
-//! 4      2     format version (u16 LE), currently 1
-//! 6      1     shard kind (manifest = 1, terms = 2, meta = 3)
+//! 4      2     format version (u16 LE), currently 2 (readers accept 1 and 2)
+//! 6      1     shard kind (manifest = 1, terms = 2, meta = 3, vector directory = 4, vectors = 5)
 //! 7      1     codec (0 = stored, 1 = zlib, which a browser inflates with DecompressionStream("deflate"))
 //! 8      4     inflated payload length (u32 LE)
 //! 12     4     payload length in this file (u32 LE)
@@ -17,8 +17,11 @@
 use crate::error::ShardError;
 
 pub const MAGIC: [u8; 4] = *b"AIDX";
-/// The shard format version this code writes and reads.
-pub const FORMAT_VERSION: u16 = 1;
+/// The shard format version this code writes. Version 2 adds the manifest's optional vector reference
+/// and the vector shard kinds; a v1 index is a v2 index without vectors, so both are read.
+pub const FORMAT_VERSION: u16 = 2;
+/// The oldest version this code reads.
+pub const MIN_FORMAT_VERSION: u16 = 1;
 pub const HEADER_LEN: usize = 20;
 /// Upper bound on an inflated payload: protects readers from decompression bombs.
 pub const MAX_PAYLOAD: u64 = 256 * 1024 * 1024;
@@ -29,6 +32,8 @@ pub enum ShardKind {
     Manifest = 1,
     Terms = 2,
     Meta = 3,
+    VectorDir = 4,
+    Vectors = 5,
 }
 
 impl ShardKind {
@@ -37,6 +42,8 @@ impl ShardKind {
             1 => Ok(ShardKind::Manifest),
             2 => Ok(ShardKind::Terms),
             3 => Ok(ShardKind::Meta),
+            4 => Ok(ShardKind::VectorDir),
+            5 => Ok(ShardKind::Vectors),
             other => Err(ShardError::UnknownKind(other)),
         }
     }
@@ -45,6 +52,8 @@ impl ShardKind {
             ShardKind::Manifest => "manifest",
             ShardKind::Terms => "terms",
             ShardKind::Meta => "meta",
+            ShardKind::VectorDir => "vector directory",
+            ShardKind::Vectors => "vectors",
         }
     }
 }
@@ -89,7 +98,7 @@ pub fn read_header(file: &[u8]) -> Result<EnvelopeHeader, ShardError> {
     }
     let u32_at = |i: usize| u32::from_le_bytes([file[i], file[i + 1], file[i + 2], file[i + 3]]);
     let version = u16::from_le_bytes([file[4], file[5]]);
-    if version != FORMAT_VERSION {
+    if !(MIN_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
         return Err(ShardError::UnsupportedVersion {
             found: version,
             supported: FORMAT_VERSION,

@@ -159,6 +159,8 @@ pub struct Manifest {
     pub pages: Vec<PageEntry>,
     pub term_shards: Vec<TermShardEntry>,
     pub meta_shards: Vec<MetaShardEntry>,
+    /// Chunk vectors (format v2), when the index was built with embeddings.
+    pub vectors: Option<crate::vectors::VectorRef>,
 }
 
 pub const MANIFEST_FILE: &str = "manifest.bin";
@@ -218,6 +220,14 @@ impl Manifest {
             w.varint(m.first_page as u64);
             w.varint(m.page_count as u64);
             w.str(&m.file);
+        }
+        // v2: the vector reference (a v1 payload ends here).
+        match &self.vectors {
+            Some(v) => {
+                w.u8(1);
+                v.encode(&mut w);
+            }
+            None => w.u8(0),
         }
         envelope::seal(ShardKind::Manifest, &w.into_inner())
     }
@@ -355,6 +365,18 @@ impl Manifest {
                 "page ranges do not cover the page table",
             ));
         }
+        let vectors = if r.is_done() {
+            None // a v1 manifest
+        } else {
+            match r.u8("vector flag")? {
+                0 => None,
+                1 => Some(crate::vectors::VectorRef::decode(&mut r)?),
+                _ => return Err(invalid("vector flag", "not 0 or 1")),
+            }
+        };
+        if vectors.as_ref().is_some_and(|v| v.count != num_chunks) {
+            return Err(invalid("vector count", "differs from the chunk count"));
+        }
         r.finish("manifest")?;
         Ok(Manifest {
             build_id,
@@ -370,6 +392,7 @@ impl Manifest {
             pages,
             term_shards,
             meta_shards,
+            vectors,
         })
     }
 
@@ -415,9 +438,9 @@ fn invalid(what: &'static str, detail: &'static str) -> ShardError {
     ShardError::Format(FormatError::Invalid { what, detail })
 }
 
-/// Shard file names are `t/<hex>.bin` or `m/<hex>.bin`: nothing a reader could be tricked into
+/// Shard file names are `t/<hex>.bin`, `m/<hex>.bin` or `v/<hex>.bin`: nothing a reader could be tricked into
 /// resolving outside the index directory.
-fn read_file_name(r: &mut ByteReader<'_>) -> Result<String, ShardError> {
+pub(crate) fn read_file_name(r: &mut ByteReader<'_>) -> Result<String, ShardError> {
     let name = r.str("shard file name")?;
     let ok = name.len() <= 80
         && name.split('/').count() == 2

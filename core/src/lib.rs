@@ -1,7 +1,7 @@
 //! `aidocs-core`: what the build side and the query side share byte for byte.
 //!
 //! - [`analyzer`]: the tokenizer/stemmer both sides run;
-//! - [`envelope`] and [`format`]: shard format v1 (writer and reader side by side);
+//! - [`envelope`], [`format`] and [`vectors`]: shard format v2 (writer and reader side by side);
 //! - [`filter`]: per-shard binary-fuse filters for "term absent" without a fetch;
 //! - [`search`]: query planning, BM25F, boosts, aggregation;
 //! - [`json`]: the result JSON both sides print byte for byte.
@@ -20,6 +20,8 @@ pub mod format;
 mod fold_table;
 pub mod json;
 pub mod search;
+pub mod vectors;
+pub mod wordpiece;
 
 pub use analyzer::{Analyzer, Token, TokenKind, ANALYZER_VERSION};
 pub use envelope::{ShardKind, FORMAT_VERSION};

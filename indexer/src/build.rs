@@ -1,6 +1,6 @@
 //! `aidocs-index build`: ingest → visibility filter → (re)parse changed pages → tantivy → export → write.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -8,6 +8,10 @@ use aidocs_core::{Analyzer, Audience, Bm25Params};
 use rayon::prelude::*;
 
 use crate::chunk::ChunkConfig;
+use crate::embed::{chunk_text, text_hash, text_key, EmbedError, Embedder, EmbeddingCache};
+use crate::index::IndexContents;
+use crate::model::Page;
+use crate::vectors::ChunkVectors;
 use crate::export::{export, write, ShardSizes, WriteStats};
 use crate::index::{BuildIndex, IndexError};
 use crate::ingest::{ingest, parse, IngestOptions};
@@ -28,6 +32,21 @@ pub struct BuildOptions {
     pub params: Bm25Params,
     pub keep_old: bool,
     pub progress: bool,
+    /// Chunk vectors for vector and hybrid search.
+    pub embeddings: Embeddings,
+    /// The embedding model directory (default: [`crate::embed::locate`]).
+    pub model_dir: Option<PathBuf>,
+}
+
+/// Whether a build embeds its chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Embeddings {
+    /// Lexical only (`--no-embeddings`).
+    Off,
+    /// Embed when the model is installed; otherwise warn and build a lexical-only index.
+    Auto,
+    /// Fail when the model is missing (`--require-embeddings`).
+    Require,
 }
 
 impl BuildOptions {
@@ -45,6 +64,8 @@ impl BuildOptions {
             params: Bm25Params::default(),
             keep_old: false,
             progress: false,
+            embeddings: Embeddings::Off,
+            model_dir: None,
         }
     }
 }
@@ -65,6 +86,11 @@ pub struct BuildSummary {
     pub withheld_by_visibility: usize,
     pub skipped_noindex: usize,
     pub warnings: Vec<Diagnostic>,
+    /// The embedding model of the index's vectors, when it has them.
+    pub embedding_model: Option<String>,
+    /// Chunks embedded by this build (the others came from the vector cache).
+    pub chunks_embedded: usize,
+    pub embed_seconds: f64,
     pub seconds: f64,
 }
 
@@ -83,6 +109,8 @@ pub enum BuildError {
     },
     #[error("the output directory {0} is inside the site directory's cache or equals the input")]
     BadOutput(PathBuf),
+    #[error(transparent)]
+    Embed(#[from] EmbedError),
 }
 
 fn default_cache_dir(opts: &BuildOptions) -> PathBuf {
@@ -134,6 +162,21 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     };
     let ingested = ingest(&opts.input, &ingest_opts).map_err(BuildError::Input)?;
     let mut warnings = ingested.diagnostics.clone();
+    let embedder = match opts.embeddings {
+        Embeddings::Off => None,
+        mode => match crate::embed::locate(opts.model_dir.as_deref()).and_then(|d| Embedder::load(&d)) {
+            Ok(e) => Some(e),
+            Err(e) if mode == Embeddings::Auto && matches!(e, EmbedError::NotFound { .. }) => {
+                warnings.push(Diagnostic {
+                    file: "embeddings".into(),
+                    line: None,
+                    message: format!("building a lexical-only index: {e}"),
+                });
+                None
+            }
+            Err(e) => return Err(e.into()),
+        },
+    };
 
     let cache_dir = opts
         .cache_dir
@@ -214,7 +257,26 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         Audience::Public
     };
     let term_count = contents.terms.len();
-    let exported = export(contents, audience, opts.params, opts.sizes);
+    let embed_started = Instant::now();
+    let mut chunks_embedded = 0;
+    let vectors = match &embedder {
+        None => None,
+        Some(e) => {
+            let parsed_pages: HashMap<&str, &Page> = parsed
+                .iter()
+                .map(|(p, (page, _))| (p.id.as_str(), page))
+                .collect();
+            let reparse = |id: &str| -> Option<Page> {
+                let p = ingested.pending.iter().find(|p| p.id == id)?;
+                Some(parse(p, ingested.site_root.as_deref(), &ingest_opts).0)
+            };
+            let (v, n) = embed_chunks(e, &contents, &cache_dir, &parsed_pages, reparse, opts.progress)?;
+            chunks_embedded = n;
+            Some(v)
+        }
+    };
+    let embed_seconds = embed_started.elapsed().as_secs_f64();
+    let exported = export(contents, audience, opts.params, opts.sizes, vectors.as_ref());
     let stats = write(&exported, &opts.out, opts.keep_old).map_err(|source| BuildError::Write {
         path: opts.out.clone(),
         source,
@@ -234,6 +296,89 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         withheld_by_visibility: ingested.withheld,
         skipped_noindex: ingested.noindex,
         warnings,
+        embedding_model: vectors.as_ref().map(|v| v.model.clone()),
+        chunks_embedded,
+        embed_seconds,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// Vectors for every chunk of `contents`, from the cache where possible; the rest are embedded (texts
+/// from the pages this build parsed, or parsed again) and added to the cache batch by batch, so an
+/// interrupted build resumes. Returns the vectors and how many chunks were embedded.
+fn embed_chunks(
+    e: &Embedder,
+    contents: &IndexContents,
+    cache_dir: &Path,
+    parsed: &HashMap<&str, &Page>,
+    reparse: impl Fn(&str) -> Option<Page>,
+    progress: bool,
+) -> Result<(ChunkVectors, usize), BuildError> {
+    let id_hex = blake3::Hash::from(e.model_id).to_hex();
+    let cache_path = cache_dir.join(format!("embeddings-{}.bin", &id_hex[..16]));
+    let mut cache = EmbeddingCache::open(&cache_path, e.dims)?;
+    // (chunk ordinal, text) of chunks without a cached vector.
+    let mut todo: Vec<(usize, String)> = Vec::new();
+    let mut reparsed: HashMap<String, Option<Page>> = HashMap::new();
+    for (i, c) in contents.chunks.iter().enumerate() {
+        if !c.text_hash.is_empty() && cache.get(&text_key(&e.model_id, &c.text_hash)).is_some() {
+            continue;
+        }
+        let page: Option<&Page> = match parsed.get(c.page.id.as_str()) {
+            Some(p) => Some(*p),
+            None => reparsed
+                .entry(c.page.id.clone())
+                .or_insert_with(|| reparse(&c.page.id))
+                .as_ref(),
+        };
+        let text = page
+            .and_then(|p| p.chunks.get(c.index as usize).map(|ch| chunk_text(&p.title, ch)))
+            .unwrap_or_else(|| format!("{}\n{}", c.title, c.excerpt));
+        todo.push((i, text));
+    }
+    let pb = progress_bar(progress && !todo.is_empty(), todo.len() as u64, "embedding");
+    for batch in todo.chunks(256) {
+        let texts: Vec<&str> = batch.iter().map(|(_, t)| t.as_str()).collect();
+        let vecs = e.embed(&texts)?;
+        let items = batch
+            .iter()
+            .zip(vecs)
+            .map(|((_, t), v)| (text_key(&e.model_id, &text_hash(t)), v))
+            .collect::<Vec<_>>();
+        // Chunks whose stored hash predates vectors are keyed by their stored hash too.
+        let mut extra = Vec::new();
+        for ((i, _), (_, v)) in batch.iter().zip(&items) {
+            let h = &contents.chunks[*i].text_hash;
+            if !h.is_empty() {
+                extra.push((text_key(&e.model_id, h), v.clone()));
+            }
+        }
+        cache.insert_all(items)?;
+        cache.insert_all(extra)?;
+        pb.inc(batch.len() as u64);
+    }
+    pb.finish_and_clear();
+    let mut rows = Vec::with_capacity(contents.chunks.len());
+    let todo_rows: HashMap<usize, &str> = todo.iter().map(|(i, t)| (*i, t.as_str())).collect();
+    for (i, c) in contents.chunks.iter().enumerate() {
+        let key = match todo_rows.get(&i) {
+            Some(t) => text_key(&e.model_id, &text_hash(t)),
+            None => text_key(&e.model_id, &c.text_hash),
+        };
+        let v = cache
+            .get(&key)
+            .ok_or_else(|| BuildError::Index(IndexError::Corrupt(format!(
+                "no vector for chunk {i} after embedding; delete {} and rebuild",
+                cache_path.display()
+            ))))?;
+        rows.push(v.to_vec());
+    }
+    Ok((
+        ChunkVectors {
+            model: crate::embed::MODEL_NAME.to_owned(),
+            dims: e.dims,
+            rows,
+        },
+        todo.len(),
+    ))
 }

@@ -1,4 +1,5 @@
-//! Exporter: what the tantivy index holds → shard format v1 files (content-hashed names) + manifest.
+//! Exporter: what the tantivy index holds (and the chunk vectors) → shard format v2 files
+//! (content-hashed names) + manifest.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -10,6 +11,7 @@ use aidocs_core::{
 };
 
 use crate::index::IndexContents;
+use crate::vectors::{export_vectors, ChunkVectors, PARTITION_TARGET};
 
 /// Shard sizing.
 #[derive(Debug, Clone, Copy)]
@@ -50,6 +52,7 @@ pub fn export(
     audience: Audience,
     params: Bm25Params,
     sizes: ShardSizes,
+    vectors: Option<&ChunkVectors>,
 ) -> Export {
     // Page table, in chunk order (chunks are sorted by page id, then index).
     let mut pages: Vec<(usize, usize)> = Vec::new(); // (first chunk, count)
@@ -224,6 +227,14 @@ pub fn export(
     }
     flush_meta(&mut batch, batch_first, &mut files, &mut meta_entries);
 
+    let vector_ref = vectors
+        .filter(|v| v.rows.len() == contents.chunks.len() && !v.rows.is_empty())
+        .map(|v| {
+            let (r, vfiles) = export_vectors(v, PARTITION_TARGET, content_name);
+            files.extend(vfiles);
+            r
+        });
+
     let mut build_hash = blake3::Hasher::new();
     for (name, _) in &files {
         build_hash.update(name.as_bytes());
@@ -243,6 +254,7 @@ pub fn export(
         pages: page_entries,
         term_shards: term_entries,
         meta_shards: meta_entries,
+        vectors: vector_ref,
     };
     files.push((MANIFEST_FILE.to_owned(), manifest.encode()));
     Export { manifest, files }
@@ -263,7 +275,7 @@ pub struct WriteStats {
 /// `keep_old` (for deployments where open sessions still use the previous manifest).
 pub fn write(export: &Export, out: &Path, keep_old: bool) -> std::io::Result<WriteStats> {
     let mut stats = WriteStats::default();
-    for dir in ["t", "m"] {
+    for dir in ["t", "m", "v"] {
         std::fs::create_dir_all(out.join(dir))?;
     }
     for (name, bytes) in &export.files {
@@ -290,7 +302,7 @@ pub fn write(export: &Export, out: &Path, keep_old: bool) -> std::io::Result<Wri
     }
     if !keep_old {
         let wanted: BTreeSet<&str> = export.files.iter().map(|(n, _)| n.as_str()).collect();
-        for dir in ["t", "m"] {
+        for dir in ["t", "m", "v"] {
             for entry in std::fs::read_dir(out.join(dir))? {
                 let entry = entry?;
                 let name = format!("{dir}/{}", entry.file_name().to_string_lossy());

