@@ -871,6 +871,7 @@ mod tests {
                 page_count: 2,
                 file: "m/1.bin".into(),
             }],
+            vectors: None,
         };
         let d = Manifest::decode(&m.encode()).unwrap();
         assert_eq!(d, m);
@@ -970,6 +971,7 @@ mod mutation_tests {
                 page_count: 3,
                 file: "m/a.bin".into(),
             }],
+            vectors: None,
         };
         (manifest, shard, meta)
     }

@@ -220,7 +220,28 @@ pub fn push_result(out: &mut String, r: &SearchResult, explain: bool) {
             push_score(out, *value);
             out.push('}');
         }
-        out.push_str("]}");
+        out.push(']');
+        // Vector and hybrid modes only, so lexical output is unchanged.
+        if e.lexical_rank.is_some() || e.vector_rank.is_some() || e.similarity.is_some() {
+            for (name, rank) in [
+                ("lexical_rank", e.lexical_rank),
+                ("vector_rank", e.vector_rank),
+            ] {
+                out.push(',');
+                key(out, name);
+                match rank {
+                    Some(r) => push_uint(out, r as u64),
+                    None => out.push_str("null"),
+                }
+            }
+            out.push(',');
+            key(out, "similarity");
+            match e.similarity {
+                Some(s) => push_score(out, s),
+                None => out.push_str("null"),
+            }
+        }
+        out.push('}');
     }
     out.push('}');
 }

@@ -32,4 +32,7 @@ pub use format::{
     PageEntry, PageMeta, Posting, TermPostings, TermShard, TermShardEntry, FIELD_COUNT,
     MANIFEST_FILE, SCORED_FIELDS,
 };
-pub use search::{PageHit, QueryPlan, SearchError, SearchOptions, SearchResult, Searcher};
+pub use search::{
+    Fusion, Mode, PageHit, QueryPlan, SearchError, SearchOptions, SearchResult, Searcher,
+    VectorQuery,
+};

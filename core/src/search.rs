@@ -48,7 +48,65 @@ pub struct SearchOptions {
     pub explain: bool,
     /// Overrides the manifest's BM25 parameters (used by tuning and the tantivy parity test).
     pub params: Option<crate::format::Bm25Params>,
+    /// Lexical, vector or hybrid ranking (vector and hybrid need a query vector and the index's vectors;
+    /// without them ranking falls back to lexical).
+    pub mode: Mode,
+    pub fusion: Fusion,
+    /// Vector partitions probed per query (0 = all, which is exact search).
+    pub nprobe: usize,
+    /// Top chunks of each side that hybrid fusion considers.
+    pub candidates: usize,
 }
+
+/// How pages are ranked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    #[default]
+    Lexical,
+    Vector,
+    Hybrid,
+}
+
+impl Mode {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "lexical" => Some(Mode::Lexical),
+            "vector" => Some(Mode::Vector),
+            "hybrid" => Some(Mode::Hybrid),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Lexical => "lexical",
+            Mode::Vector => "vector",
+            Mode::Hybrid => "hybrid",
+        }
+    }
+}
+
+/// How hybrid ranking combines the two sides' top candidates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Fusion {
+    /// Each side min-max normalized over its candidates, then `w · lexical + (1 - w) · vector`.
+    MinMax { lexical_weight: f32 },
+    /// Reciprocal-rank fusion: `Σ 1 / (k + rank)`.
+    Rrf { k: f32 },
+}
+
+impl Default for Fusion {
+    /// Chosen on the SciFact train split (ARCHITECTURE.md, "Relevance").
+    fn default() -> Self {
+        Fusion::MinMax {
+            lexical_weight: DEFAULT_LEXICAL_WEIGHT,
+        }
+    }
+}
+
+/// The default BM25 weight of min-max fusion.
+pub const DEFAULT_LEXICAL_WEIGHT: f32 = 0.55;
+/// The default number of vector partitions probed.
+pub const DEFAULT_NPROBE: usize = 0;
 
 impl Default for SearchOptions {
     fn default() -> Self {
@@ -61,8 +119,20 @@ impl Default for SearchOptions {
             max_sections: 3,
             explain: false,
             params: None,
+            mode: Mode::Lexical,
+            fusion: Fusion::default(),
+            nprobe: DEFAULT_NPROBE,
+            candidates: 100,
         }
     }
+}
+
+/// The vector side of a query: the index's vector directory, the query's unit vector, and the
+/// partition shards (every index [`Searcher::vector_partitions`] names must be available).
+pub struct VectorQuery<'a, F> {
+    pub dir: &'a crate::vectors::VectorDir,
+    pub query: &'a [f32],
+    pub shard: F,
 }
 
 /// A query term and how it scores.
@@ -118,6 +188,11 @@ pub struct Explanation {
     pub terms: Vec<TermExplanation>,
     /// Boosts applied, with their multiplier minus one.
     pub boosts: Vec<(&'static str, f32)>,
+    /// Vector and hybrid modes: the chunk's 1-based rank on each side (None = not a candidate there)
+    /// and its cosine similarity to the query.
+    pub lexical_rank: Option<u32>,
+    pub vector_rank: Option<u32>,
+    pub similarity: Option<f32>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -128,6 +203,13 @@ pub struct TermExplanation {
     /// (field, term frequency, field length) for each field the term occurs in.
     pub fields: Vec<(&'static str, u32, u32)>,
     pub contribution: f32,
+}
+
+/// Per-chunk ranks of each side, for explanations.
+struct RankInfo {
+    lexical: HashMap<u32, u32>,
+    vector: HashMap<u32, u32>,
+    similarity: HashMap<u32, f32>,
 }
 
 /// A search result with its metadata, the shape the CLI and the wasm API both return.
@@ -321,7 +403,7 @@ impl Searcher {
         true
     }
 
-    /// Scores and ranks pages. `shard` returns the decoded term shard for an index of
+    /// Scores and ranks pages lexically. `shard` returns the decoded term shard for an index of
     /// `manifest.term_shards`; every index in `plan.shards` must be available.
     pub fn rank<'s>(
         &self,
@@ -329,18 +411,157 @@ impl Searcher {
         shard: impl Fn(usize) -> Option<&'s TermShard>,
         opts: &SearchOptions,
     ) -> Result<Vec<PageHit>, SearchError> {
+        let get = self.getter(&shard);
+        let chunks = self.lexical_chunks(plan, &get, opts)?;
+        self.aggregate(chunks, plan, &get, opts, None)
+    }
+
+    /// The vector partitions a query vector probes (`opts.nprobe`, 0 = all).
+    pub fn vector_partitions(
+        &self,
+        dir: &crate::vectors::VectorDir,
+        query: &[f32],
+        opts: &SearchOptions,
+    ) -> Vec<usize> {
+        let n = dir.partitions.len();
+        let probe = if opts.nprobe == 0 {
+            n
+        } else {
+            opts.nprobe.min(n)
+        };
+        let mut p = dir.probe(query, probe);
+        p.sort_unstable();
+        p
+    }
+
+    /// Ranks with `opts.mode`: lexical; vector (cosine over the probed partitions); or hybrid (both
+    /// sides' top `opts.candidates` chunks fused with `opts.fusion`). Without a vector side, or
+    /// for a mismatched one, ranking is lexical. Returns the hits and the mode actually used.
+    pub fn rank_with<'s, 'v, F>(
+        &self,
+        plan: &QueryPlan,
+        shard: impl Fn(usize) -> Option<&'s TermShard>,
+        vectors: Option<VectorQuery<'_, F>>,
+        opts: &SearchOptions,
+    ) -> Result<(Vec<PageHit>, Mode), SearchError>
+    where
+        F: Fn(usize) -> Option<&'v crate::vectors::VectorShard>,
+    {
+        let get = self.getter(&shard);
+        let usable = vectors.filter(|v| {
+            opts.mode != Mode::Lexical
+                && v.query.len() == v.dir.dims as usize
+                && self
+                    .manifest
+                    .vectors
+                    .as_ref()
+                    .is_some_and(|r| r.dims == v.dir.dims)
+        });
+        let Some(vq) = usable else {
+            let chunks = self.lexical_chunks(plan, &get, opts)?;
+            return Ok((
+                self.aggregate(chunks, plan, &get, opts, None)?,
+                Mode::Lexical,
+            ));
+        };
+        let mut vector: Vec<(u32, f32)> = Vec::new();
+        for p in self.vector_partitions(vq.dir, vq.query, opts) {
+            let s = (vq.shard)(p)
+                .ok_or_else(|| SearchError::MissingTermShard(vq.dir.partitions[p].file.clone()))?;
+            vector.extend(
+                s.scores(vq.query)
+                    .filter(|&(c, _)| c < self.manifest.num_chunks),
+            );
+        }
+        let by_score = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        vector.sort_by(by_score);
+        let ranks = |list: &[(u32, f32)]| -> HashMap<u32, u32> {
+            list.iter()
+                .enumerate()
+                .map(|(i, &(c, _))| (c, i as u32 + 1))
+                .collect()
+        };
+        if opts.mode == Mode::Vector {
+            // Cosine similarity, shifted to be positive so aggregation (which drops scores <= 0) keeps
+            // every probed chunk.
+            let mut chunks: Vec<(u32, f32)> = vector.iter().map(|&(c, s)| (c, 1.0 + s)).collect();
+            let info = RankInfo {
+                lexical: HashMap::new(),
+                vector: ranks(&vector),
+                similarity: vector.iter().copied().collect(),
+            };
+            chunks.sort_unstable_by_key(|&(c, _)| c);
+            return Ok((
+                self.aggregate(chunks, plan, &get, opts, Some(&info))?,
+                Mode::Vector,
+            ));
+        }
+        let mut lexical = self.lexical_chunks(plan, &get, opts)?;
+        lexical.sort_by(by_score);
+        let n = opts.candidates.max(1);
+        lexical.truncate(n);
+        let vtop = &vector[..vector.len().min(n)];
+        let mut fused: HashMap<u32, f32> = HashMap::new();
+        match opts.fusion {
+            Fusion::MinMax { lexical_weight } => {
+                let w = lexical_weight.clamp(0.0, 1.0);
+                for (list, weight) in [(&lexical[..], w), (vtop, 1.0 - w)] {
+                    let (Some(max), Some(min)) = (list.first(), list.last()) else {
+                        continue;
+                    };
+                    let span = max.1 - min.1;
+                    for &(c, s) in list {
+                        let norm = if span > 0.0 { (s - min.1) / span } else { 1.0 };
+                        *fused.entry(c).or_insert(0.0) += weight * norm;
+                    }
+                }
+            }
+            Fusion::Rrf { k } => {
+                for list in [&lexical[..], vtop] {
+                    for (i, &(c, _)) in list.iter().enumerate() {
+                        *fused.entry(c).or_insert(0.0) += 1.0 / (k + i as f32 + 1.0);
+                    }
+                }
+            }
+        }
+        // A tiny floor keeps candidates that normalized to 0 on their only side.
+        let mut chunks: Vec<(u32, f32)> = fused.into_iter().map(|(c, s)| (c, s + 1e-6)).collect();
+        chunks.sort_unstable_by_key(|&(c, _)| c);
+        let info = RankInfo {
+            lexical: ranks(&lexical),
+            vector: ranks(vtop),
+            similarity: vector.iter().copied().collect(),
+        };
+        Ok((
+            self.aggregate(chunks, plan, &get, opts, Some(&info))?,
+            Mode::Hybrid,
+        ))
+    }
+
+    fn getter<'s, 'f>(
+        &'f self,
+        shard: &'f impl Fn(usize) -> Option<&'s TermShard>,
+    ) -> impl Fn(usize) -> Result<&'s TermShard, SearchError> + 'f {
+        move |i: usize| {
+            shard(i).ok_or_else(|| {
+                SearchError::MissingTermShard(self.manifest.term_shards[i].file.clone())
+            })
+        }
+    }
+
+    /// BM25F (plus exact-match boosts) per chunk: `(chunk, score)` sorted by chunk, scores > 0.
+    fn lexical_chunks<'s>(
+        &self,
+        plan: &QueryPlan,
+        get: &impl Fn(usize) -> Result<&'s TermShard, SearchError>,
+        opts: &SearchOptions,
+    ) -> Result<Vec<(u32, f32)>, SearchError> {
         let params = opts.params.unwrap_or(self.manifest.params);
         let n = self.manifest.num_chunks as usize;
         let mut avg = [0f32; SCORED_FIELDS];
         for (f, a) in avg.iter_mut().enumerate() {
             *a = self.manifest.avg_field_len(f);
         }
-        let get = |i: usize| -> Result<&'s TermShard, SearchError> {
-            shard(i).ok_or_else(|| {
-                SearchError::MissingTermShard(self.manifest.term_shards[i].file.clone())
-            })
-        };
-
         let mut scores = vec![0f32; n];
         let mut touched: Vec<u32> = Vec::new();
         for qt in &plan.terms {
@@ -381,14 +602,33 @@ impl Searcher {
             }
             *s = *s * (1.0 + b) + b;
         }
-
         touched.sort_unstable();
         touched.dedup();
-        // Aggregate chunks into pages (touched is sorted, so a page's chunks are adjacent).
+        Ok(touched
+            .into_iter()
+            .map(|c| (c, scores[c as usize]))
+            .filter(|&(_, s)| s > 0.0)
+            .collect())
+    }
+
+    /// Chunks (sorted by chunk) into pages: a page scores its best chunk; filters, order, top k.
+    fn aggregate<'s>(
+        &self,
+        chunks: Vec<(u32, f32)>,
+        plan: &QueryPlan,
+        get: &impl Fn(usize) -> Result<&'s TermShard, SearchError>,
+        opts: &SearchOptions,
+        info: Option<&RankInfo>,
+    ) -> Result<Vec<PageHit>, SearchError> {
+        let params = opts.params.unwrap_or(self.manifest.params);
+        let mut avg = [0f32; SCORED_FIELDS];
+        for (f, a) in avg.iter_mut().enumerate() {
+            *a = self.manifest.avg_field_len(f);
+        }
+        // Aggregate chunks into pages (chunks are sorted, so a page's chunks are adjacent).
         let mut pages: Vec<PageHit> = Vec::new();
         let mut last_page: Option<(u32, bool)> = None;
-        for &c in &touched {
-            let score = scores[c as usize];
+        for (c, score) in chunks {
             if score <= 0.0 {
                 continue;
             }
@@ -434,8 +674,14 @@ impl Searcher {
                 .sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk)));
             p.sections.truncate(opts.max_sections.max(1));
             if opts.explain {
-                p.explanation =
-                    Some(self.explain(plan, &get, p.sections[0].chunk, &params, &avg)?);
+                let chunk = p.sections[0].chunk;
+                let mut ex = self.explain(plan, get, chunk, &params, &avg)?;
+                if let Some(info) = info {
+                    ex.lexical_rank = info.lexical.get(&chunk).copied();
+                    ex.vector_rank = info.vector.get(&chunk).copied();
+                    ex.similarity = info.similarity.get(&chunk).copied();
+                }
+                p.explanation = Some(ex);
             }
         }
         Ok(pages)

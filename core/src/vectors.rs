@@ -138,7 +138,10 @@ impl VectorDir {
             .map(|(i, c)| (i, dot_f32(c, query)))
             .collect();
         sims.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        sims.into_iter().take(nprobe.max(1)).map(|(i, _)| i).collect()
+        sims.into_iter()
+            .take(nprobe.max(1))
+            .map(|(i, _)| i)
+            .collect()
     }
 }
 
@@ -267,7 +270,9 @@ mod tests {
         let dims = 8;
         let raw: Vec<Vec<f32>> = (0..5)
             .map(|i| {
-                let mut v: Vec<f32> = (0..dims).map(|j| ((i * 7 + j * 3) % 11) as f32 - 5.0).collect();
+                let mut v: Vec<f32> = (0..dims)
+                    .map(|j| ((i * 7 + j * 3) % 11) as f32 - 5.0)
+                    .collect();
                 let n = dot_f32(&v, &v).sqrt();
                 v.iter_mut().for_each(|x| *x /= n);
                 v
@@ -289,7 +294,11 @@ mod tests {
         assert_eq!(back, shard);
         let q = &raw[2];
         for ((c, s), v) in back.scores(q).zip(&raw) {
-            assert!((s - dot_f32(q, v)).abs() < 0.01, "chunk {c}: {s} vs {}", dot_f32(q, v));
+            assert!(
+                (s - dot_f32(q, v)).abs() < 0.01,
+                "chunk {c}: {s} vs {}",
+                dot_f32(q, v)
+            );
         }
         let dir = VectorDir {
             model: "m".into(),
@@ -317,7 +326,10 @@ mod tests {
         };
         let raw = envelope::open(&shard.encode(), ShardKind::Vectors).unwrap();
         for cut in 0..raw.len() {
-            assert!(VectorShard::decode_payload(&raw[..cut]).is_err(), "cut {cut}");
+            assert!(
+                VectorShard::decode_payload(&raw[..cut]).is_err(),
+                "cut {cut}"
+            );
         }
         let mut bad = raw.clone();
         bad[0] = 0; // dims 0

@@ -227,8 +227,14 @@ mod tests {
     #[test]
     fn greedy_longest_match_with_continuations() {
         let w = vocab();
-        assert_eq!(toks(&w, "unwanted,running"), ["un", "##want", "##ed", ",", "run", "##ning"]);
-        assert_eq!(toks(&w, "Refresh TOKENS."), ["refresh", "token", "##s", "."]);
+        assert_eq!(
+            toks(&w, "unwanted,running"),
+            ["un", "##want", "##ed", ",", "run", "##ning"]
+        );
+        assert_eq!(
+            toks(&w, "Refresh TOKENS."),
+            ["refresh", "token", "##s", "."]
+        );
         assert_eq!(toks(&w, "Café 中文"), ["cafe", "中", "[UNK]"]);
         assert_eq!(toks(&w, "xyz"), ["[UNK]"]);
         assert_eq!(toks(&w, &"a".repeat(101)), ["[UNK]"]);

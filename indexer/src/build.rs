@@ -9,13 +9,13 @@ use rayon::prelude::*;
 
 use crate::chunk::ChunkConfig;
 use crate::embed::{chunk_text, text_hash, text_key, EmbedError, Embedder, EmbeddingCache};
-use crate::index::IndexContents;
-use crate::model::Page;
-use crate::vectors::ChunkVectors;
 use crate::export::{export, write, ShardSizes, WriteStats};
+use crate::index::IndexContents;
 use crate::index::{BuildIndex, IndexError};
 use crate::ingest::{ingest, parse, IngestOptions};
+use crate::model::Page;
 use crate::model::{Diagnostic, Visibility};
+use crate::vectors::ChunkVectors;
 
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
@@ -164,18 +164,20 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     let mut warnings = ingested.diagnostics.clone();
     let embedder = match opts.embeddings {
         Embeddings::Off => None,
-        mode => match crate::embed::locate(opts.model_dir.as_deref()).and_then(|d| Embedder::load(&d)) {
-            Ok(e) => Some(e),
-            Err(e) if mode == Embeddings::Auto && matches!(e, EmbedError::NotFound { .. }) => {
-                warnings.push(Diagnostic {
-                    file: "embeddings".into(),
-                    line: None,
-                    message: format!("building a lexical-only index: {e}"),
-                });
-                None
+        mode => {
+            match crate::embed::locate(opts.model_dir.as_deref()).and_then(|d| Embedder::load(&d)) {
+                Ok(e) => Some(e),
+                Err(e) if mode == Embeddings::Auto && matches!(e, EmbedError::NotFound { .. }) => {
+                    warnings.push(Diagnostic {
+                        file: "embeddings".into(),
+                        line: None,
+                        message: format!("building a lexical-only index: {e}"),
+                    });
+                    None
+                }
+                Err(e) => return Err(e.into()),
             }
-            Err(e) => return Err(e.into()),
-        },
+        }
     };
 
     let cache_dir = opts
@@ -270,13 +272,26 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
                 let p = ingested.pending.iter().find(|p| p.id == id)?;
                 Some(parse(p, ingested.site_root.as_deref(), &ingest_opts).0)
             };
-            let (v, n) = embed_chunks(e, &contents, &cache_dir, &parsed_pages, reparse, opts.progress)?;
+            let (v, n) = embed_chunks(
+                e,
+                &contents,
+                &cache_dir,
+                &parsed_pages,
+                reparse,
+                opts.progress,
+            )?;
             chunks_embedded = n;
             Some(v)
         }
     };
     let embed_seconds = embed_started.elapsed().as_secs_f64();
-    let exported = export(contents, audience, opts.params, opts.sizes, vectors.as_ref());
+    let exported = export(
+        contents,
+        audience,
+        opts.params,
+        opts.sizes,
+        vectors.as_ref(),
+    );
     let stats = write(&exported, &opts.out, opts.keep_old).map_err(|source| BuildError::Write {
         path: opts.out.clone(),
         source,
@@ -332,7 +347,11 @@ fn embed_chunks(
                 .as_ref(),
         };
         let text = page
-            .and_then(|p| p.chunks.get(c.index as usize).map(|ch| chunk_text(&p.title, ch)))
+            .and_then(|p| {
+                p.chunks
+                    .get(c.index as usize)
+                    .map(|ch| chunk_text(&p.title, ch))
+            })
             .unwrap_or_else(|| format!("{}\n{}", c.title, c.excerpt));
         todo.push((i, text));
     }
@@ -365,12 +384,12 @@ fn embed_chunks(
             Some(t) => text_key(&e.model_id, &text_hash(t)),
             None => text_key(&e.model_id, &c.text_hash),
         };
-        let v = cache
-            .get(&key)
-            .ok_or_else(|| BuildError::Index(IndexError::Corrupt(format!(
+        let v = cache.get(&key).ok_or_else(|| {
+            BuildError::Index(IndexError::Corrupt(format!(
                 "no vector for chunk {i} after embedding; delete {} and rebuild",
                 cache_path.display()
-            ))))?;
+            )))
+        })?;
         rows.push(v.to_vec());
     }
     Ok((

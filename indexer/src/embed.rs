@@ -193,6 +193,25 @@ impl Embedder {
     }
 }
 
+/// Turns query texts into vectors in the index's vector space.
+pub enum QueryEncoder {
+    /// The full model, as at build time: exact, about 100 MB of weights (native, Node, edge).
+    Full(Embedder),
+}
+
+impl QueryEncoder {
+    pub fn name(&self) -> &'static str {
+        match self {
+            QueryEncoder::Full(_) => "full",
+        }
+    }
+    pub fn encode(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        match self {
+            QueryEncoder::Full(e) => e.embed(texts),
+        }
+    }
+}
+
 /// Scales `v` to unit length (a zero vector stays zero).
 pub fn normalize(v: &mut [f32]) {
     let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
@@ -346,8 +365,11 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let p = t.path().join("emb.bin");
         let mut c = EmbeddingCache::open(&p, 3).unwrap();
-        c.insert_all(vec![([1; 32], vec![1.0, 2.0, 3.0]), ([2; 32], vec![4.0, 5.0, 6.0])])
-            .unwrap();
+        c.insert_all(vec![
+            ([1; 32], vec![1.0, 2.0, 3.0]),
+            ([2; 32], vec![4.0, 5.0, 6.0]),
+        ])
+        .unwrap();
         drop(c);
         // A torn record at the end (an interrupted write).
         let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
@@ -389,7 +411,12 @@ mod tests {
             assert_eq!(x.len(), 384);
             assert!((dot(x, x) - 1.0).abs() < 1e-4);
         }
-        assert!(dot(&v[0], &v[1]) > dot(&v[0], &v[2]) + 0.1, "{} vs {}", dot(&v[0], &v[1]), dot(&v[0], &v[2]));
+        assert!(
+            dot(&v[0], &v[1]) > dot(&v[0], &v[2]) + 0.1,
+            "{} vs {}",
+            dot(&v[0], &v[1]),
+            dot(&v[0], &v[2])
+        );
         let alone = e.embed(&texts[2..]).unwrap();
         assert!(dot(&alone[0], &v[2]) > 0.9999);
     }

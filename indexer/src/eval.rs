@@ -118,6 +118,10 @@ pub struct EvalReport {
     pub cold_bytes_p50: u64,
     pub cold_bytes_p95: u64,
     pub cold_requests_p50: usize,
+    /// The mode the queries actually ran in (vector and hybrid fall back to lexical without vectors).
+    pub mode: String,
+    /// With `--nprobe N`: mean overlap of the vector side's top 10 pages with exact search's.
+    pub vector_recall_vs_exact: Option<f64>,
 }
 
 /// nDCG@k with linear gains (trec_eval's definition, as BEIR reports).
@@ -178,7 +182,10 @@ pub fn evaluate(
     queries: &[(String, String)],
     qrels: &HashMap<String, HashMap<String, u32>>,
     opts: &SearchOptions,
+    query_vecs: Option<&HashMap<String, Vec<f32>>>,
 ) -> Result<EvalReport, EvalError> {
+    let mut used_mode = aidocs_core::Mode::Lexical;
+    let mut overlap = Vec::new();
     let mut sums = [0f64; 4];
     let mut n = 0usize;
     let mut empty = 0usize;
@@ -192,9 +199,30 @@ pub fn evaluate(
     let mut opts = opts.clone();
     opts.k = opts.k.max(100);
     for (id, text) in judged {
+        let qv = query_vecs.and_then(|m| m.get(id)).map(Vec::as_slice);
         let t = Instant::now();
-        let results = index.search(text, &opts)?;
+        let (results, used) = index.search_with(text, qv, &opts)?;
         latencies.push(t.elapsed().as_secs_f64() * 1000.0);
+        used_mode = used;
+        if opts.nprobe != 0 && used != aidocs_core::Mode::Lexical {
+            // Approximate vs exact vector search, on the vector side alone.
+            let vopts = SearchOptions {
+                k: 10,
+                mode: aidocs_core::Mode::Vector,
+                ..opts.clone()
+            };
+            let approx = index.search_with(text, qv, &vopts)?.0;
+            let exact = index
+                .search_with(text, qv, &SearchOptions { nprobe: 0, ..vopts })?
+                .0;
+            if !exact.is_empty() {
+                let hit = exact
+                    .iter()
+                    .filter(|e| approx.iter().any(|a| a.id == e.id))
+                    .count();
+                overlap.push(hit as f64 / exact.len() as f64);
+            }
+        }
         let ranked: Vec<String> = results.into_iter().map(|r| r.id).collect();
         cold.push(index.cold_cost(
             text,
@@ -240,6 +268,9 @@ pub fn evaluate(
             .get(cold_requests.len() / 2)
             .copied()
             .unwrap_or(0),
+        mode: used_mode.name().to_owned(),
+        vector_recall_vs_exact: (!overlap.is_empty())
+            .then(|| overlap.iter().sum::<f64>() / overlap.len() as f64),
     })
 }
 

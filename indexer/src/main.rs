@@ -2,6 +2,7 @@
 //! index); 2 usage error; 3 invalid input (unreadable site config, input or query file); 4 `--strict`
 //! found problems in the input.
 
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,6 +10,7 @@ use std::process::ExitCode;
 use aidocs_core::{Bm25Params, Kind, SearchOptions};
 use aidocs_index::build::{build, BuildError, BuildOptions, Embeddings};
 use aidocs_index::chunk::ChunkConfig;
+use aidocs_index::embed::{locate as locate_model, Embedder, QueryEncoder};
 use aidocs_index::eval::{evaluate, read_qrels, read_queries, EvalError};
 use aidocs_index::export::ShardSizes;
 use aidocs_index::query::{result_json, LocalIndex};
@@ -71,8 +73,92 @@ enum Audience {
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum Mode {
-    /// BM25F over the term shards (the only mode until vectors land).
+    /// BM25F over the term shards.
     Lexical,
+    /// Cosine similarity of the query's vector to the chunk vectors.
+    Vector,
+    /// Both, fused (--fusion).
+    Hybrid,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum EncoderArg {
+    /// The full model (all-MiniLM-L6-v2 with candle), as at build time.
+    Full,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum FusionArg {
+    /// Min-max normalized scores, weighted by --lexical-weight.
+    Minmax,
+    /// Reciprocal-rank fusion (k = --rrf-k).
+    Rrf,
+}
+
+/// Vector and hybrid options of `query` and `eval`.
+#[derive(Args, Clone)]
+struct VectorArgs {
+    /// lexical, vector or hybrid (vector and hybrid fall back to lexical on an index without vectors).
+    #[arg(long, value_enum, default_value = "lexical")]
+    mode: Mode,
+    /// The query encoder for vector and hybrid modes.
+    #[arg(long, value_enum, default_value = "full")]
+    encoder: EncoderArg,
+    #[arg(long, value_enum, default_value = "minmax")]
+    fusion: FusionArg,
+    /// BM25's weight in min-max fusion (the vector side gets 1 - w).
+    #[arg(long, default_value_t = aidocs_core::search::DEFAULT_LEXICAL_WEIGHT)]
+    lexical_weight: f32,
+    #[arg(long, default_value_t = 60.0)]
+    rrf_k: f32,
+    /// Vector partitions probed per query (0 = all = exact).
+    #[arg(long, default_value_t = aidocs_core::search::DEFAULT_NPROBE)]
+    nprobe: usize,
+    /// Top chunks of each side that fusion considers.
+    #[arg(long, default_value_t = 100)]
+    candidates: usize,
+    /// The embedding model directory for --encoder full (see `build --model`).
+    #[arg(long)]
+    model: Option<PathBuf>,
+}
+
+impl VectorArgs {
+    fn apply(&self, o: &mut SearchOptions) {
+        o.mode = match self.mode {
+            Mode::Lexical => aidocs_core::Mode::Lexical,
+            Mode::Vector => aidocs_core::Mode::Vector,
+            Mode::Hybrid => aidocs_core::Mode::Hybrid,
+        };
+        o.fusion = match self.fusion {
+            FusionArg::Minmax => aidocs_core::Fusion::MinMax {
+                lexical_weight: self.lexical_weight,
+            },
+            FusionArg::Rrf => aidocs_core::Fusion::Rrf { k: self.rrf_k },
+        };
+        o.nprobe = self.nprobe;
+        o.candidates = self.candidates.max(1);
+    }
+
+    /// The query encoder, when the mode needs one and the index has vectors.
+    fn encoder(&self, index: &LocalIndex) -> Result<Option<QueryEncoder>, String> {
+        if self.mode == Mode::Lexical {
+            return Ok(None);
+        }
+        let Some(v) = &index.searcher.manifest.vectors else {
+            eprintln!("warning: this index has no vectors (built with --no-embeddings or without the model): ranking lexically");
+            return Ok(None);
+        };
+        let e = locate_model(self.model.as_deref())
+            .and_then(|d| Embedder::load(&d))
+            .map_err(|e| e.to_string())?;
+        if e.dims != v.dims as usize {
+            return Err(format!(
+                "the model has {} dimensions, the index's vectors {} ({}): pass the model the index was built with",
+                e.dims, v.dims, v.model
+            ));
+        }
+        Ok(Some(QueryEncoder::Full(e)))
+    }
 }
 
 #[derive(Args)]
@@ -174,8 +260,8 @@ struct QueryArgs {
     group: Option<String>,
     #[arg(long, default_value_t = 0.0)]
     min_score: f32,
-    #[arg(long, value_enum, default_value = "lexical")]
-    mode: Mode,
+    #[command(flatten)]
+    vector: VectorArgs,
     #[arg(long)]
     explain: bool,
     #[arg(long)]
@@ -194,8 +280,8 @@ struct EvalArgs {
     qrels: PathBuf,
     #[arg(long, default_value_t = 10)]
     k: usize,
-    #[arg(long, value_enum, default_value = "lexical")]
-    mode: Mode,
+    #[command(flatten)]
+    vector: VectorArgs,
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -478,14 +564,27 @@ fn search_options(a: &QueryArgs, index: &LocalIndex) -> Result<SearchOptions, St
 }
 
 fn run_query(a: QueryArgs) -> ExitCode {
-    let _ = a.mode;
     let index = match LocalIndex::open(&a.index) {
         Ok(i) => i,
         Err(e) => return fail(1, e),
     };
-    let opts = match search_options(&a, &index) {
+    let mut opts = match search_options(&a, &index) {
         Ok(o) => o,
         Err(e) => return fail(2, e),
+    };
+    a.vector.apply(&mut opts);
+    let encoder = match a.vector.encoder(&index) {
+        Ok(e) => e,
+        Err(e) => return fail(3, e),
+    };
+    let encode = |text: &str| -> Result<Option<Vec<f32>>, String> {
+        match &encoder {
+            None => Ok(None),
+            Some(enc) => enc
+                .encode(&[text])
+                .map(|mut v| v.pop())
+                .map_err(|e| e.to_string()),
+        }
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -495,8 +594,12 @@ fn run_query(a: QueryArgs) -> ExitCode {
             Err(e) => return fail(3, e),
         };
         for (id, text) in queries {
-            match index.search(&text, &opts) {
-                Ok(results) => {
+            let qv = match encode(&text) {
+                Ok(v) => v,
+                Err(e) => return fail(1, e),
+            };
+            match index.search_with(&text, qv.as_deref(), &opts) {
+                Ok((results, _)) => {
                     let line = aidocs_core::json::batch_line(&id, &results, a.explain);
                     if writeln!(out, "{line}").is_err() {
                         return ExitCode::SUCCESS;
@@ -510,8 +613,19 @@ fn run_query(a: QueryArgs) -> ExitCode {
     let Some(text) = &a.text else {
         return fail(2, "give a query text or --queries FILE.jsonl");
     };
-    match index.search(text, &opts) {
-        Ok(results) => {
+    let qv = match encode(text) {
+        Ok(v) => v,
+        Err(e) => return fail(1, e),
+    };
+    match index.search_with(text, qv.as_deref(), &opts) {
+        Ok((results, used)) => {
+            if used != opts.mode {
+                eprintln!(
+                    "note: ranked {} (asked for {})",
+                    used.name(),
+                    opts.mode.name()
+                );
+            }
             if a.json {
                 let mut v = String::from("{\"query\":");
                 aidocs_core::json::push_str(&mut v, text);
@@ -551,7 +665,6 @@ fn run_query(a: QueryArgs) -> ExitCode {
 }
 
 fn run_eval(a: EvalArgs) -> ExitCode {
-    let _ = a.mode;
     let index = match LocalIndex::open(&a.index) {
         Ok(i) => i,
         Err(e) => return fail(1, e),
@@ -564,7 +677,7 @@ fn run_eval(a: EvalArgs) -> ExitCode {
         Ok(q) => q,
         Err(e) => return fail(3, e),
     };
-    let opts = match params(&index, &a.rank) {
+    let mut opts = match params(&index, &a.rank) {
         Ok(p) => SearchOptions {
             k: a.k,
             params: p,
@@ -572,7 +685,28 @@ fn run_eval(a: EvalArgs) -> ExitCode {
         },
         Err(e) => return fail(2, e),
     };
-    match evaluate(&index, &queries, &qrels, &opts) {
+    a.vector.apply(&mut opts);
+    let encoder = match a.vector.encoder(&index) {
+        Ok(e) => e,
+        Err(e) => return fail(3, e),
+    };
+    let mut encode_ms = None;
+    let vecs: Option<HashMap<String, Vec<f32>>> = match &encoder {
+        None => None,
+        Some(enc) => {
+            let t = std::time::Instant::now();
+            let texts: Vec<&str> = queries.iter().map(|(_, t)| t.as_str()).collect();
+            match enc.encode(&texts) {
+                Ok(v) => {
+                    encode_ms =
+                        Some(t.elapsed().as_secs_f64() * 1000.0 / texts.len().max(1) as f64);
+                    Some(queries.iter().map(|(id, _)| id.clone()).zip(v).collect())
+                }
+                Err(e) => return fail(1, e),
+            }
+        }
+    };
+    match evaluate(&index, &queries, &qrels, &opts, vecs.as_ref()) {
         Ok(r) => {
             if a.json {
                 println!("{}", serde_json::to_string(&r).unwrap_or_default());
@@ -580,6 +714,20 @@ fn run_eval(a: EvalArgs) -> ExitCode {
                 println!("queries {}  nDCG@10 {:.4}  Recall@10 {:.4}  Recall@100 {:.4}  MRR@10 {:.4}  empty {}", r.queries, r.ndcg_at_10, r.recall_at_10, r.recall_at_100, r.mrr_at_10, r.empty);
                 println!("latency p50 {:.3} ms  p95 {:.3} ms  (native, in-process, shards cached after first read)", r.latency_ms_p50, r.latency_ms_p95);
                 println!("cold query payload (manifest + term shards + metadata of top 10): p50 {} B, p95 {} B, p50 {} requests", r.cold_bytes_p50, r.cold_bytes_p95, r.cold_requests_p50);
+                if let (Some(enc), Some(ms)) = (&encoder, encode_ms) {
+                    println!(
+                        "mode {}; query encoder {} {:.2} ms per query (batched)",
+                        r.mode,
+                        enc.name(),
+                        ms
+                    );
+                }
+                if let Some(rec) = r.vector_recall_vs_exact {
+                    println!(
+                        "vector search recall@10 vs exact (nprobe {}): {:.4}",
+                        opts.nprobe, rec
+                    );
+                }
             }
             ExitCode::SUCCESS
         }

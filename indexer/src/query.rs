@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use aidocs_core::vectors::{VectorDir, VectorShard};
 use aidocs_core::{
-    Manifest, MetaShard, PageHit, QueryPlan, SearchOptions, SearchResult, Searcher, ShardError,
-    TermShard, MANIFEST_FILE,
+    Manifest, MetaShard, Mode, PageHit, QueryPlan, SearchOptions, SearchResult, Searcher,
+    ShardError, TermShard, VectorQuery, MANIFEST_FILE,
 };
 use serde_json::Value;
 
@@ -30,6 +31,8 @@ pub struct LocalIndex {
     pub searcher: Searcher,
     terms: RefCell<HashMap<usize, Rc<TermShard>>>,
     metas: RefCell<HashMap<usize, Rc<MetaShard>>>,
+    vector_dir: RefCell<Option<Rc<VectorDir>>>,
+    vector_shards: RefCell<HashMap<usize, Rc<VectorShard>>>,
     /// Bytes of shard files read so far (for payload reports).
     pub bytes_read: RefCell<u64>,
 }
@@ -50,6 +53,8 @@ impl LocalIndex {
             searcher: Searcher::new(manifest)?,
             terms: RefCell::default(),
             metas: RefCell::default(),
+            vector_dir: RefCell::default(),
+            vector_shards: RefCell::default(),
             bytes_read: RefCell::new(bytes.len() as u64),
         })
     }
@@ -90,6 +95,37 @@ impl LocalIndex {
         Ok(rc)
     }
 
+    /// The vector directory, when the index has vectors.
+    pub fn vector_dir(&self) -> Result<Option<Rc<VectorDir>>, QueryError> {
+        let Some(r) = &self.searcher.manifest.vectors else {
+            return Ok(None);
+        };
+        if let Some(d) = self.vector_dir.borrow().as_ref() {
+            return Ok(Some(d.clone()));
+        }
+        let dir = VectorDir::decode(&self.read(&r.file)?).map_err(|source| QueryError::Shard {
+            file: self.dir.join(&r.file),
+            source,
+        })?;
+        let rc = Rc::new(dir);
+        *self.vector_dir.borrow_mut() = Some(rc.clone());
+        Ok(Some(rc))
+    }
+
+    pub fn vector_shard(&self, dir: &VectorDir, i: usize) -> Result<Rc<VectorShard>, QueryError> {
+        if let Some(s) = self.vector_shards.borrow().get(&i) {
+            return Ok(s.clone());
+        }
+        let name = &dir.partitions[i].file;
+        let shard = VectorShard::decode(&self.read(name)?).map_err(|source| QueryError::Shard {
+            file: self.dir.join(name),
+            source,
+        })?;
+        let rc = Rc::new(shard);
+        self.vector_shards.borrow_mut().insert(i, rc.clone());
+        Ok(rc)
+    }
+
     /// Size on disk of an index file, for payload reports.
     pub fn file_size(&self, name: &str) -> u64 {
         std::fs::metadata(self.dir.join(name))
@@ -97,21 +133,59 @@ impl LocalIndex {
             .unwrap_or(0)
     }
 
-    /// Plans `text`, fetches the term shards it needs and ranks pages.
+    /// Plans `text`, fetches the term shards it needs and ranks pages lexically.
     fn rank(
         &self,
         text: &str,
         opts: &SearchOptions,
     ) -> Result<(QueryPlan, Vec<PageHit>), QueryError> {
+        let (plan, hits, _) = self.rank_with(text, None, opts)?;
+        Ok((plan, hits))
+    }
+
+    /// Like [`Self::rank`] with `opts.mode`, given the query's vector (from an encoder that maps into
+    /// the index's vector space). Returns the mode actually used.
+    pub fn rank_with(
+        &self,
+        text: &str,
+        query_vec: Option<&[f32]>,
+        opts: &SearchOptions,
+    ) -> Result<(QueryPlan, Vec<PageHit>, Mode), QueryError> {
         let plan = self.searcher.plan(text);
         let mut terms: HashMap<usize, Rc<TermShard>> = HashMap::new();
-        for &i in &plan.shards {
-            terms.insert(i, self.term_shard(i)?);
+        if opts.mode != Mode::Vector || query_vec.is_none() {
+            for &i in &plan.shards {
+                terms.insert(i, self.term_shard(i)?);
+            }
         }
-        let hits = self
-            .searcher
-            .rank(&plan, |i| terms.get(&i).map(|r| r.as_ref()), opts)?;
-        Ok((plan, hits))
+        let dir = match (opts.mode, query_vec) {
+            (Mode::Lexical, _) | (_, None) => None,
+            _ => self.vector_dir()?,
+        };
+        let mut vshards: HashMap<usize, Rc<VectorShard>> = HashMap::new();
+        let vq = match (&dir, query_vec) {
+            (Some(d), Some(q)) => {
+                for i in self.searcher.vector_partitions(d, q, opts) {
+                    vshards.insert(i, self.vector_shard(d, i)?);
+                }
+                Some(VectorQuery {
+                    dir: d.as_ref(),
+                    query: q,
+                    shard: |i: usize| vshards.get(&i).map(|r| r.as_ref()),
+                })
+            }
+            _ => None,
+        };
+        if vq.is_none() && opts.mode == Mode::Vector {
+            // Degrade to lexical: fetch the term shards skipped above.
+            for &i in &plan.shards {
+                terms.insert(i, self.term_shard(i)?);
+            }
+        }
+        let (hits, used) =
+            self.searcher
+                .rank_with(&plan, |i| terms.get(&i).map(|r| r.as_ref()), vq, opts)?;
+        Ok((plan, hits, used))
     }
 
     /// Bytes and requests a cold client fetches for `text` with `k` results: manifest, the term shards
@@ -139,14 +213,26 @@ impl LocalIndex {
         text: &str,
         opts: &SearchOptions,
     ) -> Result<Vec<SearchResult>, QueryError> {
-        let (_, hits) = self.rank(text, opts)?;
+        self.search_with(text, None, opts).map(|(r, _)| r)
+    }
+
+    /// [`Self::search`] with `opts.mode` and the query's vector; returns the mode actually used.
+    pub fn search_with(
+        &self,
+        text: &str,
+        query_vec: Option<&[f32]>,
+        opts: &SearchOptions,
+    ) -> Result<(Vec<SearchResult>, Mode), QueryError> {
+        let (_, hits, used) = self.rank_with(text, query_vec, opts)?;
         let mut metas: HashMap<usize, Rc<MetaShard>> = HashMap::new();
         for i in self.searcher.meta_shards_for(&hits) {
             metas.insert(i, self.meta_shard(i)?);
         }
-        Ok(self
-            .searcher
-            .assemble(hits, |i| metas.get(&i).map(|r| r.as_ref()))?)
+        Ok((
+            self.searcher
+                .assemble(hits, |i| metas.get(&i).map(|r| r.as_ref()))?,
+            used,
+        ))
     }
 }
 
