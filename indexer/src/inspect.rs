@@ -78,6 +78,45 @@ pub fn inspect(dir: &Path) -> Result<InspectReport, String> {
             r,
         ));
     }
+    if let Some(v) = &m.vectors {
+        let vdir = std::fs::read(dir.join(&v.file))
+            .map_err(|e| e.to_string())
+            .and_then(|b| {
+                aidocs_core::vectors::VectorDir::decode(&b)
+                    .map(|d| (b.len() as u64, d))
+                    .map_err(|e| format!("{e} (code {})", e.code()))
+            });
+        let (r, parts) = match vdir {
+            Ok((len, d)) => {
+                let ok = d.dims == v.dims
+                    && d.partitions.iter().map(|p| p.count as u64).sum::<u64>() == v.count as u64;
+                let parts = d.partitions.clone();
+                (Ok((len, d.partitions.len(), ok)), parts)
+            }
+            Err(e) => (Err(e), Vec::new()),
+        };
+        shards.push(report(
+            &v.file,
+            "vecdir",
+            format!("{} × {} dims", v.model, v.dims),
+            r,
+        ));
+        for p in parts {
+            let r = std::fs::read(dir.join(&p.file))
+                .map_err(|e| e.to_string())
+                .and_then(|b| {
+                    aidocs_core::vectors::VectorShard::decode(&b)
+                        .map(|s| {
+                            let ok = s.dims == v.dims
+                                && s.chunks.len() == p.count as usize
+                                && s.chunks.last().is_none_or(|&c| c < m.num_chunks);
+                            (b.len() as u64, s.chunks.len(), ok)
+                        })
+                        .map_err(|e| format!("{e} (code {})", e.code()))
+                });
+            shards.push(report(&p.file, "vectors", format!("{} chunks", p.count), r));
+        }
+    }
     let mut term_sizes: Vec<u64> = shards
         .iter()
         .filter(|s| s.kind == "terms")

@@ -1,6 +1,6 @@
 //! `aidocs-index serve DIR`: a small static server for the demo and for trying an index locally.
 //!
-//! Content-hashed shards (`t/…`, `m/…`) are served `immutable`; everything else, the manifest included,
+//! Content-hashed shards (`t/…`, `m/…`, `v/…`) are served `immutable`; everything else, the manifest included,
 //! must revalidate (ETag), so that a rebuilt index is picked up at once. Never serves outside `DIR`.
 //! Not a production server: a CDN or any static host does this job in production.
 
@@ -65,7 +65,7 @@ pub fn cache_control(rel: &str) -> &'static str {
         .split('/')
         .rev()
         .nth(1)
-        .is_some_and(|d| d == "t" || d == "m")
+        .is_some_and(|d| d == "t" || d == "m" || d == "v")
         && rel.ends_with(".bin");
     if hashed {
         "public, max-age=31536000, immutable"
