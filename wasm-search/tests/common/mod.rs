@@ -147,7 +147,7 @@ fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
         (
             {
                 let mut b = good.to_vec();
-                b[4] = 2;
+                b[4] = 9;
                 b
             },
             "unsupported_version",
