@@ -38,9 +38,7 @@ impl VectorRef {
         let model = r.str("vector model")?.to_owned();
         let dims = r.varint_u32("vector dims")?;
         let count = r.varint_u32("vector count")?;
-        if dims == 0 || dims > 4096 {
-            return Err(invalid("vector dims", "not in 1..=4096"));
-        }
+        check_dims(dims)?;
         Ok(VectorRef {
             file,
             model,
@@ -70,6 +68,14 @@ fn invalid(what: &'static str, detail: &'static str) -> ShardError {
     ShardError::Format(FormatError::Invalid { what, detail })
 }
 
+/// Dimensionality every vector structure accepts.
+fn check_dims(dims: u32) -> Result<(), ShardError> {
+    if dims == 0 || dims > 4096 {
+        return Err(invalid("vector dims", "not in 1..=4096"));
+    }
+    Ok(())
+}
+
 impl VectorDir {
     pub fn encode(&self) -> Vec<u8> {
         let mut w = ByteWriter::new();
@@ -94,9 +100,7 @@ impl VectorDir {
         let mut r = ByteReader::new(raw);
         let model = r.str("vector model")?.to_owned();
         let dims = r.varint_u32("vector dims")?;
-        if dims == 0 || dims > 4096 {
-            return Err(invalid("vector dims", "not in 1..=4096"));
-        }
+        check_dims(dims)?;
         let n = r.count("partition list", 3)?;
         let mut partitions = Vec::with_capacity(n);
         for _ in 0..n {
@@ -181,9 +185,7 @@ impl VectorShard {
     pub fn decode_payload(raw: &[u8]) -> Result<Self, ShardError> {
         let mut r = ByteReader::new(raw);
         let dims = r.varint_u32("vector dims")?;
-        if dims == 0 || dims > 4096 {
-            return Err(invalid("vector dims", "not in 1..=4096"));
-        }
+        check_dims(dims)?;
         let n = r.count("vector count", 1)?;
         let mut chunks = Vec::with_capacity(n);
         let mut last = 0u32;
