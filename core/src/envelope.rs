@@ -18,8 +18,9 @@ use crate::error::ShardError;
 
 pub const MAGIC: [u8; 4] = *b"AIDX";
 /// The shard format version this code writes. Version 2 adds the manifest's optional vector reference
-/// and the vector shard kinds; a v1 index is a v2 index without vectors, so both are read.
-pub const FORMAT_VERSION: u16 = 2;
+/// and the vector shard kinds; version 3 the static query encoder's term rows. Each version's index is
+/// the next one's without the new parts, so all are read.
+pub const FORMAT_VERSION: u16 = 3;
 /// The oldest version this code reads.
 pub const MIN_FORMAT_VERSION: u16 = 1;
 pub const HEADER_LEN: usize = 20;
@@ -34,6 +35,7 @@ pub enum ShardKind {
     Meta = 3,
     VectorDir = 4,
     Vectors = 5,
+    TermRows = 6,
 }
 
 impl ShardKind {
@@ -44,6 +46,7 @@ impl ShardKind {
             3 => Ok(ShardKind::Meta),
             4 => Ok(ShardKind::VectorDir),
             5 => Ok(ShardKind::Vectors),
+            6 => Ok(ShardKind::TermRows),
             other => Err(ShardError::UnknownKind(other)),
         }
     }
@@ -54,6 +57,7 @@ impl ShardKind {
             ShardKind::Meta => "meta",
             ShardKind::VectorDir => "vector directory",
             ShardKind::Vectors => "vectors",
+            ShardKind::TermRows => "term rows",
         }
     }
 }

@@ -221,10 +221,10 @@ impl Manifest {
             w.varint(m.page_count as u64);
             w.str(&m.file);
         }
-        // v2: the vector reference (a v1 payload ends here).
+        // v2: the vector reference (a v1 payload ends here); v3: flag 2 adds the static encoder.
         match &self.vectors {
             Some(v) => {
-                w.u8(1);
+                w.u8(if v.term_rows.is_some() { 2 } else { 1 });
                 v.encode(&mut w);
             }
             None => w.u8(0),
@@ -370,8 +370,8 @@ impl Manifest {
         } else {
             match r.u8("vector flag")? {
                 0 => None,
-                1 => Some(crate::vectors::VectorRef::decode(&mut r)?),
-                _ => return Err(invalid("vector flag", "not 0 or 1")),
+                flag @ (1 | 2) => Some(crate::vectors::VectorRef::decode(&mut r, flag == 2)?),
+                _ => return Err(invalid("vector flag", "not 0, 1 or 2")),
             }
         };
         if vectors.as_ref().is_some_and(|v| v.count != num_chunks) {
@@ -442,6 +442,12 @@ fn invalid(what: &'static str, detail: &'static str) -> ShardError {
 /// resolving outside the index directory.
 pub(crate) fn read_file_name(r: &mut ByteReader<'_>) -> Result<String, ShardError> {
     let name = r.str("shard file name")?;
+    check_file_name(name)?;
+    Ok(name.to_owned())
+}
+
+/// Index file names are `dir/name.bin`-shaped: they become paths and URLs on the reading side.
+pub(crate) fn check_file_name(name: &str) -> Result<(), ShardError> {
     let ok = name.len() <= 80
         && name.split('/').count() == 2
         && name.split('/').all(|p| {
@@ -453,7 +459,7 @@ pub(crate) fn read_file_name(r: &mut ByteReader<'_>) -> Result<String, ShardErro
     if !ok {
         return Err(invalid("shard file name", "not of the form dir/name.bin"));
     }
-    Ok(name.to_owned())
+    Ok(())
 }
 
 /// One chunk's occurrence of a term: frequency and field-norm code per field (0 frequency = absent).

@@ -1,7 +1,7 @@
 //! `aidocs-core`: what the build side and the query side share byte for byte.
 //!
 //! - [`analyzer`]: the tokenizer/stemmer both sides run;
-//! - [`envelope`], [`format`] and [`vectors`]: shard format v2 (writer and reader side by side);
+//! - [`envelope`], [`format`] and [`vectors`], [`term_rows`]: shard format v3 (writer and reader side by side);
 //! - [`filter`]: per-shard binary-fuse filters for "term absent" without a fetch;
 //! - [`search`]: query planning, BM25F, boosts, aggregation;
 //! - [`json`]: the result JSON both sides print byte for byte.
@@ -20,6 +20,7 @@ pub mod format;
 mod fold_table;
 pub mod json;
 pub mod search;
+pub mod term_rows;
 pub mod vectors;
 pub mod wordpiece;
 

@@ -368,6 +368,45 @@ impl Searcher {
         shards.into_iter().collect()
     }
 
+    /// The static query encoder's row shards `plan` needs (sorted): one per query term the index may
+    /// hold. Empty when the index has no term rows.
+    pub fn term_row_shards(&self, plan: &QueryPlan) -> Vec<u32> {
+        let Some(rows) = self.term_rows() else {
+            return Vec::new();
+        };
+        let set: BTreeSet<u32> = plan
+            .terms
+            .iter()
+            .filter(|t| t.shard.is_some())
+            .map(|t| rows.shard_of(&t.text))
+            .collect();
+        set.into_iter().collect()
+    }
+
+    /// The index's static query encoder, when it has one.
+    pub fn term_rows(&self) -> Option<&crate::term_rows::TermRowsRef> {
+        self.manifest.vectors.as_ref()?.term_rows.as_ref()
+    }
+
+    /// The static encoding of `plan`'s query (see [`crate::term_rows`]): `row_shard` returns the
+    /// decoded row shard for an index of [`Self::term_row_shards`]. `None` without term rows, or when
+    /// no query term has a row (ranking then falls back to lexical).
+    pub fn static_query_vector<'r>(
+        &self,
+        plan: &QueryPlan,
+        row_shard: impl Fn(u32) -> Option<&'r crate::term_rows::TermRowShard>,
+    ) -> Option<Vec<f32>> {
+        let rows = self.term_rows()?;
+        crate::term_rows::encode_terms(
+            rows,
+            plan.terms
+                .iter()
+                .filter(|t| t.shard.is_some())
+                .map(|t| t.text.as_str()),
+            |t| row_shard(rows.shard_of(t))?.row(t),
+        )
+    }
+
     /// File names of the term shards a plan needs.
     pub fn term_files<'a>(&'a self, plan: &'a QueryPlan) -> impl Iterator<Item = &'a str> + 'a {
         plan.shards

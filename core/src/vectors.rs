@@ -15,7 +15,7 @@ use crate::envelope::{self, ShardKind};
 use crate::error::{FormatError, ShardError};
 
 /// What the manifest says about vectors.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct VectorRef {
     /// The vector directory file.
     pub file: String,
@@ -24,6 +24,8 @@ pub struct VectorRef {
     pub dims: u32,
     /// Chunks with a vector (every chunk of the index).
     pub count: u32,
+    /// The static query encoder's rows (v3), for clients that cannot run the model.
+    pub term_rows: Option<crate::term_rows::TermRowsRef>,
 }
 
 impl VectorRef {
@@ -32,18 +34,31 @@ impl VectorRef {
         w.str(&self.model);
         w.varint(self.dims as u64);
         w.varint(self.count as u64);
+        if let Some(t) = &self.term_rows {
+            t.encode(w);
+        }
     }
-    pub(crate) fn decode(r: &mut ByteReader<'_>) -> Result<Self, ShardError> {
+    pub(crate) fn decode(r: &mut ByteReader<'_>, with_rows: bool) -> Result<Self, ShardError> {
         let file = crate::format::read_file_name(r)?;
         let model = r.str("vector model")?.to_owned();
         let dims = r.varint_u32("vector dims")?;
         let count = r.varint_u32("vector count")?;
         check_dims(dims)?;
+        let term_rows = if with_rows {
+            let t = crate::term_rows::TermRowsRef::decode(r)?;
+            if t.dims != dims {
+                return Err(invalid("term rows dims", "differ from the vectors' dims"));
+            }
+            Some(t)
+        } else {
+            None
+        };
         Ok(VectorRef {
             file,
             model,
             dims,
             count,
+            term_rows,
         })
     }
 }
@@ -69,7 +84,7 @@ fn invalid(what: &'static str, detail: &'static str) -> ShardError {
 }
 
 /// Dimensionality every vector structure accepts.
-fn check_dims(dims: u32) -> Result<(), ShardError> {
+pub(crate) fn check_dims(dims: u32) -> Result<(), ShardError> {
     if dims == 0 || dims > 4096 {
         return Err(invalid("vector dims", "not in 1..=4096"));
     }

@@ -36,6 +36,8 @@ pub struct BuildOptions {
     pub embeddings: Embeddings,
     /// The embedding model directory (default: [`crate::embed::locate`]).
     pub model_dir: Option<PathBuf>,
+    /// The static query encoder's fit.
+    pub encoder: crate::encoder::FitOptions,
 }
 
 /// Whether a build embeds its chunks.
@@ -66,6 +68,7 @@ impl BuildOptions {
             progress: false,
             embeddings: Embeddings::Off,
             model_dir: None,
+            encoder: Default::default(),
         }
     }
 }
@@ -278,6 +281,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
                 &cache_dir,
                 &parsed_pages,
                 reparse,
+                opts.encoder.sentences,
                 opts.progress,
             )?;
             chunks_embedded = n;
@@ -291,6 +295,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         opts.params,
         opts.sizes,
         vectors.as_ref(),
+        &opts.encoder,
     );
     let stats = write(&exported, &opts.out, opts.keep_old).map_err(|source| BuildError::Write {
         path: opts.out.clone(),
@@ -327,6 +332,7 @@ fn embed_chunks(
     cache_dir: &Path,
     parsed: &HashMap<&str, &Page>,
     reparse: impl Fn(&str) -> Option<Page>,
+    sentences: usize,
     progress: bool,
 ) -> Result<(ChunkVectors, usize), BuildError> {
     let id_hex = blake3::Hash::from(e.model_id).to_hex();
@@ -392,12 +398,108 @@ fn embed_chunks(
         })?;
         rows.push(v.to_vec());
     }
+    let (short, short_embedded) = embed_short_texts(e, contents, &mut cache, sentences, progress)?;
     Ok((
         ChunkVectors {
             model: crate::embed::MODEL_NAME.to_owned(),
             dims: e.dims,
             rows,
+            short,
         },
-        todo.len(),
+        todo.len() + short_embedded,
     ))
+}
+
+/// Complete sentences at the start of `text` (at most `max`, 20 to 300 characters each): the ones cut
+/// off by the excerpt's end are left out.
+fn leading_sentences(text: &str, max: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, ch) in text.char_indices() {
+        if out.len() == max {
+            break;
+        }
+        let end = i + ch.len_utf8();
+        let boundary = matches!(ch, '.' | '?' | '!')
+            && text[end..].starts_with(|c: char| c.is_whitespace());
+        if boundary {
+            let s = text[start..end].trim();
+            if (20..=300).contains(&s.len()) {
+                out.push(s);
+            }
+            start = end;
+        }
+    }
+    out
+}
+
+/// The short texts of the site, each once: page titles, `title. heading path` of sections, and the
+/// first complete sentences of each section. Queries look like these far more than like whole
+/// chunks, so the static encoder is fitted on them too.
+fn short_texts(contents: &IndexContents, sentences: usize) -> Vec<String> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for c in &contents.chunks {
+        let title = c.page.title.trim();
+        let mut texts = vec![title.to_owned()];
+        let path: Vec<&str> = c
+            .heading_path
+            .iter()
+            .map(String::as_str)
+            .filter(|h| *h != title)
+            .collect();
+        if !path.is_empty() {
+            texts.push(format!("{title}. {}", path.join(" > ")));
+        }
+        texts.extend(
+            leading_sentences(&c.excerpt, sentences)
+                .into_iter()
+                .map(str::to_owned),
+        );
+        for t in texts {
+            if !t.is_empty() && seen.insert(t.clone()) {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+/// Embeds [`short_texts`] through the vector cache; returns them with their analyzed terms, and how
+/// many were embedded now.
+fn embed_short_texts(
+    e: &Embedder,
+    contents: &IndexContents,
+    cache: &mut EmbeddingCache,
+    sentences: usize,
+    progress: bool,
+) -> Result<(crate::encoder::ShortExamples, usize), BuildError> {
+    let texts = short_texts(contents, sentences);
+    let keys: Vec<_> = texts
+        .iter()
+        .map(|t| text_key(&e.model_id, &text_hash(t)))
+        .collect();
+    let todo: Vec<usize> = (0..texts.len())
+        .filter(|&i| cache.get(&keys[i]).is_none())
+        .collect();
+    let pb = progress_bar(progress && !todo.is_empty(), todo.len() as u64, "embedding titles");
+    for batch in todo.chunks(256) {
+        let batch_texts: Vec<&str> = batch.iter().map(|&i| texts[i].as_str()).collect();
+        let vecs = e.embed(&batch_texts)?;
+        cache.insert_all(batch.iter().map(|&i| keys[i].clone()).zip(vecs).collect())?;
+        pb.inc(batch.len() as u64);
+    }
+    pb.finish_and_clear();
+    let analyzer = Analyzer::english();
+    let mut short = crate::encoder::ShortExamples {
+        terms: Vec::with_capacity(texts.len()),
+        vectors: Vec::with_capacity(texts.len()),
+    };
+    for (t, key) in texts.iter().zip(&keys) {
+        if let Some(v) = cache.get(key) {
+            short.terms.push(analyzer.analyze(t).into_iter().map(|tok| tok.text).collect());
+            short.vectors.push(v.to_vec());
+        }
+    }
+    Ok((short, todo.len()))
 }

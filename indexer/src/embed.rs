@@ -193,21 +193,44 @@ impl Embedder {
     }
 }
 
-/// Turns query texts into vectors in the index's vector space.
+/// Turns query texts into vectors in an index's vector space.
 pub enum QueryEncoder {
     /// The full model, as at build time: exact, about 100 MB of weights (native, Node, edge).
     Full(Embedder),
+    /// The index's own fitted term rows (`aidocs_core::term_rows`), what the browser runs: a few
+    /// kilobytes per query, no model.
+    Static,
+}
+
+/// Why a query could not be encoded.
+#[derive(Debug, thiserror::Error)]
+pub enum EncodeError {
+    #[error(transparent)]
+    Model(#[from] EmbedError),
+    #[error(transparent)]
+    Index(#[from] crate::query::QueryError),
 }
 
 impl QueryEncoder {
     pub fn name(&self) -> &'static str {
         match self {
             QueryEncoder::Full(_) => "full",
+            QueryEncoder::Static => "static",
         }
     }
-    pub fn encode(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+
+    /// One vector per text; `None` where the static encoder knows none of the text's terms.
+    pub fn encode(
+        &self,
+        index: &crate::query::LocalIndex,
+        texts: &[&str],
+    ) -> Result<Vec<Option<Vec<f32>>>, EncodeError> {
         match self {
-            QueryEncoder::Full(e) => e.embed(texts),
+            QueryEncoder::Full(e) => Ok(e.embed(texts)?.into_iter().map(Some).collect()),
+            QueryEncoder::Static => texts
+                .iter()
+                .map(|t| index.static_vector(t).map_err(EncodeError::from))
+                .collect(),
         }
     }
 }

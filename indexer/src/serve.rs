@@ -65,7 +65,7 @@ pub fn cache_control(rel: &str) -> &'static str {
         .split('/')
         .rev()
         .nth(1)
-        .is_some_and(|d| d == "t" || d == "m" || d == "v")
+        .is_some_and(|d| crate::export::INDEX_DIRS.contains(&d))
         && rel.ends_with(".bin");
     if hashed {
         "public, max-age=31536000, immutable"

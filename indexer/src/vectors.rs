@@ -11,6 +11,8 @@ pub struct ChunkVectors {
     pub model: String,
     pub dims: usize,
     pub rows: Vec<Vec<f32>>,
+    /// Short texts (titles, headings) embedded for the static query encoder's fit.
+    pub short: crate::encoder::ShortExamples,
 }
 
 /// Target chunks per partition: about 25 KB per shard at 384 dimensions.
@@ -113,6 +115,7 @@ pub fn export_vectors(
             model: vectors.model.clone(),
             dims: vectors.dims as u32,
             count: vectors.rows.len() as u32,
+            term_rows: None,
         },
         files,
     )
