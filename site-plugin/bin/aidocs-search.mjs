@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // aidocs-search: the wasm engine from the command line, for parity tests and benchmarks.
-//   aidocs-search query --index DIR --queries FILE.jsonl [--k N] [--mode M] [--kind K]... [--explain]
+//   aidocs-search query --index DIR --queries FILE.jsonl [--k N] [--mode M] [--nprobe N] [--kind K]... [--explain]
 //   aidocs-search query --index DIR [--json] TEXT...
 // Batch mode prints the same JSONL as `aidocs-index query --queries` ({"query_id","results"} per line).
 // Exit codes as the native CLI: 0 ok, 1 runtime failure, 2 usage, 3 invalid input.
@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { openIndex, AidocsSearchError } from '../src/search.js';
 
 const USAGE = `usage: aidocs-search query --index DIR (--queries FILE.jsonl | TEXT...) [--k N] [--kind K]... [--tag T]...
-                            [--group G] [--mode lexical] [--explain] [--json]`;
+                            [--group G] [--mode lexical|vector|hybrid] [--nprobe N] [--explain] [--json]`;
 
 function fail(code, msg) {
   process.stderr.write(`error: ${msg}\n`);
@@ -52,6 +52,7 @@ async function main(argv) {
         queries: { type: 'string' },
         k: { type: 'string', default: '10' },
         mode: { type: 'string', default: 'lexical' },
+        nprobe: { type: 'string' },
         kind: { type: 'string', multiple: true, default: [] },
         tag: { type: 'string', multiple: true, default: [] },
         group: { type: 'string' },
@@ -74,7 +75,9 @@ async function main(argv) {
   } catch (e) {
     fail(1, e.message);
   }
-  const opts = { k, kind: v.kind, tags: v.tag, group: v.group, explain: v.explain, mode: v.mode };
+  const nprobe = v.nprobe == null ? undefined : Number(v.nprobe);
+  if (nprobe !== undefined && !(Number.isInteger(nprobe) && nprobe >= 0)) fail(2, `--nprobe must be a whole number, got ${v.nprobe}`);
+  const opts = { k, kind: v.kind, tags: v.tag, group: v.group, explain: v.explain, mode: v.mode, nprobe };
   const write = (line) => process.stdout.write(`${line}\n`);
   try {
     if (v.queries) {

@@ -1,7 +1,7 @@
 // The search API as a Fetch-standard handler: `(Request) => Promise<Response>`, for Cloudflare Workers,
 // Deno, Bun and Node 20 (through `toNodeListener`). Same engine and results JSON as the CLI.
 //
-//   GET /search?q=refresh+tokens&k=10&kind=docs,api&mode=lexical
+//   GET /search?q=refresh+tokens&k=10&kind=docs,api&mode=lexical|vector|hybrid
 //   200 {"query": "...", "results": [...]}
 //   400 {"error": {"code": "missing_query" | "query_too_long" | "bad_k" | "bad_kind" | "bad_mode", "message"}}
 //   404 / 405 for other paths and methods; 503 {"error": {"code", "message"}} when the index cannot be used.
@@ -11,7 +11,7 @@ import { openIndex } from './search.js';
 export const MAX_QUERY_CHARS = 512;
 export const MAX_K = 50;
 const KINDS = new Set(['docs', 'api', 'custom']);
-const MODES = new Set(['lexical']);
+const MODES = new Set(['lexical', 'vector', 'hybrid']);
 
 function json(status, body, headers) {
   return new Response(typeof body === 'string' ? body : JSON.stringify(body), {
@@ -45,7 +45,7 @@ function parseQuery(params, headers) {
   const unknown = kind.filter((x) => !KINDS.has(x));
   if (unknown.length) return error(400, 'bad_kind', `unknown kind ${JSON.stringify(unknown[0])}: expected docs, api or custom`, headers);
   const mode = params.get('mode') || 'lexical';
-  if (!MODES.has(mode)) return error(400, 'bad_mode', `mode ${JSON.stringify(mode)} is not available: this index has lexical`, headers);
+  if (!MODES.has(mode)) return error(400, 'bad_mode', `unknown mode ${JSON.stringify(mode)}: expected lexical, vector or hybrid`, headers);
   return { q, k, kind, mode };
 }
 

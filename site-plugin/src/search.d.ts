@@ -31,8 +31,14 @@ export interface SearchOptions {
   minScore?: number;
   /** Attach a per-term score breakdown to each result. */
   explain?: boolean;
-  /** `lexical` (BM25F). Vector and hybrid modes arrive with vector shards. */
-  mode?: 'lexical';
+  /**
+   * `lexical` (BM25F, the default), `vector` (semantic: the query encoded by the index's static
+   * encoder, cosine over the probed vector partitions) or `hybrid` (both, fused). An index built
+   * without vectors ranks lexically in every mode.
+   */
+  mode?: 'lexical' | 'vector' | 'hybrid';
+  /** Vector partitions probed by vector and hybrid queries (default: the index's default; 0 = all). */
+  nprobe?: number;
 }
 
 export interface SectionResult {

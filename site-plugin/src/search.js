@@ -160,6 +160,7 @@ function normalizeOptions(opts) {
     minScore: Number(opts.minScore ?? 0),
     explain: Boolean(opts.explain),
     mode: opts.mode == null ? '' : String(opts.mode),
+    nprobe: opts.nprobe == null ? -1 : Number(opts.nprobe),
   };
 }
 
@@ -269,10 +270,16 @@ export class AidocsIndex {
 
   async #searchRawOnce(engine, query, o) {
     for (let attempt = 0; ; attempt++) {
-      await this.#fetchInto(engine, this.#call(engine, (e) => e.filesForQuery(query)));
+      // Lexical queries need one round of files; vector and hybrid two (the partitions to probe are
+      // known once the query's term rows and the vector directory are here).
+      for (let round = 0; round < 4; round++) {
+        const names = this.#call(engine, (e) => e.filesForQuery(query, o.mode, o.nprobe));
+        if (names.length === 0) break;
+        await this.#fetchInto(engine, names);
+      }
       let ticket;
       try {
-        ticket = this.#call(engine, (e) => e.rank(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode));
+        ticket = this.#call(engine, (e) => e.rank(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe));
       } catch (err) {
         // Another search evicted a shard between our fetch and our rank: fetch again.
         if (err.code === 'missing_shard' && attempt < 3) continue;
@@ -318,7 +325,9 @@ export class AidocsIndex {
 
   /**
    * Searches. `opts`: `k` (1–1000, default 10), `kind` ('docs' | 'api' | 'custom' or an array),
-   * `tags` (all required), `group` (navigation group), `minScore`, `explain`, `mode` ('lexical').
+   * `tags` (all required), `group` (navigation group), `minScore`, `explain`, `mode` ('lexical',
+   * 'vector' or 'hybrid': semantic ranking with the index's static query encoder; an index without
+   * vectors ranks lexically), `nprobe` (vector partitions probed; 0 = all).
    * Resolves to the result objects of the native JSON shape.
    */
   async search(query, opts = {}) {

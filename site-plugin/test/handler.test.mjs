@@ -47,7 +47,7 @@ test('bad requests get a 400 with a JSON error body', async (t) => {
     ['/search?q=x&k=abc', 400, 'bad_k'],
     ['/search?q=x&k=1e2', 400, 'bad_k'],
     ['/search?q=x&kind=blog', 400, 'bad_kind'],
-    ['/search?q=x&mode=hybrid', 400, 'bad_mode'],
+    ['/search?q=x&mode=semantic', 400, 'bad_mode'],
     ['/nope?q=x', 404, 'not_found'],
   ];
   for (const [path, status, code] of cases) {

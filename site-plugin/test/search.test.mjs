@@ -143,7 +143,7 @@ test('bad files are typed errors naming the file, and the index stays usable', a
   const err = await index.search('refresh tokens').catch((e) => e);
   assert.equal(err.code, 'not_found');
   assert.match(err.file, /^m\//);
-  for (const [opts, code] of [[{ k: 0 }, 'bad_option'], [{ k: 1.5 }, 'bad_option'], [{ mode: 'hybrid' }, 'bad_option'], [{ kind: 'blog' }, 'bad_option']]) {
+  for (const [opts, code] of [[{ k: 0 }, 'bad_option'], [{ k: 1.5 }, 'bad_option'], [{ mode: 'semantic' }, 'bad_option'], [{ kind: 'blog' }, 'bad_option']]) {
     assert.equal((await index.search('x', opts).catch((e) => e)).code, code, JSON.stringify(opts));
   }
   index.close();

@@ -8,13 +8,18 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use aidocs_core::term_rows::TermRowShard;
+use aidocs_core::vectors::{VectorDir, VectorShard};
 use aidocs_core::{MetaShard, TermShard};
 
-/// A decoded shard of either kind.
+/// A decoded shard of any kind.
 #[derive(Clone)]
 pub enum Shard {
     Terms(Rc<TermShard>),
     Meta(Rc<MetaShard>),
+    VectorDir(Rc<VectorDir>),
+    Vectors(Rc<VectorShard>),
+    TermRows(Rc<TermRowShard>),
 }
 
 struct Entry {

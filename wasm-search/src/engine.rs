@@ -1,16 +1,20 @@
 //! The query engine behind the JS API, in plain Rust so that it is unit-tested natively as well.
 //!
 //! It does no I/O: the JS side asks which files a query needs, fetches them (coalesced, possibly inflated
-//! with `DecompressionStream`), hands the bytes back, then asks for results. A search is two round trips
-//! at most: term shards for ranking, then metadata shards for the pages returned.
+//! with `DecompressionStream`), hands the bytes back, and asks again until nothing is missing; then it
+//! ranks and asks for the metadata of the pages returned. A lexical search is two round trips (term
+//! shards, metadata); vector and hybrid add one: the term shards, the vector directory and the static
+//! encoder's row shards of the query's terms first, then the vector partitions the query vector probes.
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use aidocs_core::envelope::{self, ShardKind};
+use aidocs_core::term_rows::TermRowShard;
+use aidocs_core::vectors::{VectorDir, VectorShard};
 use aidocs_core::{
-    Kind, Manifest, MetaShard, PageHit, SearchError, SearchOptions, Searcher, ShardError,
-    TermShard, MANIFEST_FILE,
+    Kind, Manifest, MetaShard, Mode, PageHit, QueryPlan, SearchError, SearchOptions, Searcher,
+    ShardError, TermShard, VectorQuery, MANIFEST_FILE,
 };
 
 use crate::cache::{Shard, ShardCache};
@@ -91,8 +95,23 @@ pub struct QueryOptions {
     pub group: Option<String>,
     pub min_score: f32,
     pub explain: bool,
-    /// `lexical` (or empty). Vector and hybrid modes arrive with the vector shards.
+    /// `lexical` (or empty), `vector` or `hybrid` (both with the index's static query encoder; without
+    /// vectors or a known query term they rank lexically).
     pub mode: String,
+    /// Vector partitions probed (`None` = [`aidocs_core::search::DEFAULT_NPROBE`], 0 = all).
+    pub nprobe: Option<u32>,
+}
+
+/// The mode named by a `mode` option.
+pub fn parse_mode(mode: &str) -> Result<Mode, EngineError> {
+    match mode {
+        "" => Ok(Mode::Lexical),
+        m => Mode::parse(m).ok_or_else(|| {
+            EngineError::BadOption(format!(
+                "unknown mode `{m}`: expected lexical, vector or hybrid"
+            ))
+        }),
+    }
 }
 
 impl QueryOptions {
@@ -114,14 +133,7 @@ impl QueryOptions {
                 EngineError::BadOption(format!("unknown kind `{k}`: expected docs, api or custom"))
             })?);
         }
-        match self.mode.as_str() {
-            "" | "lexical" => {}
-            other => {
-                return Err(EngineError::BadOption(format!(
-                    "mode `{other}` is not available in this index: only `lexical` (vectors are not built yet)"
-                )))
-            }
-        }
+        let mode = parse_mode(&self.mode)?;
         if !self.min_score.is_finite() {
             return Err(EngineError::BadOption("min_score must be a number".into()));
         }
@@ -132,6 +144,10 @@ impl QueryOptions {
             group: self.group.clone().filter(|g| !g.is_empty()),
             min_score: self.min_score,
             explain: self.explain,
+            mode,
+            nprobe: self
+                .nprobe
+                .map_or(aidocs_core::search::DEFAULT_NPROBE, |n| n as usize),
             ..Default::default()
         })
     }
@@ -144,10 +160,15 @@ struct Ticket {
 }
 
 /// One opened index: its manifest, a bounded cache of decoded shards, and ranked queries in flight.
+///
+/// Cache keys: term shards `0..T`, metadata shards `T..T+M`, the vector directory `T+M`, row shards
+/// next (`S` of them), then vector partitions (known once the directory is loaded).
 pub struct Engine {
     searcher: Searcher,
     /// File name → position: term shards first, then metadata shards.
     files: HashMap<String, usize>,
+    /// Partition file name → partition index, filled when the vector directory arrives.
+    partitions: HashMap<String, usize>,
     cache: ShardCache,
     tickets: Vec<Ticket>,
     next_ticket: u32,
@@ -200,6 +221,7 @@ impl Engine {
         Ok(Engine {
             searcher: Searcher::new(manifest)?,
             files,
+            partitions: HashMap::new(),
             cache: ShardCache::new(cache_limit),
             tickets: Vec::new(),
             next_ticket: 1,
@@ -223,28 +245,134 @@ impl Engine {
             .collect()
     }
 
-    /// Term shard files `query` needs that are not cached (the filters rule out absent terms first).
-    pub fn files_for_query(&self, query: &str) -> Vec<String> {
-        self.missing_terms(&self.searcher.plan(query).shards)
+    fn dir_id(&self) -> usize {
+        let m = &self.searcher.manifest;
+        m.term_shards.len() + m.meta_shards.len()
     }
 
-    /// Term shard files worth warming while the user is still typing `partial`.
+    fn row_id(&self, i: u32) -> usize {
+        self.dir_id() + 1 + i as usize
+    }
+
+    fn partition_id(&self, i: usize) -> usize {
+        let rows = self.searcher.term_rows().map_or(0, |r| r.shards as usize);
+        self.dir_id() + 1 + rows + i
+    }
+
+    /// Whether `mode` can use vectors here: vector or hybrid, on an index with a static encoder.
+    fn vector_mode(&self, mode: Mode) -> bool {
+        mode != Mode::Lexical && self.searcher.term_rows().is_some()
+    }
+
+    fn missing_rows(&self, plan: &QueryPlan) -> Vec<String> {
+        let Some(rows) = self.searcher.term_rows() else {
+            return Vec::new();
+        };
+        self.searcher
+            .term_row_shards(plan)
+            .into_iter()
+            .filter(|&i| !self.cache.contains(self.row_id(i)))
+            .map(|i| rows.file(i))
+            .collect()
+    }
+
+    /// The cached vector directory.
+    fn vector_dir(&mut self) -> Option<Rc<VectorDir>> {
+        match self.cache.get(self.dir_id()) {
+            Some(Shard::VectorDir(d)) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The query's static vector from cached row shards (`Err` names a missing row shard).
+    fn static_vector(&mut self, plan: &QueryPlan) -> Result<Option<Vec<f32>>, EngineError> {
+        let Some(rows) = self.searcher.term_rows().cloned() else {
+            return Ok(None);
+        };
+        let mut shards: HashMap<u32, Rc<TermRowShard>> = HashMap::new();
+        for i in self.searcher.term_row_shards(plan) {
+            match self.cache.get(self.row_id(i)) {
+                Some(Shard::TermRows(r)) => {
+                    shards.insert(i, r);
+                }
+                _ => {
+                    return Err(EngineError::Search(SearchError::MissingTermShard(
+                        rows.file(i),
+                    )))
+                }
+            }
+        }
+        Ok(self
+            .searcher
+            .static_query_vector(plan, |i| shards.get(&i).map(|r| r.as_ref())))
+    }
+
+    /// Index files `query` needs in `mode` that are not cached (the filters rule out absent terms
+    /// first). Call again after adding them: vector and hybrid queries learn which partitions to
+    /// probe only once the directory and the query's term rows are here. Empty = ready to rank.
+    pub fn files_for_query(&mut self, query: &str, mode: &str, nprobe: Option<u32>) -> Vec<String> {
+        let plan = self.searcher.plan(query);
+        let mode = parse_mode(mode).unwrap_or(Mode::Lexical);
+        if !self.vector_mode(mode) {
+            return self.missing_terms(&plan.shards);
+        }
+        let mut need = if mode == Mode::Hybrid {
+            self.missing_terms(&plan.shards)
+        } else {
+            Vec::new()
+        };
+        if !self.cache.contains(self.dir_id()) {
+            if let Some(v) = &self.searcher.manifest.vectors {
+                need.push(v.file.clone());
+            }
+        }
+        need.extend(self.missing_rows(&plan));
+        if !need.is_empty() {
+            return need;
+        }
+        let (Ok(Some(q)), Some(dir)) = (self.static_vector(&plan), self.vector_dir()) else {
+            // No query term has a row: the query ranks lexically.
+            return self.missing_terms(&plan.shards);
+        };
+        let opts = SearchOptions {
+            nprobe: nprobe.map_or(aidocs_core::search::DEFAULT_NPROBE, |n| n as usize),
+            ..Default::default()
+        };
+        self.searcher
+            .vector_partitions(&dir, &q, &opts)
+            .into_iter()
+            .filter(|&i| !self.cache.contains(self.partition_id(i)))
+            .map(|i| dir.partitions[i].file.clone())
+            .collect()
+    }
+
+    /// Term shard files worth warming while the user types `partial`.
     pub fn files_for_preload(&self, partial: &str) -> Vec<String> {
         self.missing_terms(&self.searcher.preload_shards(partial))
     }
 
     /// The cache key and kind of index file `name`.
     fn file(&self, name: &str) -> Result<(usize, ShardKind), EngineError> {
-        let id = *self
-            .files
-            .get(name)
-            .ok_or_else(|| EngineError::UnknownFile(name.to_owned()))?;
-        let kind = if id < self.searcher.manifest.term_shards.len() {
-            ShardKind::Terms
-        } else {
-            ShardKind::Meta
-        };
-        Ok((id, kind))
+        if let Some(&id) = self.files.get(name) {
+            let kind = if id < self.searcher.manifest.term_shards.len() {
+                ShardKind::Terms
+            } else {
+                ShardKind::Meta
+            };
+            return Ok((id, kind));
+        }
+        if let Some(v) = &self.searcher.manifest.vectors {
+            if v.file == name {
+                return Ok((self.dir_id(), ShardKind::VectorDir));
+            }
+            if let Some(i) = v.term_rows.as_ref().and_then(|r| r.shard_of_file(name)) {
+                return Ok((self.row_id(i), ShardKind::TermRows));
+            }
+        }
+        if let Some(&i) = self.partitions.get(name) {
+            return Ok((self.partition_id(i), ShardKind::Vectors));
+        }
+        Err(EngineError::UnknownFile(name.to_owned()))
     }
 
     /// The kind of shard `name` is in this index.
@@ -266,57 +394,122 @@ impl Engine {
         };
         let terms = self.searcher.manifest.term_shards.len();
         let raw = payload(file, raw, kind).map_err(shard_err)?;
-        let shard = if kind == ShardKind::Terms {
-            Shard::Terms(Rc::new(
+        let dims = self.searcher.manifest.vectors.as_ref().map_or(0, |v| v.dims);
+        let mismatch = || EngineError::Search(SearchError::MetaMismatch(name.to_owned()));
+        let shard = match kind {
+            ShardKind::Terms => Shard::Terms(Rc::new(
                 TermShard::decode_payload(&raw, self.searcher.manifest.num_chunks)
                     .map_err(shard_err)?,
-            ))
-        } else {
-            let entry = &self.searcher.manifest.meta_shards[id - terms];
-            let meta = MetaShard::decode_payload(&raw).map_err(shard_err)?;
-            // A metadata shard of another build would attach wrong titles to the right pages: reject it
-            // here, before it can be cached.
-            let pages_ok = meta.first_page == entry.first_page
-                && meta.pages.len() == entry.page_count as usize
-                && meta.pages.iter().enumerate().all(|(j, p)| {
-                    self.searcher
-                        .manifest
-                        .pages
-                        .get(entry.first_page as usize + j)
-                        .is_some_and(|e| e.chunk_count as usize == p.chunks.len())
-                });
-            if !pages_ok {
-                return Err(EngineError::Search(SearchError::MetaMismatch(
-                    name.to_owned(),
-                )));
+            )),
+            ShardKind::VectorDir => {
+                let dir = VectorDir::decode_payload(&raw).map_err(shard_err)?;
+                if dir.dims != dims {
+                    return Err(mismatch());
+                }
+                self.partitions = dir
+                    .partitions
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (p.file.clone(), i))
+                    .collect();
+                Shard::VectorDir(Rc::new(dir))
             }
-            Shard::Meta(Rc::new(meta))
+            ShardKind::Vectors => {
+                let v = VectorShard::decode_payload(&raw).map_err(shard_err)?;
+                if v.dims != dims {
+                    return Err(mismatch());
+                }
+                Shard::Vectors(Rc::new(v))
+            }
+            ShardKind::TermRows => {
+                let r = TermRowShard::decode_payload(&raw).map_err(shard_err)?;
+                if r.dims != dims {
+                    return Err(mismatch());
+                }
+                Shard::TermRows(Rc::new(r))
+            }
+            _ => {
+                let entry = &self.searcher.manifest.meta_shards[id - terms];
+                let meta = MetaShard::decode_payload(&raw).map_err(shard_err)?;
+                // A metadata shard of another build would attach wrong titles to the right pages:
+                // reject it here, before it can be cached.
+                let pages_ok = meta.first_page == entry.first_page
+                    && meta.pages.len() == entry.page_count as usize
+                    && meta.pages.iter().enumerate().all(|(j, p)| {
+                        self.searcher
+                            .manifest
+                            .pages
+                            .get(entry.first_page as usize + j)
+                            .is_some_and(|e| e.chunk_count as usize == p.chunks.len())
+                    });
+                if !pages_ok {
+                    return Err(mismatch());
+                }
+                Shard::Meta(Rc::new(meta))
+            }
         };
         self.cache.insert(id, shard, raw.len());
         Ok(())
     }
 
-    /// Ranks `query` over the cached term shards (all of [`Self::files_for_query`] must have been added)
-    /// and returns a ticket for [`Self::files_for_ticket`] and [`Self::results`].
+    /// Ranks `query` over the cached shards (everything [`Self::files_for_query`] named must have been
+    /// added) and returns a ticket for [`Self::files_for_ticket`] and [`Self::results`].
     pub fn rank(&mut self, query: &str, opts: &QueryOptions) -> Result<u32, EngineError> {
         let search = opts.to_search_options()?;
         let plan = self.searcher.plan(query);
-        let mut terms: HashMap<usize, Rc<TermShard>> = HashMap::new();
-        for &i in &plan.shards {
-            match self.cache.get(i) {
-                Some(Shard::Terms(t)) => {
-                    terms.insert(i, t);
+        let missing = |file: String| EngineError::Search(SearchError::MissingTermShard(file));
+        // The vector side: the static encoding, the directory and the probed partitions.
+        let mut vector: Option<(Rc<VectorDir>, Vec<f32>, HashMap<usize, Rc<VectorShard>>)> = None;
+        if self.vector_mode(search.mode) {
+            if let Some(q) = self.static_vector(&plan)? {
+                let dir = self.vector_dir().ok_or_else(|| {
+                    missing(
+                        self.searcher
+                            .manifest
+                            .vectors
+                            .as_ref()
+                            .map_or_else(String::new, |v| v.file.clone()),
+                    )
+                })?;
+                let mut parts = HashMap::new();
+                for i in self.searcher.vector_partitions(&dir, &q, &search) {
+                    match self.cache.get(self.partition_id(i)) {
+                        Some(Shard::Vectors(v)) => {
+                            parts.insert(i, v);
+                        }
+                        _ => return Err(missing(dir.partitions[i].file.clone())),
+                    }
                 }
-                _ => {
-                    return Err(EngineError::Search(SearchError::MissingTermShard(
-                        self.searcher.manifest.term_shards[i].file.clone(),
-                    )))
+                vector = Some((dir, q, parts));
+            }
+        }
+        let lexical_needed = vector.is_none() || search.mode == Mode::Hybrid;
+        let mut terms: HashMap<usize, Rc<TermShard>> = HashMap::new();
+        if lexical_needed {
+            for &i in &plan.shards {
+                match self.cache.get(i) {
+                    Some(Shard::Terms(t)) => {
+                        terms.insert(i, t);
+                    }
+                    _ => {
+                        return Err(missing(
+                            self.searcher.manifest.term_shards[i].file.clone(),
+                        ))
+                    }
                 }
             }
         }
-        let hits = self
-            .searcher
-            .rank(&plan, |i| terms.get(&i).map(|t| t.as_ref()), &search)?;
+        let vq = vector.as_ref().map(|(dir, q, parts)| VectorQuery {
+            dir: dir.as_ref(),
+            query: q.as_slice(),
+            shard: |i: usize| parts.get(&i).map(|v| v.as_ref()),
+        });
+        let (hits, _) = self.searcher.rank_with(
+            &plan,
+            |i| terms.get(&i).map(|t| t.as_ref()),
+            vq,
+            &search,
+        )?;
         self.cache.trim();
         let id = self.next_ticket;
         self.next_ticket = self.next_ticket.wrapping_add(1).max(1);

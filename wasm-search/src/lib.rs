@@ -26,7 +26,7 @@ fn js_err(e: EngineError) -> JsValue {
 }
 
 /// Verifies a fetched file's envelope before the caller inflates it; returns the codec (0 stored, 1 zlib).
-/// `kind`: 1 manifest, 2 terms, 3 meta.
+/// `kind`: 1 manifest, 2 terms, 3 meta, 4 vector directory, 5 vectors, 6 term rows.
 #[wasm_bindgen(js_name = verifyEnvelope)]
 pub fn verify_envelope(name: &str, file: &[u8], kind: u8) -> Result<u8, JsValue> {
     let kind = ShardKind::from_byte(kind).map_err(|source| {
@@ -81,10 +81,13 @@ impl SearchEngine {
         s
     }
 
-    /// Term shard files `query` needs that are not cached yet.
+    /// Index files `query` needs in `mode` that are not cached yet; call again after adding them
+    /// until it returns nothing (vector and hybrid queries need one more round for the partitions).
+    /// `nprobe` < 0 = the default.
     #[wasm_bindgen(js_name = filesForQuery)]
-    pub fn files_for_query(&self, query: &str) -> Vec<String> {
-        self.inner.files_for_query(query)
+    pub fn files_for_query(&mut self, query: &str, mode: &str, nprobe: i32) -> Vec<String> {
+        self.inner
+            .files_for_query(query, mode, u32::try_from(nprobe).ok())
     }
 
     /// Term shard files worth warming while the user types `partial`.
@@ -93,7 +96,8 @@ impl SearchEngine {
         self.inner.files_for_preload(partial)
     }
 
-    /// The envelope kind byte of an index file (2 terms, 3 meta), or an `unknown_file` error.
+    /// The envelope kind byte of an index file (2 terms, 3 meta, 4 vector directory, 5 vectors,
+    /// 6 term rows), or an `unknown_file` error.
     #[wasm_bindgen(js_name = kindOf)]
     pub fn kind_of(&self, name: &str) -> Result<u8, JsValue> {
         self.inner.kind_of(name).map(|k| k as u8).map_err(js_err)
@@ -104,7 +108,8 @@ impl SearchEngine {
         self.inner.add(name, file, raw).map_err(js_err)
     }
 
-    /// Ranks over cached term shards; returns a ticket. `tags` are joined by U+001F.
+    /// Ranks over cached shards; returns a ticket. `tags` are joined by U+001F; `mode` is lexical,
+    /// vector or hybrid; `nprobe` < 0 = the default.
     #[allow(clippy::too_many_arguments)] // flat arguments keep the JS glue small
     pub fn rank(
         &mut self,
@@ -116,6 +121,7 @@ impl SearchEngine {
         min_score: f32,
         explain: bool,
         mode: &str,
+        nprobe: i32,
     ) -> Result<u32, JsValue> {
         let opts = QueryOptions {
             k,
@@ -129,6 +135,7 @@ impl SearchEngine {
             min_score,
             explain,
             mode: mode.to_owned(),
+            nprobe: u32::try_from(nprobe).ok(),
         };
         self.inner.rank(query, &opts).map_err(js_err)
     }

@@ -39,10 +39,10 @@ fn search_with(
     kinds: &str,
     mut fetch: impl FnMut(&str) -> Vec<u8>,
 ) -> Result<String, JsValue> {
-    for name in engine.files_for_query(query) {
+    for name in engine.files_for_query(query, "lexical", -1) {
         engine.add(&name, &fetch(&name), None)?;
     }
-    let ticket = engine.rank(query, 10, kinds, "", "", 0.0, false, "lexical")?;
+    let ticket = engine.rank(query, 10, kinds, "", "", 0.0, false, "lexical", -1)?;
     for name in engine.files_for_ticket(ticket)? {
         if let Err(e) = engine.add(&name, &fetch(&name), None) {
             engine.release(ticket);
@@ -80,13 +80,13 @@ fn issue_3_same_results_as_the_native_cli() {
 fn loads_only_the_shards_a_query_needs() {
     let mut engine = open(NO_LIMIT);
     let terms = FILES.iter().filter(|(n, _)| n.starts_with("t/")).count();
-    let needed = engine.files_for_query("refresh tokens");
+    let needed = engine.files_for_query("refresh tokens", "lexical", -1);
     assert!(!needed.is_empty() && needed.len() < terms, "{needed:?}");
     // A word the site never uses is ruled out by the manifest's filters: no fetch at all.
-    assert!(engine.files_for_query("zzzqqqxx").is_empty());
+    assert!(engine.files_for_query("zzzqqqxx", "lexical", -1).is_empty());
     search(&mut engine, "refresh tokens", "");
     assert!(
-        engine.files_for_query("refresh tokens").is_empty(),
+        engine.files_for_query("refresh tokens", "lexical", -1).is_empty(),
         "cached"
     );
     assert!(!engine.files_for_preload("authen").is_empty() || engine.cache_entries() > 0);
@@ -99,11 +99,11 @@ fn filters_and_options() {
     assert!(api.contains("\"kind\":\"api\"") && !api.contains("\"kind\":\"docs\""));
     let both = search(&mut engine, "user", "docs,api");
     assert!(both.contains("\"kind\":\"api\"") && both.contains("\"kind\":\"docs\""));
-    for name in engine.files_for_query("user") {
+    for name in engine.files_for_query("user", "lexical", -1) {
         engine.add(&name, file(&name), None).unwrap();
     }
     let t = engine
-        .rank("user", 2, "", "", "Users", 0.0, true, "")
+        .rank("user", 2, "", "", "Users", 0.0, true, "", -1)
         .unwrap();
     for name in engine.files_for_ticket(t).unwrap() {
         engine.add(&name, file(&name), None).unwrap();
@@ -116,20 +116,43 @@ fn filters_and_options() {
         (0, "", ""),
         (1001, "", ""),
         (5, "blog", ""),
-        (5, "", "hybrid"),
+        (5, "", "semantic"),
     ] {
         let e = engine
-            .rank("user", k, kinds, "", "", 0.0, false, mode)
+            .rank("user", k, kinds, "", "", 0.0, false, mode, -1)
             .unwrap_err();
         assert_eq!(code(e), "bad_option");
     }
     assert_eq!(code(engine.results(987_654).unwrap_err()), "unknown_ticket");
 }
 
+/// Issue 4: vector and hybrid modes on an index without vectors rank lexically, with the same files.
+#[wasm_bindgen_test]
+fn issue_4_vector_modes_without_vectors_rank_lexically() {
+    for mode in ["vector", "hybrid"] {
+        let mut engine = open(NO_LIMIT);
+        for (id, text, kinds) in QUERIES {
+            let lexical = engine.files_for_query(text, "lexical", -1);
+            assert_eq!(engine.files_for_query(text, mode, -1), lexical, "{mode} {text}");
+            for name in lexical {
+                engine.add(&name, file(&name), None).unwrap();
+            }
+            let t = engine
+                .rank(text, 10, kinds, "", "", 0.0, false, mode, -1)
+                .unwrap();
+            for name in engine.files_for_ticket(t).unwrap() {
+                engine.add(&name, file(&name), None).unwrap();
+            }
+            let got = batch_line(id, &engine.results(t).unwrap());
+            assert_eq!(got, expected_line(id), "{mode} {text}");
+        }
+    }
+}
+
 #[wasm_bindgen_test]
 fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
     let mut engine = open(NO_LIMIT);
-    let name = engine.files_for_query("refresh tokens").remove(0);
+    let name = engine.files_for_query("refresh tokens", "lexical", -1).remove(0);
     let good = file(&name);
     let cases: Vec<(Vec<u8>, &str)> = vec![
         (good[..good.len() / 2].to_vec(), "length_mismatch"),
@@ -182,7 +205,7 @@ fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
     assert_eq!(
         code(
             engine
-                .rank("refresh tokens", 10, "", "", "", 0.0, false, "")
+                .rank("refresh tokens", 10, "", "", "", 0.0, false, "", -1)
                 .unwrap_err()
         ),
         "missing_shard"
@@ -236,7 +259,7 @@ fn payload_inflated_by_the_caller_gives_the_same_results() {
     )
     .unwrap();
     for (id, text, kinds) in QUERIES {
-        for name in engine.files_for_query(text) {
+        for name in engine.files_for_query(text, "lexical", -1) {
             let f = file(&name);
             let h = envelope::read_header(f).unwrap();
             engine
@@ -244,7 +267,7 @@ fn payload_inflated_by_the_caller_gives_the_same_results() {
                 .unwrap();
         }
         let t = engine
-            .rank(text, 10, kinds, "", "", 0.0, false, "")
+            .rank(text, 10, kinds, "", "", 0.0, false, "", -1)
             .unwrap();
         for name in engine.files_for_ticket(t).unwrap() {
             let f = file(&name);
