@@ -121,7 +121,7 @@ run_tests() {
   cargo build -p aidocs-index
   (cd site-plugin && AIDOCS_REQUIRE_RUNTIMES=1 AIDOCS_INDEX_BIN="$ROOT/target/debug/aidocs-index" node --test test/)
   log "cargo test (unit, CLI, end-to-end, native-vs-wasm parity; SciFact runs when ../shared/data is present)"
-  AIDOCS_REQUIRE_WASM=1 cargo test --workspace
+  AIDOCS_REQUIRE_WASM=1 AIDOCS_REQUIRE_MODEL=1 cargo test --workspace
 }
 
 case "${1:-}" in

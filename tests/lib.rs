@@ -87,3 +87,18 @@ pub fn contains_ci(hay: &[u8], needle: &str) -> bool {
     let hay = String::from_utf8_lossy(hay).to_lowercase();
     hay.contains(&needle.to_lowercase())
 }
+
+/// Whether the embedding model is installed. Tests that need it skip with a printed reason otherwise,
+/// unless `AIDOCS_REQUIRE_MODEL=1` (set by `./dev.sh test`, hence CI), where they fail.
+pub fn model_available() -> bool {
+    match aidocs_index::embed::locate(None) {
+        Ok(_) => true,
+        Err(e) => {
+            if std::env::var_os("AIDOCS_REQUIRE_MODEL").is_some() {
+                panic!("AIDOCS_REQUIRE_MODEL is set but the model is missing: {e}");
+            }
+            eprintln!("skipped: {e}");
+            false
+        }
+    }
+}

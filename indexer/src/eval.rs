@@ -226,6 +226,7 @@ pub fn evaluate(
         let ranked: Vec<String> = results.into_iter().map(|r| r.id).collect();
         cold.push(index.cold_cost(
             text,
+            qv,
             &SearchOptions {
                 k: 10,
                 ..opts.clone()

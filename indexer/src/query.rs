@@ -169,17 +169,7 @@ impl LocalIndex {
             .unwrap_or(0)
     }
 
-    /// Plans `text`, fetches the term shards it needs and ranks pages lexically.
-    fn rank(
-        &self,
-        text: &str,
-        opts: &SearchOptions,
-    ) -> Result<(QueryPlan, Vec<PageHit>), QueryError> {
-        let (plan, hits, _) = self.rank_with(text, None, opts)?;
-        Ok((plan, hits))
-    }
-
-    /// Like [`Self::rank`] with `opts.mode`, given the query's vector (from an encoder that maps into
+    /// Plans `text`, fetches the shards it needs and ranks pages with `opts.mode`, given the query's vector (from an encoder that maps into
     /// the index's vector space). Returns the mode actually used.
     pub fn rank_with(
         &self,
@@ -224,23 +214,49 @@ impl LocalIndex {
         Ok((plan, hits, used))
     }
 
-    /// Bytes and requests a cold client fetches for `text` with `k` results: manifest, the term shards
-    /// the plan names, and the metadata shards of the results.
-    pub fn cold_cost(&self, text: &str, opts: &SearchOptions) -> Result<(u64, usize), QueryError> {
-        let (plan, hits) = self.rank(text, opts)?;
-        let metas = self.searcher.meta_shards_for(&hits);
+    /// Bytes and requests a cold browser client fetches for `text` with `k` results: the manifest, the
+    /// term shards the plan names, and the metadata shards of the results; in vector and hybrid modes
+    /// (given the query vector) also the vector directory, the probed partitions and the static
+    /// encoder's row shards of the query terms (vector mode skips the term shards).
+    pub fn cold_cost(
+        &self,
+        text: &str,
+        query_vec: Option<&[f32]>,
+        opts: &SearchOptions,
+    ) -> Result<(u64, usize), QueryError> {
+        let (plan, hits, used) = self.rank_with(text, query_vec, opts)?;
         let m = &self.searcher.manifest;
-        let bytes = self.file_size(MANIFEST_FILE)
-            + plan
-                .shards
-                .iter()
-                .map(|&i| self.file_size(&m.term_shards[i].file))
-                .sum::<u64>()
-            + metas
-                .iter()
-                .map(|&i| self.file_size(&m.meta_shards[i].file))
-                .sum::<u64>();
-        Ok((bytes, 1 + plan.shards.len() + metas.len()))
+        let mut files: Vec<String> = vec![MANIFEST_FILE.to_owned()];
+        if used != Mode::Vector {
+            files.extend(plan.shards.iter().map(|&i| m.term_shards[i].file.clone()));
+        }
+        if let (true, Some(q), Some(dir)) = (used != Mode::Lexical, query_vec, self.vector_dir()?) {
+            files.push(m.vectors.as_ref().map(|v| v.file.clone()).unwrap_or_default());
+            files.extend(
+                self.searcher
+                    .vector_partitions(&dir, q, opts)
+                    .into_iter()
+                    .map(|i| dir.partitions[i].file.clone()),
+            );
+            if let Some(rows) = self.searcher.term_rows() {
+                files.extend(
+                    self.searcher
+                        .term_row_shards(&plan)
+                        .into_iter()
+                        .map(|i| rows.file(i)),
+                );
+            }
+        }
+        files.extend(
+            self.searcher
+                .meta_shards_for(&hits)
+                .into_iter()
+                .map(|i| m.meta_shards[i].file.clone()),
+        );
+        Ok((
+            files.iter().map(|f| self.file_size(f)).sum(),
+            files.len(),
+        ))
     }
 
     /// Runs one query end to end: plan, fetch term shards, rank, fetch metadata, assemble.

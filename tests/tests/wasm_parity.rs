@@ -1,6 +1,7 @@
 //! Issue 3: the wasm module (through the Node CLI `site-plugin/bin/aidocs-search.mjs`) returns what the
 //! native query path returns: same ids, same order, scores equal to 1e-6, for every SciFact test query
-//! and the example site's queries.
+//! and the example site's queries. Issue 4: the same in vector and hybrid modes with the static query
+//! encoder, on the example site built with the real model.
 //!
 //! Needs the built module (`npm run build --prefix site-plugin`) and Node. Without them the test says so
 //! and passes, unless `AIDOCS_REQUIRE_WASM=1` (set by `./dev.sh test`, hence CI), where it fails.
@@ -8,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use aidocs_e2e::{build, fixture, repo, shared_data};
+use aidocs_e2e::{build, build_with, fixture, model_available, repo, shared_data};
 use aidocs_index::{LocalIndex, Visibility};
 use serde_json::Value;
 
@@ -29,28 +30,43 @@ fn wasm_cli() -> Option<PathBuf> {
 }
 
 fn native(index: &Path, queries: &Path, k: usize) -> Vec<String> {
+    native_mode(index, queries, k, aidocs_core::Mode::Lexical)
+}
+
+/// Native results in `mode`, the query vector from the index's static encoder (the browser's).
+fn native_mode(index: &Path, queries: &Path, k: usize, mode: aidocs_core::Mode) -> Vec<String> {
     let index = LocalIndex::open(index).unwrap();
     let opts = aidocs_core::SearchOptions {
         k,
+        mode,
         ..Default::default()
     };
     aidocs_index::eval::read_queries(queries)
         .unwrap()
         .into_iter()
         .map(|(id, text)| {
-            aidocs_core::json::batch_line(&id, &index.search(&text, &opts).unwrap(), false)
+            let qv = match mode {
+                aidocs_core::Mode::Lexical => None,
+                _ => index.static_vector(&text).unwrap(),
+            };
+            let (results, _) = index.search_with(&text, qv.as_deref(), &opts).unwrap();
+            aidocs_core::json::batch_line(&id, &results, false)
         })
         .collect()
 }
 
 fn wasm(cli: &Path, index: &Path, queries: &Path, k: usize) -> Vec<String> {
+    wasm_mode(cli, index, queries, k, "lexical")
+}
+
+fn wasm_mode(cli: &Path, index: &Path, queries: &Path, k: usize, mode: &str) -> Vec<String> {
     let out = Command::new("node")
         .arg(cli)
         .args(["query", "--index"])
         .arg(index)
         .arg("--queries")
         .arg(queries)
-        .args(["--k", &k.to_string(), "--mode", "lexical"])
+        .args(["--k", &k.to_string(), "--mode", mode])
         .output()
         .expect("node runs");
     assert!(
@@ -120,6 +136,48 @@ fn issue_3_wasm_matches_native_on_the_example_site() {
         &wasm(&cli, &index, &queries, 10),
     );
     assert!(n > 10, "the queries return results ({n})");
+}
+
+#[test]
+fn issue_4_wasm_matches_native_in_vector_and_hybrid_modes() {
+    let Some(cli) = wasm_cli() else { return };
+    if !model_available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let index = tmp.path().join("index");
+    build_with(
+        &fixture("example-site"),
+        &index,
+        &tmp.path().join("cache"),
+        |o| {
+            o.embeddings = aidocs_index::build::Embeddings::Require;
+            // Small shards: a query spans several term, row and vector files.
+            o.sizes.term_bytes = 512;
+            o.encoder.shard_bytes = 512;
+        },
+    );
+    let queries = tmp.path().join("queries.jsonl");
+    let mut lines = std::fs::read_to_string(repo().join("tests/compat/queries.jsonl")).unwrap();
+    for (id, text) in [
+        ("s1", "renew my credentials"),
+        ("s2", "how do I get a new access token when mine expires"),
+        ("s3", "zzzqqq nothingmatches"),
+    ] {
+        lines.push_str(&serde_json::json!({"id": id, "text": text}).to_string());
+        lines.push('\n');
+    }
+    std::fs::write(&queries, lines).unwrap();
+    let lexical = native(&index, &queries, 10);
+    for (mode, name) in [
+        (aidocs_core::Mode::Vector, "vector"),
+        (aidocs_core::Mode::Hybrid, "hybrid"),
+    ] {
+        let native = native_mode(&index, &queries, 10, mode);
+        let n = assert_same(&native, &wasm_mode(&cli, &index, &queries, 10, name));
+        assert!(n > 10, "{name}: the queries return results ({n})");
+        assert_ne!(native, lexical, "{name} ranks differently from lexical");
+    }
 }
 
 #[test]
