@@ -36,6 +36,7 @@ pub enum ShardKind {
     VectorDir = 4,
     Vectors = 5,
     TermRows = 6,
+    Projection = 7,
 }
 
 impl ShardKind {
@@ -47,6 +48,7 @@ impl ShardKind {
             4 => Ok(ShardKind::VectorDir),
             5 => Ok(ShardKind::Vectors),
             6 => Ok(ShardKind::TermRows),
+            7 => Ok(ShardKind::Projection),
             other => Err(ShardError::UnknownKind(other)),
         }
     }
@@ -58,6 +60,7 @@ impl ShardKind {
             ShardKind::VectorDir => "vector directory",
             ShardKind::Vectors => "vectors",
             ShardKind::TermRows => "term rows",
+            ShardKind::Projection => "projection",
         }
     }
 }

@@ -221,11 +221,12 @@ impl Manifest {
             w.varint(m.page_count as u64);
             w.str(&m.file);
         }
-        // v2: the vector reference (a v1 payload ends here); v3: flag 2 adds the static encoder.
+        // v2: the vector reference (a v1 payload ends here); v3: flag 2, then the static encoder
+        // and the projection.
         match &self.vectors {
             Some(v) => {
-                w.u8(if v.term_rows.is_some() { 2 } else { 1 });
-                v.encode(&mut w);
+                w.u8(2);
+                v.encode_v3(&mut w);
             }
             None => w.u8(0),
         }

@@ -105,8 +105,9 @@ impl Default for Fusion {
 
 /// The default BM25 weight of min-max fusion.
 pub const DEFAULT_LEXICAL_WEIGHT: f32 = 0.55;
-/// The default number of vector partitions probed.
-pub const DEFAULT_NPROBE: usize = 0;
+/// The default number of vector partitions probed (0 = all): at about 32 chunks per partition, 24
+/// probes kept recall@10 against exact search at 0.97 on SciFact train with the static encoder.
+pub const DEFAULT_NPROBE: usize = 24;
 
 impl Default for SearchOptions {
     fn default() -> Self {

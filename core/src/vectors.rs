@@ -26,6 +26,9 @@ pub struct VectorRef {
     pub count: u32,
     /// The static query encoder's rows (v3), for clients that cannot run the model.
     pub term_rows: Option<crate::term_rows::TermRowsRef>,
+    /// The [`Projection`] file (v3) from the model's space to the stored `dims`, when they differ: what
+    /// a client that runs the full model applies to its query embedding.
+    pub projection: Option<String>,
 }
 
 impl VectorRef {
@@ -34,31 +37,53 @@ impl VectorRef {
         w.str(&self.model);
         w.varint(self.dims as u64);
         w.varint(self.count as u64);
-        if let Some(t) = &self.term_rows {
-            t.encode(w);
+    }
+
+    /// The v3 extension (after the manifest's vector flag 2).
+    pub(crate) fn encode_v3(&self, w: &mut ByteWriter) {
+        self.encode(w);
+        match &self.term_rows {
+            Some(t) => {
+                w.u8(1);
+                t.encode(w);
+            }
+            None => w.u8(0),
+        }
+        match &self.projection {
+            Some(p) => {
+                w.u8(1);
+                w.str(p);
+            }
+            None => w.u8(0),
         }
     }
-    pub(crate) fn decode(r: &mut ByteReader<'_>, with_rows: bool) -> Result<Self, ShardError> {
+
+    pub(crate) fn decode(r: &mut ByteReader<'_>, v3: bool) -> Result<Self, ShardError> {
         let file = crate::format::read_file_name(r)?;
         let model = r.str("vector model")?.to_owned();
         let dims = r.varint_u32("vector dims")?;
         let count = r.varint_u32("vector count")?;
         check_dims(dims)?;
-        let term_rows = if with_rows {
-            let t = crate::term_rows::TermRowsRef::decode(r)?;
-            if t.dims != dims {
-                return Err(invalid("term rows dims", "differ from the vectors' dims"));
+        let (mut term_rows, mut projection) = (None, None);
+        if v3 {
+            if r.u8("term rows flag")? == 1 {
+                let t = crate::term_rows::TermRowsRef::decode(r)?;
+                if t.dims != dims {
+                    return Err(invalid("term rows dims", "differ from the vectors' dims"));
+                }
+                term_rows = Some(t);
             }
-            Some(t)
-        } else {
-            None
-        };
+            if r.u8("projection flag")? == 1 {
+                projection = Some(crate::format::read_file_name(r)?);
+            }
+        }
         Ok(VectorRef {
             file,
             model,
             dims,
             count,
             term_rows,
+            projection,
         })
     }
 }
@@ -101,17 +126,30 @@ impl VectorDir {
             w.str(&p.file);
             w.varint(p.count as u64);
         }
-        for &x in &self.centroids {
-            w.f32(x);
+        // v3: int8 centroids with one scale each (v2 stored f32: a quarter of the bytes for the file
+        // every vector query loads first; probing only ranks centroids, which int8 keeps).
+        let d = self.dims as usize;
+        for c in self.centroids.chunks_exact(d) {
+            let (scale, q) = quantize(c);
+            w.f32(scale);
+            let bytes: Vec<u8> = q.iter().map(|&v| v as u8).collect();
+            w.raw(&bytes);
         }
         envelope::seal(ShardKind::VectorDir, &w.into_inner())
     }
 
     pub fn decode(file: &[u8]) -> Result<Self, ShardError> {
-        Self::decode_payload(&envelope::open(file, ShardKind::VectorDir)?)
+        let version = envelope::read_header(file)?.version;
+        Self::decode_versioned(&envelope::open(file, ShardKind::VectorDir)?, version)
     }
 
+    /// Decodes a payload of the current format version.
     pub fn decode_payload(raw: &[u8]) -> Result<Self, ShardError> {
+        Self::decode_versioned(raw, envelope::FORMAT_VERSION)
+    }
+
+    /// Decodes a payload written by format `version` (v2: f32 centroids; v3: int8).
+    pub fn decode_versioned(raw: &[u8], version: u16) -> Result<Self, ShardError> {
         let mut r = ByteReader::new(raw);
         let model = r.str("vector model")?.to_owned();
         let dims = r.varint_u32("vector dims")?;
@@ -123,19 +161,33 @@ impl VectorDir {
             let count = r.varint_u32("partition size")?;
             partitions.push(PartitionEntry { file, count });
         }
+        let per = if version >= 3 { dims as usize + 4 } else { dims as usize * 4 };
         let values = n
-            .checked_mul(dims as usize)
-            .filter(|v| v * 4 <= r.remaining())
+            .checked_mul(per)
+            .filter(|v| *v <= r.remaining())
+            .map(|_| n * dims as usize)
             .ok_or(ShardError::Format(FormatError::Truncated {
                 what: "centroids",
             }))?;
         let mut centroids = Vec::with_capacity(values);
-        for _ in 0..values {
-            let x = r.f32("centroid")?;
-            if !x.is_finite() {
-                return Err(invalid("centroid", "not finite"));
+        if version >= 3 {
+            for _ in 0..n {
+                let scale = r.f32("centroid scale")?;
+                if !scale.is_finite() || scale < 0.0 {
+                    return Err(invalid("centroid scale", "not a finite non-negative number"));
+                }
+                for &b in r.take(dims as usize, "centroid")? {
+                    centroids.push(scale * (b as i8) as f32);
+                }
             }
-            centroids.push(x);
+        } else {
+            for _ in 0..values {
+                let x = r.f32("centroid")?;
+                if !x.is_finite() {
+                    return Err(invalid("centroid", "not finite"));
+                }
+                centroids.push(x);
+            }
         }
         r.finish("vector directory")?;
         Ok(VectorDir {
@@ -257,6 +309,74 @@ impl VectorShard {
                 }
                 (c, acc * s)
             })
+    }
+}
+
+/// A linear map from the model's embedding space to the stored dimensions (the top principal
+/// directions of the chunk vectors), for clients that embed queries with the full model. Browsers
+/// never load it: the static encoder is fitted in the stored space directly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Projection {
+    pub in_dims: u32,
+    pub out_dims: u32,
+    /// `out_dims × in_dims`, row-major.
+    pub matrix: Vec<f32>,
+}
+
+impl Projection {
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = ByteWriter::new();
+        w.varint(self.in_dims as u64);
+        w.varint(self.out_dims as u64);
+        for &x in &self.matrix {
+            w.f32(x);
+        }
+        envelope::seal(ShardKind::Projection, &w.into_inner())
+    }
+
+    pub fn decode(file: &[u8]) -> Result<Self, ShardError> {
+        let raw = envelope::open(file, ShardKind::Projection)?;
+        let mut r = ByteReader::new(&raw);
+        let in_dims = r.varint_u32("projection input dims")?;
+        let out_dims = r.varint_u32("projection output dims")?;
+        check_dims(in_dims)?;
+        check_dims(out_dims)?;
+        let n = (in_dims as usize) * (out_dims as usize);
+        if n * 4 > r.remaining() {
+            return Err(ShardError::Format(FormatError::Truncated { what: "projection" }));
+        }
+        let mut matrix = Vec::with_capacity(n);
+        for _ in 0..n {
+            let x = r.f32("projection")?;
+            if !x.is_finite() {
+                return Err(invalid("projection", "not finite"));
+            }
+            matrix.push(x);
+        }
+        r.finish("projection")?;
+        Ok(Projection {
+            in_dims,
+            out_dims,
+            matrix,
+        })
+    }
+
+    /// `v` mapped to the stored space, at unit length (`None` for a wrong width or a zero result).
+    pub fn apply(&self, v: &[f32]) -> Option<Vec<f32>> {
+        if v.len() != self.in_dims as usize {
+            return None;
+        }
+        let mut out: Vec<f32> = self
+            .matrix
+            .chunks_exact(self.in_dims as usize)
+            .map(|row| dot_f32(row, v))
+            .collect();
+        let norm = libm::sqrtf(dot_f32(&out, &out));
+        if !norm.is_normal() {
+            return None;
+        }
+        out.iter_mut().for_each(|x| *x /= norm);
+        Some(out)
     }
 }
 

@@ -93,6 +93,8 @@ pub struct BuildSummary {
     pub embedding_model: Option<String>,
     /// Chunks embedded by this build (the others came from the vector cache).
     pub chunks_embedded: usize,
+    /// Titles and headings embedded by this build for the static query encoder's fit.
+    pub short_texts_embedded: usize,
     pub embed_seconds: f64,
     pub seconds: f64,
 }
@@ -264,6 +266,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     let term_count = contents.terms.len();
     let embed_started = Instant::now();
     let mut chunks_embedded = 0;
+    let mut short_texts_embedded = 0;
     let vectors = match &embedder {
         None => None,
         Some(e) => {
@@ -275,7 +278,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
                 let p = ingested.pending.iter().find(|p| p.id == id)?;
                 Some(parse(p, ingested.site_root.as_deref(), &ingest_opts).0)
             };
-            let (v, n) = embed_chunks(
+            let (v, n, short) = embed_chunks(
                 e,
                 &contents,
                 &cache_dir,
@@ -285,6 +288,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
                 opts.progress,
             )?;
             chunks_embedded = n;
+            short_texts_embedded = short;
             Some(v)
         }
     };
@@ -318,6 +322,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         warnings,
         embedding_model: vectors.as_ref().map(|v| v.model.clone()),
         chunks_embedded,
+        short_texts_embedded,
         embed_seconds,
         seconds: started.elapsed().as_secs_f64(),
     })
@@ -325,7 +330,8 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
 
 /// Vectors for every chunk of `contents`, from the cache where possible; the rest are embedded (texts
 /// from the pages this build parsed, or parsed again) and added to the cache batch by batch, so an
-/// interrupted build resumes. Returns the vectors and how many chunks were embedded.
+/// interrupted build resumes. Returns the vectors, how many chunks were embedded and how many short
+/// texts (titles, headings) for the static encoder.
 fn embed_chunks(
     e: &Embedder,
     contents: &IndexContents,
@@ -334,7 +340,7 @@ fn embed_chunks(
     reparse: impl Fn(&str) -> Option<Page>,
     sentences: usize,
     progress: bool,
-) -> Result<(ChunkVectors, usize), BuildError> {
+) -> Result<(ChunkVectors, usize, usize), BuildError> {
     let id_hex = blake3::Hash::from(e.model_id).to_hex();
     let cache_path = cache_dir.join(format!("embeddings-{}.bin", &id_hex[..16]));
     let mut cache = EmbeddingCache::open(&cache_path, e.dims)?;
@@ -406,7 +412,8 @@ fn embed_chunks(
             rows,
             short,
         },
-        todo.len() + short_embedded,
+        todo.len(),
+        short_embedded,
     ))
 }
 

@@ -226,7 +226,11 @@ impl QueryEncoder {
         texts: &[&str],
     ) -> Result<Vec<Option<Vec<f32>>>, EncodeError> {
         match self {
-            QueryEncoder::Full(e) => Ok(e.embed(texts)?.into_iter().map(Some).collect()),
+            QueryEncoder::Full(e) => e
+                .embed(texts)?
+                .into_iter()
+                .map(|v| index.to_stored_space(v).map_err(EncodeError::from))
+                .collect(),
             QueryEncoder::Static => texts
                 .iter()
                 .map(|t| index.static_vector(t).map_err(EncodeError::from))

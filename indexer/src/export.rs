@@ -12,7 +12,7 @@ use aidocs_core::{
 
 use crate::index::IndexContents;
 use crate::encoder::{self, FitOptions};
-use crate::vectors::{export_vectors, ChunkVectors, PARTITION_TARGET};
+use crate::vectors::{export_vectors, ChunkVectors};
 
 /// The directories of an index's shards: terms, metadata, vectors, static-encoder rows.
 pub const INDEX_DIRS: [&str; 4] = ["t", "m", "v", "q"];
@@ -60,6 +60,11 @@ pub fn export(
     fit: &FitOptions,
 ) -> Export {
     let vectors = vectors.filter(|v| v.rows.len() == contents.chunks.len() && !v.rows.is_empty());
+    // Fewer stored dimensions: the top principal directions of the chunk vectors.
+    let projected = vectors
+        .filter(|v| fit.dims > 0 && fit.dims < v.dims)
+        .map(|v| crate::vectors::project(v, fit.dims));
+    let vectors = projected.as_ref().map(|(v, _)| v).or(vectors);
     // The static query encoder is fitted to the vectors over the same terms the term shards hold.
     let term_rows = vectors.map(|v| {
         let rows = encoder::fit(&contents.terms, &v.rows, &v.short, v.dims, fit);
@@ -239,8 +244,14 @@ pub fn export(
     flush_meta(&mut batch, batch_first, &mut files, &mut meta_entries);
 
     let vector_ref = vectors.map(|v| {
-        let (mut r, vfiles) = export_vectors(v, PARTITION_TARGET, content_name);
+        let (mut r, vfiles) = export_vectors(v, fit.partition_size.max(1), content_name);
         files.extend(vfiles);
+        if let Some((_, p)) = &projected {
+            let bytes = p.encode();
+            let name = content_name("v", &bytes);
+            r.projection = Some(name.clone());
+            files.push((name, bytes));
+        }
         if let Some((rows_ref, row_files)) = term_rows {
             files.extend(row_files);
             r.term_rows = Some(rows_ref);

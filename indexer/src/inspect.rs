@@ -116,6 +116,47 @@ pub fn inspect(dir: &Path) -> Result<InspectReport, String> {
                 });
             shards.push(report(&p.file, "vectors", format!("{} chunks", p.count), r));
         }
+        if let Some(rows) = &v.term_rows {
+            let mut total = 0u64;
+            for i in 0..rows.shards {
+                let name = rows.file(i);
+                let r = std::fs::read(dir.join(&name))
+                    .map_err(|e| e.to_string())
+                    .and_then(|b| {
+                        aidocs_core::term_rows::TermRowShard::decode(&b)
+                            .map(|s| {
+                                total += s.terms.len() as u64;
+                                // Every term sits in the shard its hash names.
+                                let ok = s.dims == v.dims
+                                    && s.terms.iter().all(|t| rows.shard_of(t) == i);
+                                (b.len() as u64, s.terms.len(), ok)
+                            })
+                            .map_err(|e| format!("{e} (code {})", e.code()))
+                    });
+                shards.push(report(&name, "termrows", format!("shard {i}"), r));
+            }
+            if total != rows.terms as u64 {
+                shards.push(report(
+                    "manifest.bin",
+                    "termrows",
+                    "term count".into(),
+                    Err(format!(
+                        "the manifest counts {} terms with rows, the shards hold {total}",
+                        rows.terms
+                    )),
+                ));
+            }
+        }
+        if let Some(name) = &v.projection {
+            let r = std::fs::read(dir.join(name))
+                .map_err(|e| e.to_string())
+                .and_then(|b| {
+                    aidocs_core::vectors::Projection::decode(&b)
+                        .map(|p| (b.len() as u64, p.out_dims as usize, p.out_dims == v.dims))
+                        .map_err(|e| format!("{e} (code {})", e.code()))
+                });
+            shards.push(report(name, "projection", format!("to {} dims", v.dims), r));
+        }
     }
     let mut term_sizes: Vec<u64> = shards
         .iter()

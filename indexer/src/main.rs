@@ -160,7 +160,14 @@ impl VectorArgs {
         let e = locate_model(self.model.as_deref())
             .and_then(|d| Embedder::load(&d))
             .map_err(|e| e.to_string())?;
-        if e.dims != v.dims as usize {
+        let model_dims = match &v.projection {
+            Some(_) => index
+                .projection()
+                .map_err(|e| e.to_string())?
+                .map_or(v.dims, |p| p.in_dims),
+            None => v.dims,
+        };
+        if e.dims != model_dims as usize {
             return Err(format!(
                 "the model has {} dimensions, the index's vectors {} ({}): pass the model the index was built with",
                 e.dims, v.dims, v.model
@@ -231,6 +238,12 @@ struct BuildArgs {
     /// Static query encoder: target bytes of a row shard (a query fetches one per term).
     #[arg(long, default_value_t = FitOptions::default().shard_bytes, hide_short_help = true)]
     encoder_shard_bytes: usize,
+    /// Stored vector dimensions (top principal directions of the chunk vectors; 0 = the model's).
+    #[arg(long, default_value_t = FitOptions::default().dims)]
+    vector_dims: usize,
+    /// Target chunks per vector partition (a vector query fetches --nprobe of them).
+    #[arg(long, default_value_t = FitOptions::default().partition_size, hide_short_help = true)]
+    vector_partition_size: usize,
     /// Static query encoder: leading sentences of each section embedded as extra fitting examples.
     #[arg(long, default_value_t = FitOptions::default().sentences, hide_short_help = true)]
     encoder_sentences: usize,
@@ -495,6 +508,8 @@ fn run_build(a: BuildArgs) -> ExitCode {
         shard_bytes: a.encoder_shard_bytes.max(256),
         intercept: !a.encoder_no_intercept,
         sentences: a.encoder_sentences,
+        dims: a.vector_dims,
+        partition_size: a.vector_partition_size.max(1),
     };
     // Find the search box before building, so a missing package fails fast.
     let plugin = if a.search_box {
@@ -543,11 +558,11 @@ fn run_build(a: BuildArgs) -> ExitCode {
                 );
                 if let Some(m) = &s.embedding_model {
                     println!(
-                        "vectors: {} chunks by {m}, {} embedded now in {:.1} s ({:.1} s per 1,000 chunks), the rest from the cache",
+                        "vectors: {} chunks by {m}; embedded now {} chunks and {} titles/headings in {:.1} s, the rest from the cache",
                         s.chunks,
                         s.chunks_embedded,
+                        s.short_texts_embedded,
                         s.embed_seconds,
-                        if s.chunks_embedded > 0 { s.embed_seconds * 1000.0 / s.chunks_embedded as f64 } else { 0.0 }
                     );
                 }
                 if let Some(i) = &installed {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use aidocs_core::term_rows::TermRowShard;
-use aidocs_core::vectors::{VectorDir, VectorShard};
+use aidocs_core::vectors::{Projection, VectorDir, VectorShard};
 use aidocs_core::{
     Manifest, MetaShard, Mode, PageHit, QueryPlan, SearchOptions, SearchResult, Searcher,
     ShardError, TermShard, VectorQuery, MANIFEST_FILE,
@@ -35,6 +35,7 @@ pub struct LocalIndex {
     vector_dir: RefCell<Option<Rc<VectorDir>>>,
     vector_shards: RefCell<HashMap<usize, Rc<VectorShard>>>,
     row_shards: RefCell<HashMap<u32, Rc<TermRowShard>>>,
+    projection: RefCell<Option<Rc<Projection>>>,
     /// Bytes of shard files read so far (for payload reports).
     pub bytes_read: RefCell<u64>,
 }
@@ -58,6 +59,7 @@ impl LocalIndex {
             vector_dir: RefCell::default(),
             vector_shards: RefCell::default(),
             row_shards: RefCell::default(),
+            projection: RefCell::default(),
             bytes_read: RefCell::new(bytes.len() as u64),
         })
     }
@@ -127,6 +129,37 @@ impl LocalIndex {
         let rc = Rc::new(shard);
         self.vector_shards.borrow_mut().insert(i, rc.clone());
         Ok(rc)
+    }
+
+    /// The projection from the model's space to the stored vectors, when the index has one.
+    pub fn projection(&self) -> Result<Option<Rc<Projection>>, QueryError> {
+        let Some(name) = self
+            .searcher
+            .manifest
+            .vectors
+            .as_ref()
+            .and_then(|v| v.projection.clone())
+        else {
+            return Ok(None);
+        };
+        if let Some(p) = self.projection.borrow().as_ref() {
+            return Ok(Some(p.clone()));
+        }
+        let p = Projection::decode(&self.read(&name)?).map_err(|source| QueryError::Shard {
+            file: self.dir.join(&name),
+            source,
+        })?;
+        let rc = Rc::new(p);
+        *self.projection.borrow_mut() = Some(rc.clone());
+        Ok(Some(rc))
+    }
+
+    /// A full-model query embedding in the stored vectors' space (projected when the index is).
+    pub fn to_stored_space(&self, v: Vec<f32>) -> Result<Option<Vec<f32>>, QueryError> {
+        Ok(match self.projection()? {
+            Some(p) => p.apply(&v),
+            None => Some(v),
+        })
     }
 
     /// Row shard `i` of the static query encoder (the index must have term rows).

@@ -93,3 +93,35 @@ fn issue_4_v2_fixture_vectors_rank_without_the_model() {
         .unwrap()
         .is_empty());
 }
+
+/// Issue 4: the v3 fixture carries the static query encoder and the projection: without the model, a
+/// paraphrase with none of the page's title words ("renew my credentials") finds the refresh-token
+/// guide first in vector and hybrid modes; the projection for full-model clients reads back.
+#[test]
+fn issue_4_v3_fixture_static_encoder_ranks_without_the_model() {
+    let dir = repo().join("tests/compat/v3");
+    let index = LocalIndex::open(&dir).unwrap();
+    let vref = index.searcher.manifest.vectors.clone().expect("v3 has vectors");
+    let rows = vref.term_rows.clone().expect("v3 has the static encoder");
+    assert_eq!(rows.dims, vref.dims);
+    let projection = index.projection().unwrap().expect("v3 stores projected vectors");
+    assert_eq!((projection.in_dims, projection.out_dims), (384, vref.dims));
+    let q = index
+        .static_vector("renew my credentials")
+        .unwrap()
+        .expect("the query's words have rows");
+    assert_eq!(q.len(), vref.dims as usize);
+    for mode in [aidocs_core::Mode::Vector, aidocs_core::Mode::Hybrid] {
+        let opts = aidocs_core::SearchOptions {
+            mode,
+            ..Default::default()
+        };
+        let (hits, used) = index
+            .search_with("renew my credentials", Some(&q), &opts)
+            .unwrap();
+        assert_eq!(used, mode);
+        assert_eq!(hits[0].url, "/guides/refresh-tokens", "{mode:?}");
+    }
+    // No word with a row: nothing to encode, and hybrid ranks lexically.
+    assert!(index.static_vector("zzzqqq").unwrap().is_none());
+}
