@@ -24,6 +24,9 @@ const pct = (xs, p) => {
 const gz = (f) => gzipSync(readFileSync(f), { level: 9 }).length;
 const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
 
+// MODE=hybrid|vector|lexical: the ranking mode of every query (hybrid and vector use the index's static
+// query encoder; an index built without vectors ranks lexically).
+const MODE = process.env.MODE ?? 'lexical';
 const corpora = process.argv.slice(2).map((a) => {
   const [name, rest] = a.split('=');
   const [dir, queries, typed] = rest.split(':');
@@ -41,11 +44,11 @@ console.log(`JS: wasm-bindgen glue ${kb(gz(glue))} gzipped, search.js ${kb(gz(wr
 // --- Node ----------------------------------------------------------------------------------------------
 async function nodeRun(c) {
   const index = await openIndex((name) => readFile(join(c.dir, name)));
-  for (const q of c.queries) await index.searchRaw(q);
+  for (const q of c.queries) await index.searchRaw(q, { mode: MODE });
   const times = [];
   for (const q of c.queries) {
     const t0 = performance.now();
-    await index.searchRaw(q);
+    await index.searchRaw(q, { mode: MODE });
     times.push(performance.now() - t0);
   }
   return { p50: pct(times, 0.5), p95: pct(times, 0.95), n: times.length, cache: index.cache };
@@ -96,7 +99,7 @@ async function browserRun(page, counter, c) {
   }, `${c.base}/index/${c.name}/`);
   const manifest = counter.bytes - m0.bytes;
   m0 = mark();
-  await page.evaluate((q) => window.__index.searchRaw(q), c.queries[0]);
+  await page.evaluate((q) => window.__index.searchRaw(q, { mode: MODE }), c.queries[0]);
   const first = { bytes: counter.bytes - m0.bytes, requests: counter.requests - m0.requests };
   // A new page for the typed query, so that its keystrokes start cold as well.
   await page.evaluate(async (base) => {
@@ -108,15 +111,15 @@ async function browserRun(page, counter, c) {
     const prefix = c.typed.slice(0, i);
     if (prefix.endsWith(' ')) continue;
     const k0 = mark();
-    await page.evaluate((q) => window.__index.searchRaw(q), prefix);
+    await page.evaluate((q) => window.__index.searchRaw(q, { mode: MODE }), prefix);
     keys.push({ prefix, bytes: counter.bytes - k0.bytes, requests: counter.requests - k0.requests });
   }
   const times = await page.evaluate(async (qs) => {
-    for (const q of qs) await window.__index.searchRaw(q);
+    for (const q of qs) await window.__index.searchRaw(q, { mode: MODE });
     const t = [];
     for (const q of qs) {
       const t0 = performance.now();
-      await window.__index.searchRaw(q);
+      await window.__index.searchRaw(q, { mode: MODE });
       t.push(performance.now() - t0);
     }
     return t;
@@ -139,7 +142,7 @@ try {
     const page = await browser.newPage();
     const b = await browserRun(page, counter, c);
     await page.close();
-    console.log(`\n== ${c.name} (${c.queries.length} queries)`);
+    console.log(`\n== ${c.name} (${c.queries.length} queries, mode ${MODE})`);
     console.log(`warm query, Node:     p50 ${n.p50.toFixed(3)} ms  p95 ${n.p95.toFixed(3)} ms  (cache ${kb(n.cache.bytes)} in ${n.cache.entries} shards)`);
     console.log(`warm query, Chromium: p50 ${b.p50.toFixed(3)} ms  p95 ${b.p95.toFixed(3)} ms`);
     console.log(`module load (wasm + JS, uncompressed as served): ${kb(b.moduleBytes)}`);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # wasm query-side figures (issue 3): warm latency in Node and headless Chromium, cold and per-keystroke
-# bytes, module sizes. Builds SciFact and a 10,000-page site from ../shared/data with the release indexer.
-# Prints figures; asserts nothing. Needs ./dev.sh setup (wasm toolchain, chromium, npm packages).
+# bytes, module sizes. Builds SciFact (with vectors: the first run embeds it, tens of minutes; point
+# SCIFACT_CACHE at an existing build cache to reuse its vectors) and a 10,000-page site (lexical only)
+# from ../shared/data with the release indexer, then runs every mode in MODES (default: lexical hybrid).
+# Prints figures; asserts nothing. Needs ./dev.sh setup (wasm toolchain, chromium, npm packages, model).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=../shared/data
@@ -12,9 +14,9 @@ npm run --silent build --prefix site-plugin >/dev/null
 B=target/release/aidocs-index
 W=target/bench
 mkdir -p $W
-$B build "$DATA/scifact/docs.jsonl" --out $W/scifact --cache-dir $W/scifact-cache >/dev/null 2>&1
+$B build "$DATA/scifact/docs.jsonl" --out $W/scifact --cache-dir "${SCIFACT_CACHE:-$W/scifact-cache}" >/dev/null 2>&1
 [ -d $W/site-10k ] || python3 scripts/make-corpus.py 10000 $W/site-10k
-$B build $W/site-10k --out $W/out-site-10k --cache-dir $W/cache-site-10k >/dev/null 2>&1
+$B build $W/site-10k --out $W/out-site-10k --cache-dir $W/cache-site-10k --no-embeddings >/dev/null 2>&1
 # SciFact's 300 test queries (the ids of qrels/test.tsv).
 python3 - "$DATA/scifact" > $W/scifact-test-queries.jsonl <<'PY'
 import json, sys
@@ -28,6 +30,8 @@ PY
 echo "machine: $(nproc) cores; $(node --version); $(/usr/bin/chromium --version 2>/dev/null); $(date -u +%F)"
 $B inspect $W/scifact | head -2
 $B inspect $W/out-site-10k | head -2
-node scripts/bench-wasm.mjs \
+for mode in ${MODES:-lexical hybrid}; do
+MODE=$mode node scripts/bench-wasm.mjs \
   "scifact=$W/scifact:$W/scifact-test-queries.jsonl:vitamin d deficiency and cancer risk" \
   "site-10k=$W/out-site-10k:$W/scifact-test-queries.jsonl:how to authenticate api requests"
+done

@@ -62,7 +62,10 @@ impl TermRowsRef {
         let terms = r.varint_u32("term rows count")?;
         let mean_scale = r.f32("term rows mean scale")?;
         if !mean_scale.is_finite() || mean_scale < 0.0 {
-            return Err(invalid("term rows mean scale", "not a finite non-negative number"));
+            return Err(invalid(
+                "term rows mean scale",
+                "not a finite non-negative number",
+            ));
         }
         let mean = r
             .take(dims as usize, "term rows mean")?
@@ -163,10 +166,7 @@ impl TermRowShard {
 
     /// `term`'s row: its scale and quantized values.
     pub fn row(&self, term: &str) -> Option<(f32, &[i8])> {
-        let i = self
-            .terms
-            .binary_search_by(|t| t.as_str().cmp(term))
-            .ok()?;
+        let i = self.terms.binary_search_by(|t| t.as_str().cmp(term)).ok()?;
         let d = self.dims as usize;
         Some((self.scales[i], &self.values[i * d..(i + 1) * d]))
     }
@@ -279,7 +279,10 @@ mod tests {
     fn damaged_row_shards_are_typed_errors() {
         let raw = envelope::open(&shard().encode(), ShardKind::TermRows).unwrap();
         for cut in 0..raw.len() {
-            assert!(TermRowShard::decode_payload(&raw[..cut]).is_err(), "cut {cut}");
+            assert!(
+                TermRowShard::decode_payload(&raw[..cut]).is_err(),
+                "cut {cut}"
+            );
         }
         let mut unsorted = shard();
         unsorted.terms.swap(0, 1);

@@ -161,7 +161,11 @@ impl VectorDir {
             let count = r.varint_u32("partition size")?;
             partitions.push(PartitionEntry { file, count });
         }
-        let per = if version >= 3 { dims as usize + 4 } else { dims as usize * 4 };
+        let per = if version >= 3 {
+            dims as usize + 4
+        } else {
+            dims as usize * 4
+        };
         let values = n
             .checked_mul(per)
             .filter(|v| *v <= r.remaining())
@@ -174,7 +178,10 @@ impl VectorDir {
             for _ in 0..n {
                 let scale = r.f32("centroid scale")?;
                 if !scale.is_finite() || scale < 0.0 {
-                    return Err(invalid("centroid scale", "not a finite non-negative number"));
+                    return Err(invalid(
+                        "centroid scale",
+                        "not a finite non-negative number",
+                    ));
                 }
                 for &b in r.take(dims as usize, "centroid")? {
                     centroids.push(scale * (b as i8) as f32);
@@ -343,7 +350,9 @@ impl Projection {
         check_dims(out_dims)?;
         let n = (in_dims as usize) * (out_dims as usize);
         if n * 4 > r.remaining() {
-            return Err(ShardError::Format(FormatError::Truncated { what: "projection" }));
+            return Err(ShardError::Format(FormatError::Truncated {
+                what: "projection",
+            }));
         }
         let mut matrix = Vec::with_capacity(n);
         for _ in 0..n {

@@ -427,8 +427,8 @@ fn leading_sentences(text: &str, max: usize) -> Vec<&str> {
             break;
         }
         let end = i + ch.len_utf8();
-        let boundary = matches!(ch, '.' | '?' | '!')
-            && text[end..].starts_with(|c: char| c.is_whitespace());
+        let boundary =
+            matches!(ch, '.' | '?' | '!') && text[end..].starts_with(|c: char| c.is_whitespace());
         if boundary {
             let s = text[start..end].trim();
             if (20..=300).contains(&s.len()) {
@@ -489,7 +489,11 @@ fn embed_short_texts(
     let todo: Vec<usize> = (0..texts.len())
         .filter(|&i| cache.get(&keys[i]).is_none())
         .collect();
-    let pb = progress_bar(progress && !todo.is_empty(), todo.len() as u64, "embedding titles");
+    let pb = progress_bar(
+        progress && !todo.is_empty(),
+        todo.len() as u64,
+        "embedding titles",
+    );
     for batch in todo.chunks(256) {
         let batch_texts: Vec<&str> = batch.iter().map(|&i| texts[i].as_str()).collect();
         let vecs = e.embed(&batch_texts)?;
@@ -504,7 +508,13 @@ fn embed_short_texts(
     };
     for (t, key) in texts.iter().zip(&keys) {
         if let Some(v) = cache.get(key) {
-            short.terms.push(analyzer.analyze(t).into_iter().map(|tok| tok.text).collect());
+            short.terms.push(
+                analyzer
+                    .analyze(t)
+                    .into_iter()
+                    .map(|tok| tok.text)
+                    .collect(),
+            );
             short.vectors.push(v.to_vec());
         }
     }

@@ -244,7 +244,13 @@ pub fn fit(
         let ap = x.normal_product(&p, d, lambda);
         let pap = column_dots(&p, &ap, d);
         let alpha: Vec<f32> = (0..d)
-            .map(|j| if pap[j] > 0.0 { (rr[j] / pap[j]) as f32 } else { 0.0 })
+            .map(|j| {
+                if pap[j] > 0.0 {
+                    (rr[j] / pap[j]) as f32
+                } else {
+                    0.0
+                }
+            })
             .collect();
         for ((wr, rrow), (prow, aprow)) in w
             .chunks_exact_mut(d)
@@ -258,7 +264,13 @@ pub fn fit(
         }
         let rr_new = column_dots(&r, &r, d);
         let beta: Vec<f32> = (0..d)
-            .map(|j| if rr[j] > 0.0 { (rr_new[j] / rr[j]) as f32 } else { 0.0 })
+            .map(|j| {
+                if rr[j] > 0.0 {
+                    (rr_new[j] / rr[j]) as f32
+                } else {
+                    0.0
+                }
+            })
             .collect();
         for (prow, rrow) in p.chunks_exact_mut(d).zip(r.chunks_exact(d)) {
             for j in 0..d {

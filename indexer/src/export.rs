@@ -10,8 +10,8 @@ use aidocs_core::{
     MANIFEST_FILE, SCORED_FIELDS,
 };
 
-use crate::index::IndexContents;
 use crate::encoder::{self, FitOptions};
+use crate::index::IndexContents;
 use crate::vectors::{export_vectors, ChunkVectors};
 
 /// The directories of an index's shards: terms, metadata, vectors, static-encoder rows.

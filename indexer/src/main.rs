@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use aidocs_core::{Bm25Params, Kind, SearchOptions};
-use aidocs_index::encoder::FitOptions;
 use aidocs_index::build::{build, BuildError, BuildOptions, Embeddings};
 use aidocs_index::chunk::ChunkConfig;
 use aidocs_index::embed::{locate as locate_model, Embedder, QueryEncoder};
+use aidocs_index::encoder::FitOptions;
 use aidocs_index::eval::{evaluate, read_qrels, read_queries, EvalError};
 use aidocs_index::export::ShardSizes;
 use aidocs_index::query::{result_json, LocalIndex};
@@ -770,7 +770,7 @@ fn run_eval(a: EvalArgs) -> ExitCode {
             } else {
                 println!("queries {}  nDCG@10 {:.4}  Recall@10 {:.4}  Recall@100 {:.4}  MRR@10 {:.4}  empty {}", r.queries, r.ndcg_at_10, r.recall_at_10, r.recall_at_100, r.mrr_at_10, r.empty);
                 println!("latency p50 {:.3} ms  p95 {:.3} ms  (native, in-process, shards cached after first read)", r.latency_ms_p50, r.latency_ms_p95);
-                println!("cold query payload (manifest + term shards + metadata of top 10): p50 {} B, p95 {} B, p50 {} requests", r.cold_bytes_p50, r.cold_bytes_p95, r.cold_requests_p50);
+                println!("cold query payload (manifest, term shards, vector directory, row shards and partitions in vector modes, metadata of top 10; no code): p50 {} B, p95 {} B, p50 {} requests", r.cold_bytes_p50, r.cold_bytes_p95, r.cold_requests_p50);
                 if let (Some(enc), Some(ms)) = (&encoder, encode_ms) {
                     println!(
                         "mode {}; query encoder {} {:.2} ms per query (batched)",

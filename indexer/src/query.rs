@@ -168,15 +168,18 @@ impl LocalIndex {
             return Ok(s.clone());
         }
         let Some(rows) = self.searcher.term_rows() else {
-            return Err(QueryError::Search(aidocs_core::SearchError::MissingTermShard(
-                format!("term row shard {i} (this index has no static encoder)"),
-            )));
+            return Err(QueryError::Search(
+                aidocs_core::SearchError::MissingTermShard(format!(
+                    "term row shard {i} (this index has no static encoder)"
+                )),
+            ));
         };
         let name = rows.file(i);
-        let shard = TermRowShard::decode(&self.read(&name)?).map_err(|source| QueryError::Shard {
-            file: self.dir.join(&name),
-            source,
-        })?;
+        let shard =
+            TermRowShard::decode(&self.read(&name)?).map_err(|source| QueryError::Shard {
+                file: self.dir.join(&name),
+                source,
+            })?;
         let rc = Rc::new(shard);
         self.row_shards.borrow_mut().insert(i, rc.clone());
         Ok(rc)
@@ -264,7 +267,12 @@ impl LocalIndex {
             files.extend(plan.shards.iter().map(|&i| m.term_shards[i].file.clone()));
         }
         if let (true, Some(q), Some(dir)) = (used != Mode::Lexical, query_vec, self.vector_dir()?) {
-            files.push(m.vectors.as_ref().map(|v| v.file.clone()).unwrap_or_default());
+            files.push(
+                m.vectors
+                    .as_ref()
+                    .map(|v| v.file.clone())
+                    .unwrap_or_default(),
+            );
             files.extend(
                 self.searcher
                     .vector_partitions(&dir, q, opts)
@@ -286,10 +294,7 @@ impl LocalIndex {
                 .into_iter()
                 .map(|i| m.meta_shards[i].file.clone()),
         );
-        Ok((
-            files.iter().map(|f| self.file_size(f)).sum(),
-            files.len(),
-        ))
+        Ok((files.iter().map(|f| self.file_size(f)).sum(), files.len()))
     }
 
     /// Runs one query end to end: plan, fetch term shards, rank, fetch metadata, assemble.

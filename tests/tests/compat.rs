@@ -101,10 +101,18 @@ fn issue_4_v2_fixture_vectors_rank_without_the_model() {
 fn issue_4_v3_fixture_static_encoder_ranks_without_the_model() {
     let dir = repo().join("tests/compat/v3");
     let index = LocalIndex::open(&dir).unwrap();
-    let vref = index.searcher.manifest.vectors.clone().expect("v3 has vectors");
+    let vref = index
+        .searcher
+        .manifest
+        .vectors
+        .clone()
+        .expect("v3 has vectors");
     let rows = vref.term_rows.clone().expect("v3 has the static encoder");
     assert_eq!(rows.dims, vref.dims);
-    let projection = index.projection().unwrap().expect("v3 stores projected vectors");
+    let projection = index
+        .projection()
+        .unwrap()
+        .expect("v3 stores projected vectors");
     assert_eq!((projection.in_dims, projection.out_dims), (384, vref.dims));
     let q = index
         .static_vector("renew my credentials")

@@ -394,7 +394,12 @@ impl Engine {
         };
         let terms = self.searcher.manifest.term_shards.len();
         let raw = payload(file, raw, kind).map_err(shard_err)?;
-        let dims = self.searcher.manifest.vectors.as_ref().map_or(0, |v| v.dims);
+        let dims = self
+            .searcher
+            .manifest
+            .vectors
+            .as_ref()
+            .map_or(0, |v| v.dims);
         let mismatch = || EngineError::Search(SearchError::MetaMismatch(name.to_owned()));
         let shard = match kind {
             ShardKind::Terms => Shard::Terms(Rc::new(
@@ -402,7 +407,9 @@ impl Engine {
                     .map_err(shard_err)?,
             )),
             ShardKind::VectorDir => {
-                let dir = VectorDir::decode_payload(&raw).map_err(shard_err)?;
+                // v2 stored f32 centroids, v3 int8: the header says which.
+                let version = envelope::read_header(file).map_err(shard_err)?.version;
+                let dir = VectorDir::decode_versioned(&raw, version).map_err(shard_err)?;
                 if dir.dims != dims {
                     return Err(mismatch());
                 }
@@ -491,11 +498,7 @@ impl Engine {
                     Some(Shard::Terms(t)) => {
                         terms.insert(i, t);
                     }
-                    _ => {
-                        return Err(missing(
-                            self.searcher.manifest.term_shards[i].file.clone(),
-                        ))
-                    }
+                    _ => return Err(missing(self.searcher.manifest.term_shards[i].file.clone())),
                 }
             }
         }
@@ -504,12 +507,9 @@ impl Engine {
             query: q.as_slice(),
             shard: |i: usize| parts.get(&i).map(|v| v.as_ref()),
         });
-        let (hits, _) = self.searcher.rank_with(
-            &plan,
-            |i| terms.get(&i).map(|t| t.as_ref()),
-            vq,
-            &search,
-        )?;
+        let (hits, _) =
+            self.searcher
+                .rank_with(&plan, |i| terms.get(&i).map(|t| t.as_ref()), vq, &search)?;
         self.cache.trim();
         let id = self.next_ticket;
         self.next_ticket = self.next_ticket.wrapping_add(1).max(1);

@@ -86,7 +86,9 @@ fn loads_only_the_shards_a_query_needs() {
     assert!(engine.files_for_query("zzzqqqxx", "lexical", -1).is_empty());
     search(&mut engine, "refresh tokens", "");
     assert!(
-        engine.files_for_query("refresh tokens", "lexical", -1).is_empty(),
+        engine
+            .files_for_query("refresh tokens", "lexical", -1)
+            .is_empty(),
         "cached"
     );
     assert!(!engine.files_for_preload("authen").is_empty() || engine.cache_entries() > 0);
@@ -133,7 +135,11 @@ fn issue_4_vector_modes_without_vectors_rank_lexically() {
         let mut engine = open(NO_LIMIT);
         for (id, text, kinds) in QUERIES {
             let lexical = engine.files_for_query(text, "lexical", -1);
-            assert_eq!(engine.files_for_query(text, mode, -1), lexical, "{mode} {text}");
+            assert_eq!(
+                engine.files_for_query(text, mode, -1),
+                lexical,
+                "{mode} {text}"
+            );
             for name in lexical {
                 engine.add(&name, file(&name), None).unwrap();
             }
@@ -152,7 +158,9 @@ fn issue_4_vector_modes_without_vectors_rank_lexically() {
 #[wasm_bindgen_test]
 fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
     let mut engine = open(NO_LIMIT);
-    let name = engine.files_for_query("refresh tokens", "lexical", -1).remove(0);
+    let name = engine
+        .files_for_query("refresh tokens", "lexical", -1)
+        .remove(0);
     let good = file(&name);
     let cases: Vec<(Vec<u8>, &str)> = vec![
         (good[..good.len() / 2].to_vec(), "length_mismatch"),
