@@ -497,7 +497,7 @@ fn embed_short_texts(
     for batch in todo.chunks(256) {
         let batch_texts: Vec<&str> = batch.iter().map(|&i| texts[i].as_str()).collect();
         let vecs = e.embed(&batch_texts)?;
-        cache.insert_all(batch.iter().map(|&i| keys[i].clone()).zip(vecs).collect())?;
+        cache.insert_all(batch.iter().map(|&i| keys[i]).zip(vecs).collect())?;
         pb.inc(batch.len() as u64);
     }
     pb.finish_and_clear();

@@ -196,7 +196,7 @@ impl Embedder {
 /// Turns query texts into vectors in an index's vector space.
 pub enum QueryEncoder {
     /// The full model, as at build time: exact, about 100 MB of weights (native, Node, edge).
-    Full(Embedder),
+    Full(Box<Embedder>),
     /// The index's own fitted term rows (`aidocs_core::term_rows`), what the browser runs: a few
     /// kilobytes per query, no model.
     Static,

@@ -173,7 +173,7 @@ impl VectorArgs {
                 e.dims, v.dims, v.model
             ));
         }
-        Ok(Some(QueryEncoder::Full(e)))
+        Ok(Some(QueryEncoder::Full(Box::new(e))))
     }
 }
 

@@ -153,6 +153,9 @@ impl QueryOptions {
     }
 }
 
+/// The vector side of one ranking: the directory, the query vector and the probed partitions.
+type VectorSide = (Rc<VectorDir>, Vec<f32>, HashMap<usize, Rc<VectorShard>>);
+
 struct Ticket {
     id: u32,
     hits: Vec<PageHit>,
@@ -466,7 +469,7 @@ impl Engine {
         let plan = self.searcher.plan(query);
         let missing = |file: String| EngineError::Search(SearchError::MissingTermShard(file));
         // The vector side: the static encoding, the directory and the probed partitions.
-        let mut vector: Option<(Rc<VectorDir>, Vec<f32>, HashMap<usize, Rc<VectorShard>>)> = None;
+        let mut vector: Option<VectorSide> = None;
         if self.vector_mode(search.mode) {
             if let Some(q) = self.static_vector(&plan)? {
                 let dir = self.vector_dir().ok_or_else(|| {
