@@ -184,6 +184,9 @@ pub fn render_demo(
     let mut opts = BuildOptions::new(site, out.join(INDEX_DIR));
     opts.audience = Visibility::Public;
     opts.cache_dir = Some(out.with_extension("cache"));
+    // Semantic search when the model is installed (the search box asks for hybrid ranking), a warning
+    // and a lexical index otherwise.
+    opts.embeddings = crate::build::Embeddings::Auto;
     let summary = build(&opts)?;
 
     // The same public pages the index holds, in navigation order.

@@ -4,9 +4,9 @@
 // first open (or on hover/focus of the button, to hide the latency). Results are grouped by kind, each page
 // with up to three section links, excerpts with the query's words in <mark>, API pages with a method
 // badge, their path and a "Copy curl" action. All page text goes through textContent or escapeHtml.
-// Attributes: index (URL of the index directory), placeholder, api-base (for curl), k, mode (hybrid by
-// default: semantic plus keyword ranking where the index has vectors, keyword ranking where it has none;
-// or lexical, vector).
+// Attributes: index (URL of the index directory), placeholder, api-base (for curl), k, mode (lexical by
+// default; hybrid or vector rank semantically with the index's static query encoder where the index has
+// vectors, lexically where it has none).
 // Theme: --aidocs-accent, --aidocs-bg, --aidocs-fg, --aidocs-muted, --aidocs-border, --aidocs-mark,
 // --aidocs-radius, --aidocs-font (light and dark defaults follow prefers-color-scheme).
 
@@ -201,7 +201,7 @@ export class AidocsSearchElement extends HTMLElement {
     try {
       const index = this.#index ?? (await this.#engine());
       const k = Number(this.getAttribute('k') ?? 10);
-      const mode = this.getAttribute('mode') ?? 'hybrid';
+      const mode = this.getAttribute('mode') ?? 'lexical';
       const results = await index.search(q, { k, mode });
       if (seq !== this.#seq) return; // a newer keystroke won: drop this stale response
       this.#render(results, q);

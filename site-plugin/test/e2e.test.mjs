@@ -171,7 +171,15 @@ test('an API result shows its method and path and copies a working curl command'
   await settle(page);
   await page.keyboard.press('Control+k');
   await page.keyboard.type('getUserById');
-  await options(page).filter({ hasText: '/v1/users/{id}' }).first().waitFor();
+  await options(page)
+    .filter({ hasText: '/v1/users/{id}' })
+    .first()
+    .waitFor({ timeout: 30000 })
+    .catch(async (e) => {
+      // Say what the box shows instead (status line, results) rather than only "timeout".
+      const shown = await box(page).evaluate((el) => el.shadowRoot.textContent).catch(() => '?');
+      throw new Error(`${e.message}\nthe box shows: ${shown}`);
+    });
   const first = options(page).first();
   assert.match(await first.textContent(), /GET/);
   assert.match(await first.textContent(), /\/v1\/users\/\{id\}/);
