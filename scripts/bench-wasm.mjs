@@ -99,7 +99,7 @@ async function browserRun(page, counter, c) {
   }, `${c.base}/index/${c.name}/`);
   const manifest = counter.bytes - m0.bytes;
   m0 = mark();
-  await page.evaluate((q) => window.__index.searchRaw(q, { mode: MODE }), c.queries[0]);
+  await page.evaluate(([q, mode]) => window.__index.searchRaw(q, { mode }), [c.queries[0], MODE]);
   const first = { bytes: counter.bytes - m0.bytes, requests: counter.requests - m0.requests };
   // A new page for the typed query, so that its keystrokes start cold as well.
   await page.evaluate(async (base) => {
@@ -111,19 +111,19 @@ async function browserRun(page, counter, c) {
     const prefix = c.typed.slice(0, i);
     if (prefix.endsWith(' ')) continue;
     const k0 = mark();
-    await page.evaluate((q) => window.__index.searchRaw(q, { mode: MODE }), prefix);
+    await page.evaluate(([q, mode]) => window.__index.searchRaw(q, { mode }), [prefix, MODE]);
     keys.push({ prefix, bytes: counter.bytes - k0.bytes, requests: counter.requests - k0.requests });
   }
-  const times = await page.evaluate(async (qs) => {
-    for (const q of qs) await window.__index.searchRaw(q, { mode: MODE });
+  const times = await page.evaluate(async ([qs, mode]) => {
+    for (const q of qs) await window.__index.searchRaw(q, { mode });
     const t = [];
     for (const q of qs) {
       const t0 = performance.now();
-      await window.__index.searchRaw(q, { mode: MODE });
+      await window.__index.searchRaw(q, { mode });
       t.push(performance.now() - t0);
     }
     return t;
-  }, c.queries);
+  }, [c.queries, MODE]);
   return { moduleBytes, manifest, first, keys, p50: pct(times, 0.5), p95: pct(times, 0.95) };
 }
 
