@@ -16,7 +16,7 @@
 use crate::bytes::{ByteReader, ByteWriter};
 use crate::envelope::{self, ShardKind};
 use crate::error::{FormatError, ShardError};
-use crate::vectors::check_dims;
+use crate::vectors::{check_dims, read_quantized, write_quantized};
 
 /// Where the static encoder's rows are.
 #[derive(Debug, Clone, PartialEq)]
@@ -118,11 +118,7 @@ impl TermRowShard {
         for t in &self.terms {
             w.str(t);
         }
-        for &s in &self.scales {
-            w.f32(s);
-        }
-        let bytes: Vec<u8> = self.values.iter().map(|&v| v as u8).collect();
-        w.raw(&bytes);
+        write_quantized(&mut w, &self.scales, &self.values);
         envelope::seal(ShardKind::TermRows, &w.into_inner())
     }
 
@@ -143,18 +139,7 @@ impl TermRowShard {
             }
             terms.push(t.to_owned());
         }
-        let mut scales = Vec::with_capacity(n);
-        for _ in 0..n {
-            let s = r.f32("row scale")?;
-            if !s.is_finite() || s < 0.0 {
-                return Err(invalid("row scale", "not a finite non-negative number"));
-            }
-            scales.push(s);
-        }
-        let len = n
-            .checked_mul(dims as usize)
-            .ok_or(invalid("row data", "too large"))?;
-        let values: Vec<i8> = r.take(len, "row data")?.iter().map(|&b| b as i8).collect();
+        let (scales, values) = read_quantized(&mut r, n, dims)?;
         r.finish("term row shard")?;
         Ok(TermRowShard {
             dims,

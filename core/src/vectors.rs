@@ -244,11 +244,7 @@ impl VectorShard {
             w.varint(if i == 0 { c } else { c - last } as u64);
             last = c;
         }
-        for &s in &self.scales {
-            w.f32(s);
-        }
-        let bytes: Vec<u8> = self.values.iter().map(|&v| v as u8).collect();
-        w.raw(&bytes);
+        write_quantized(&mut w, &self.scales, &self.values);
         envelope::seal(ShardKind::Vectors, &w.into_inner())
     }
 
@@ -277,22 +273,7 @@ impl VectorShard {
             chunks.push(c);
             last = c;
         }
-        let mut scales = Vec::with_capacity(n);
-        for _ in 0..n {
-            let s = r.f32("vector scale")?;
-            if !s.is_finite() || s < 0.0 {
-                return Err(invalid("vector scale", "not a finite non-negative number"));
-            }
-            scales.push(s);
-        }
-        let len = n
-            .checked_mul(dims as usize)
-            .ok_or(invalid("vector data", "too large"))?;
-        let values: Vec<i8> = r
-            .take(len, "vector data")?
-            .iter()
-            .map(|&b| b as i8)
-            .collect();
+        let (scales, values) = read_quantized(&mut r, n, dims)?;
         r.finish("vector shard")?;
         Ok(VectorShard {
             dims,
@@ -387,6 +368,40 @@ impl Projection {
         out.iter_mut().for_each(|x| *x /= norm);
         Some(out)
     }
+}
+
+/// `n` int8 vectors as every quantized shard stores them: the `n` f32 scales, then the values.
+pub(crate) fn write_quantized(w: &mut ByteWriter, scales: &[f32], values: &[i8]) {
+    for &s in scales {
+        w.f32(s);
+    }
+    let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
+    w.raw(&bytes);
+}
+
+/// Reads what [`write_quantized`] wrote for `n` vectors of `dims` values.
+pub(crate) fn read_quantized(
+    r: &mut ByteReader<'_>,
+    n: usize,
+    dims: u32,
+) -> Result<(Vec<f32>, Vec<i8>), ShardError> {
+    let mut scales = Vec::with_capacity(n);
+    for _ in 0..n {
+        let s = r.f32("scale")?;
+        if !s.is_finite() || s < 0.0 {
+            return Err(invalid("scale", "not a finite non-negative number"));
+        }
+        scales.push(s);
+    }
+    let len = n
+        .checked_mul(dims as usize)
+        .ok_or(invalid("quantized values", "too large"))?;
+    let values = r
+        .take(len, "quantized values")?
+        .iter()
+        .map(|&b| b as i8)
+        .collect();
+    Ok((scales, values))
 }
 
 /// Quantizes a vector to int8 with a per-vector scale (`max |x| / 127`).
