@@ -323,8 +323,12 @@ impl Projection {
     }
 
     pub fn decode(file: &[u8]) -> Result<Self, ShardError> {
-        let raw = envelope::open(file, ShardKind::Projection)?;
-        let mut r = ByteReader::new(&raw);
+        Self::decode_payload(&envelope::open(file, ShardKind::Projection)?)
+    }
+
+    /// Decodes an already verified and inflated payload.
+    pub fn decode_payload(raw: &[u8]) -> Result<Self, ShardError> {
+        let mut r = ByteReader::new(raw);
         let in_dims = r.varint_u32("projection input dims")?;
         let out_dims = r.varint_u32("projection output dims")?;
         check_dims(in_dims)?;

@@ -1,5 +1,5 @@
-//! The full embedding model (all-MiniLM-L6-v2, BERT with 6 layers and 384 dimensions, mean pooled and
-//! normalized) run natively with candle: every chunk at build time, and queries under `--encoder full`.
+//! Finding and loading the full embedding model (all-MiniLM-L6-v2; the model code itself is
+//! `aidocs-embed`, shared with the wasm encoder) for every chunk at build time and `--encoder full` queries.
 //!
 //! Here is a model directory (or none: we look in the usual places), give me unit vectors for texts.
 //! Tokenization is `aidocs_core::wordpiece`, the same code the browser's query encoder runs. Vectors are
@@ -11,15 +11,9 @@ use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use aidocs_core::wordpiece::WordPiece;
-use candle_core::{DType, Device, Tensor};
-use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config};
-
-/// Sequences are cut to the window the model was trained with (sentence-transformers' max_seq_length).
-pub const MAX_TOKENS: usize = 256;
-/// The directory name `./dev.sh setup` unpacks the model into, under `~/.cache/aidocs/models/`.
-pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
-const BATCH: usize = 32;
+use aidocs_embed::candle_core::{DType, Device};
+use aidocs_embed::candle_nn::VarBuilder;
+pub use aidocs_embed::{normalize, FullModel, MAX_TOKENS, MODEL_NAME};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EmbedError {
@@ -28,7 +22,7 @@ pub enum EmbedError {
     #[error("{path}: {message}")]
     BadModel { path: PathBuf, message: String },
     #[error("embedding failed: {0}")]
-    Candle(#[from] candle_core::Error),
+    Model(#[from] aidocs_embed::ModelError),
     #[error("embedding cache {path}: {source}")]
     Cache {
         path: PathBuf,
@@ -87,11 +81,9 @@ pub fn locate(explicit: Option<&Path>) -> Result<PathBuf, EmbedError> {
     })
 }
 
-/// The loaded model.
+/// The loaded model, with what the build cache needs to know about it.
 pub struct Embedder {
-    model: BertModel,
-    vocab: WordPiece,
-    device: Device,
+    model: FullModel,
     /// blake3 of the weights and config: cache entries of another model never match.
     pub model_id: [u8; 32],
     pub dims: usize,
@@ -104,17 +96,9 @@ impl Embedder {
         let config_path = dir.join("config.json");
         let config_text = std::fs::read_to_string(&config_path)
             .map_err(|e| bad(config_path.clone(), e.to_string()))?;
-        let config: Config = serde_json::from_str(&config_text)
-            .map_err(|e| bad(config_path.clone(), format!("not a BERT config: {e}")))?;
-        let dims = serde_json::from_str::<serde_json::Value>(&config_text)
-            .ok()
-            .and_then(|v| v.get("hidden_size").and_then(|h| h.as_u64()))
-            .unwrap_or(384) as usize;
         let vocab_path = dir.join("vocab.txt");
         let vocab_text = std::fs::read_to_string(&vocab_path)
             .map_err(|e| bad(vocab_path.clone(), e.to_string()))?;
-        let vocab =
-            WordPiece::from_vocab(&vocab_text).map_err(|e| bad(vocab_path, e.to_string()))?;
         let weights = dir.join("model.safetensors");
         let mut hasher = blake3::Hasher::new();
         hasher.update(config_text.as_bytes());
@@ -130,66 +114,37 @@ impl Embedder {
             }
             hasher.update(&buf[..n]);
         }
-        let device = Device::Cpu;
         // SAFETY: the file is memory-mapped read-only for the life of the model; it is not modified
         // while we run (a concurrent rewrite of the model file would be a user error).
-        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &device) }
-            .map_err(|e| bad(weights.clone(), e.to_string()))?;
-        let model = BertModel::load(vb, &config).map_err(|e| bad(weights, e.to_string()))?;
+        let vb = unsafe {
+            VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &Device::Cpu)
+        }
+        .map_err(|e| bad(weights.clone(), e.to_string()))?;
+        let model = FullModel::new(&config_text, &vocab_text, vb).map_err(|e| match e {
+            aidocs_embed::ModelError::Config(m) => bad(config_path, format!("not a BERT config: {m}")),
+            aidocs_embed::ModelError::Vocab(v) => bad(vocab_path, v.to_string()),
+            other => bad(weights, other.to_string()),
+        })?;
         Ok(Embedder {
+            dims: model.dims,
             model,
-            vocab,
-            device,
             model_id: *hasher.finalize().as_bytes(),
-            dims,
             dir: dir.to_path_buf(),
         })
     }
 
     pub fn vocab(&self) -> &WordPiece {
-        &self.vocab
+        self.model.vocab()
     }
 
-    /// Unit vectors for `texts`, in order (batched by length to waste little on padding).
+    /// Unit vectors for `texts`, in order.
     pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let encoded: Vec<Vec<u32>> = texts
-            .iter()
-            .map(|t| self.vocab.encode(t, MAX_TOKENS))
-            .collect();
-        self.embed_ids(&encoded)
+        Ok(self.model.embed(texts)?)
     }
 
     /// Unit vectors for already tokenized sequences (`[CLS] … [SEP]`).
     pub fn embed_ids(&self, encoded: &[Vec<u32>]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let mut order: Vec<usize> = (0..encoded.len()).collect();
-        order.sort_by_key(|&i| encoded[i].len());
-        let mut out = vec![Vec::new(); encoded.len()];
-        for batch in order.chunks(BATCH) {
-            let len = batch.iter().map(|&i| encoded[i].len()).max().unwrap_or(2);
-            let mut ids = Vec::with_capacity(batch.len() * len);
-            let mut mask = Vec::with_capacity(batch.len() * len);
-            for &i in batch {
-                let seq = &encoded[i];
-                ids.extend(seq.iter().copied());
-                ids.extend(std::iter::repeat_n(self.vocab.pad(), len - seq.len()));
-                mask.extend(std::iter::repeat_n(1u32, seq.len()));
-                mask.extend(std::iter::repeat_n(0u32, len - seq.len()));
-            }
-            let ids = Tensor::from_vec(ids, (batch.len(), len), &self.device)?;
-            let mask = Tensor::from_vec(mask, (batch.len(), len), &self.device)?;
-            let types = ids.zeros_like()?;
-            let hidden = self.model.forward(&ids, &types, Some(&mask))?; // (b, len, d)
-            let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?; // (b, len, 1)
-            let summed = hidden.broadcast_mul(&m)?.sum(1)?; // (b, d)
-            let counts = m.sum(1)?; // (b, 1)
-            let mean = summed.broadcast_div(&counts)?;
-            let rows: Vec<Vec<f32>> = mean.to_vec2()?;
-            for (&i, mut v) in batch.iter().zip(rows) {
-                normalize(&mut v);
-                out[i] = v;
-            }
-        }
-        Ok(out)
+        Ok(self.model.embed_ids(encoded)?)
     }
 }
 
@@ -236,14 +191,6 @@ impl QueryEncoder {
                 .map(|t| index.static_vector(t).map_err(EncodeError::from))
                 .collect(),
         }
-    }
-}
-
-/// Scales `v` to unit length (a zero vector stays zero).
-pub fn normalize(v: &mut [f32]) {
-    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-    if n > 0.0 {
-        v.iter_mut().for_each(|x| *x /= n);
     }
 }
 

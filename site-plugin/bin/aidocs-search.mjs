@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // aidocs-search: the wasm engine from the command line, for parity tests and benchmarks.
-//   aidocs-search query --index DIR --queries FILE.jsonl [--k N] [--mode M] [--nprobe N] [--kind K]... [--explain]
+//   aidocs-search query --index DIR --queries FILE.jsonl [--k N] [--mode M] [--nprobe N] [--encoder static|full]
+//                       [--model DIR] [--kind K]... [--explain]
 //   aidocs-search query --index DIR [--json] TEXT...
 // Batch mode prints the same JSONL as `aidocs-index query --queries` ({"query_id","results"} per line).
 // Exit codes as the native CLI: 0 ok, 1 runtime failure, 2 usage, 3 invalid input.
@@ -10,7 +11,8 @@ import { parseArgs } from 'node:util';
 import { openIndex, AidocsSearchError } from '../src/search.js';
 
 const USAGE = `usage: aidocs-search query --index DIR (--queries FILE.jsonl | TEXT...) [--k N] [--kind K]... [--tag T]...
-                            [--group G] [--mode lexical|vector|hybrid] [--nprobe N] [--explain] [--json]`;
+                            [--group G] [--mode lexical|vector|hybrid] [--nprobe N] [--encoder static|full]
+                            [--model DIR] [--explain] [--json]`;
 
 function fail(code, msg) {
   process.stderr.write(`error: ${msg}\n`);
@@ -53,6 +55,8 @@ async function main(argv) {
         k: { type: 'string', default: '10' },
         mode: { type: 'string', default: 'lexical' },
         nprobe: { type: 'string' },
+        encoder: { type: 'string', default: 'static' },
+        model: { type: 'string' },
         kind: { type: 'string', multiple: true, default: [] },
         tag: { type: 'string', multiple: true, default: [] },
         group: { type: 'string' },
@@ -67,11 +71,21 @@ async function main(argv) {
   if (!v.index) fail(2, `--index DIR is required\n${USAGE}`);
   const k = Number(v.k);
   if (!Number.isInteger(k) || k < 1) fail(2, `--k must be a positive integer, got ${v.k}`);
+  if (v.encoder !== 'static' && v.encoder !== 'full') fail(2, `--encoder must be static or full, got ${v.encoder}`);
+  let encoder = null;
+  if (v.encoder === 'full') {
+    const { loadFullEncoder } = await import('../src/full-encoder.js');
+    try {
+      encoder = await loadFullEncoder({ modelDir: v.model });
+    } catch (e) {
+      fail(1, e.message);
+    }
+  }
   const dir = resolve(v.index);
   const load = (name) => readFile(join(dir, name));
   let index;
   try {
-    index = await openIndex(load);
+    index = await openIndex(load, { encoder });
   } catch (e) {
     fail(1, e.message);
   }

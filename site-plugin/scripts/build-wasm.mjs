@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Builds wasm-search/ into site-plugin/wasm/ (wasm-pack, web target, wasm-opt -Oz from npm `binaryen`,
 // never Debian's: see ../shared/TOOLCHAIN.md) and prints the sizes readers pay.
+// `build-wasm.mjs encoder` builds wasm-encoder/ (the full model for Node and edge, never shipped to
+// browsers) into site-plugin/wasm-encoder/ instead.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -8,8 +10,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const pkg = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const crate = resolve(pkg, '..', 'wasm-search');
-const out = join(pkg, 'wasm');
+const encoder = process.argv[2] === 'encoder';
+const crate = resolve(pkg, '..', encoder ? 'wasm-encoder' : 'wasm-search');
+const out = join(pkg, encoder ? 'wasm-encoder' : 'wasm');
+const name = encoder ? 'aidocs_encoder' : 'aidocs_search';
 const bin = join(pkg, 'node_modules', '.bin');
 if (!existsSync(join(bin, 'wasm-opt'))) {
   console.error('wasm-opt from the npm package binaryen is missing: run `npm ci` in site-plugin first');
@@ -18,7 +22,7 @@ if (!existsSync(join(bin, 'wasm-opt'))) {
 const env = { ...process.env, PATH: `${bin}:${process.env.HOME}/.cargo/bin:${process.env.PATH}` };
 const r = spawnSync(
   'wasm-pack',
-  ['build', crate, '--release', '--target', 'web', '--out-dir', out, '--out-name', 'aidocs_search', '--no-pack'],
+  ['build', crate, '--release', '--target', 'web', '--out-dir', out, '--out-name', name, '--no-pack'],
   { stdio: 'inherit', env },
 );
 if (r.status !== 0) {
@@ -29,5 +33,5 @@ const size = (f) => {
   const b = readFileSync(join(out, f));
   return `${f}: ${statSync(join(out, f)).size} B, ${gzipSync(b, { level: 9 }).length} B gzipped`;
 };
-console.log(size('aidocs_search_bg.wasm'));
-console.log(size('aidocs_search.js'));
+console.log(size(`${name}_bg.wasm`));
+console.log(size(`${name}.js`));

@@ -39,6 +39,17 @@ export interface SearchOptions {
   mode?: 'lexical' | 'vector' | 'hybrid';
   /** Vector partitions probed by vector and hybrid queries (default: the index's default; 0 = all). */
   nprobe?: number;
+  /**
+   * A full encoder (`aidocs-search/full-encoder`) that embeds the query exactly instead of the static
+   * encoder, in vector and hybrid modes; `null` forces the static encoder. Default: the index's `encoder`.
+   */
+  encoder?: QueryEncoder | null;
+}
+
+/** What the `encoder` option needs: the model name and an embedding of the query text. */
+export interface QueryEncoder {
+  readonly modelName?: string;
+  embed(text: string): Float32Array;
 }
 
 export interface SectionResult {
@@ -77,11 +88,13 @@ export interface OpenOptions {
   inflate?: 'auto' | 'wasm';
   /** Called when a newly deployed build replaced the one in use. */
   onReload?: (buildId: string) => void;
+  /** A full encoder for every vector and hybrid search of this index (see SearchOptions.encoder). */
+  encoder?: QueryEncoder | null;
 }
 
 export class AidocsIndex {
   readonly buildId: string;
-  readonly summary: { buildId: string; generator: string; pages: number; chunks: number; termShards: number; metaShards: number };
+  readonly summary: { buildId: string; generator: string; vectorModel: string | null; pages: number; chunks: number; termShards: number; metaShards: number };
   readonly cache: { bytes: number; entries: number; limit: number; evictions: number };
   /** Files fetched so far, their bytes, and manifest reloads. */
   readonly stats: { requests: number; bytes: number; reloads: number };

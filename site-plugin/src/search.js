@@ -187,7 +187,7 @@ export class AidocsIndex {
     return this.#engine.buildId;
   }
 
-  /** `{buildId, generator, pages, chunks, termShards, metaShards}` */
+  /** `{buildId, generator, vectorModel, pages, chunks, termShards, metaShards}` (vectorModel null without vectors) */
   get summary() {
     return JSON.parse(this.#engine.summary());
   }
@@ -268,7 +268,20 @@ export class AidocsIndex {
     return this.#reloading;
   }
 
-  async #searchRawOnce(engine, query, o) {
+  /** The full encoder's embedding of `query`, or null where the static encoder (or lexical) applies. */
+  #fullVector(encoder, query, o) {
+    if (!encoder || (o.mode !== 'vector' && o.mode !== 'hybrid')) return null;
+    if (typeof encoder.embed !== 'function') throw new AidocsSearchError('bad_option', 'encoder must have an embed(text) method (see aidocs-search/full-encoder)');
+    const model = this.summary.vectorModel;
+    if (model == null) return null; // no vectors: every mode ranks lexically
+    if (encoder.modelName != null && encoder.modelName !== model) {
+      throw new AidocsSearchError('model_mismatch', `the encoder runs ${encoder.modelName}, but this index's vectors come from ${model}`);
+    }
+    return encoder.embed(query);
+  }
+
+  async #searchRawOnce(engine, query, o, vector) {
+    if (vector) this.#call(engine, (e) => e.provideQueryVector(query, vector));
     for (let attempt = 0; ; attempt++) {
       // Lexical queries need one round of files; vector and hybrid two (the partitions to probe are
       // known once the query's term rows and the vector directory are here).
@@ -309,17 +322,18 @@ export class AidocsIndex {
     this.#check();
     if (typeof query !== 'string') throw new AidocsSearchError('bad_option', 'query must be a string');
     const o = normalizeOptions(opts);
+    const vector = this.#fullVector(opts.encoder === undefined ? this.#options.encoder : opts.encoder, query, o);
     const engine = this.#engine;
     try {
-      return await this.#searchRawOnce(engine, query, o);
+      return await this.#searchRawOnce(engine, query, o, vector);
     } catch (err) {
       // The engine was swapped by a reload while this search ran: answer from the new build.
-      if (engine !== this.#engine) return await this.#searchRawOnce(this.#engine, query, o);
+      if (engine !== this.#engine) return await this.#searchRawOnce(this.#engine, query, o, vector);
       if (!STALE_CODES.has(err.code)) throw err;
       // Either a new build was deployed (reload, then answer from it) or the file is really broken.
       const reloaded = await this.#revalidate().catch(() => false);
       if (!reloaded) throw err;
-      return await this.#searchRawOnce(this.#engine, query, o);
+      return await this.#searchRawOnce(this.#engine, query, o, vector);
     }
   }
 
@@ -327,7 +341,9 @@ export class AidocsIndex {
    * Searches. `opts`: `k` (1–1000, default 10), `kind` ('docs' | 'api' | 'custom' or an array),
    * `tags` (all required), `group` (navigation group), `minScore`, `explain`, `mode` ('lexical',
    * 'vector' or 'hybrid': semantic ranking with the index's static query encoder; an index without
-   * vectors ranks lexically), `nprobe` (vector partitions probed; 0 = all).
+   * vectors ranks lexically), `nprobe` (vector partitions probed; 0 = all), `encoder` (a full
+   * encoder from `aidocs-search/full-encoder` to embed the query exactly instead of the static
+   * encoder; null = static; default the index's `encoder` option).
    * Resolves to the result objects of the native JSON shape.
    */
   async search(query, opts = {}) {
@@ -365,7 +381,8 @@ export class AidocsIndex {
  * Opens an index. `source`: the base URL of the index directory (where `manifest.bin` is), or an async
  * loader `(name) => Promise<Uint8Array>` for runtimes where the files live in KV, R2, a file system or an
  * asset binding. `options`: `cacheBytes` (bound on decoded shards, default 8 MiB), `wasm` (module
- * source, see loadWasm), `fetch` (for URL sources), `inflate` ('auto' | 'wasm'), `onReload(buildId)`.
+ * source, see loadWasm), `fetch` (for URL sources), `inflate` ('auto' | 'wasm'), `onReload(buildId)`,
+ * `encoder` (a full encoder for vector and hybrid searches, see aidocs-search/full-encoder).
  */
 export async function openIndex(source, options = {}) {
   const load = typeof source === 'function' ? source : urlLoader(String(source), options.fetch ?? globalThis.fetch);

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use aidocs_core::term_rows::TermRowShard;
-use aidocs_core::vectors::{VectorDir, VectorShard};
+use aidocs_core::vectors::{Projection, VectorDir, VectorShard};
 use aidocs_core::{MetaShard, TermShard};
 
 /// A decoded shard of any kind.
@@ -20,6 +20,7 @@ pub enum Shard {
     VectorDir(Rc<VectorDir>),
     Vectors(Rc<VectorShard>),
     TermRows(Rc<TermRowShard>),
+    Projection(Rc<Projection>),
 }
 
 struct Entry {

@@ -5,13 +5,17 @@
 //! ranks and asks for the metadata of the pages returned. A lexical search is two round trips (term
 //! shards, metadata); vector and hybrid add one: the term shards, the vector directory and the static
 //! encoder's row shards of the query's terms first, then the vector partitions the query vector probes.
+//!
+//! A caller that runs the full model (Node and edge runtimes, `aidocs-wasm-encoder`) hands the query's
+//! embedding in with [`Engine::provide_query_vector`]; that query then loads the index's projection
+//! instead of row shards, and ranks with the exact embedding mapped into the stored space.
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use aidocs_core::envelope::{self, ShardKind};
 use aidocs_core::term_rows::TermRowShard;
-use aidocs_core::vectors::{VectorDir, VectorShard};
+use aidocs_core::vectors::{Projection, VectorDir, VectorShard};
 use aidocs_core::{
     Kind, Manifest, MetaShard, Mode, PageHit, QueryPlan, SearchError, SearchOptions, Searcher,
     ShardError, TermShard, VectorQuery, MANIFEST_FILE,
@@ -22,6 +26,8 @@ use crate::cache::{Shard, ShardCache};
 /// Tickets of ranked queries waiting for their metadata; older ones are dropped beyond this many, so an
 /// abandoned search (a fetch that failed, a keystroke that superseded it) cannot grow memory.
 const MAX_TICKETS: usize = 32;
+/// Full-model query vectors kept (by query text) for the searches in flight.
+const MAX_QUERY_VECTORS: usize = 32;
 /// Upper bound on `k`: a search box shows tens of results, an API client at most hundreds.
 pub const MAX_K: u32 = 1000;
 
@@ -164,8 +170,9 @@ struct Ticket {
 
 /// One opened index: its manifest, a bounded cache of decoded shards, and ranked queries in flight.
 ///
-/// Cache keys: term shards `0..T`, metadata shards `T..T+M`, the vector directory `T+M`, row shards
-/// next (`S` of them), then vector partitions (known once the directory is loaded).
+/// Cache keys: term shards `0..T`, metadata shards `T..T+M`, the vector directory `T+M`, the
+/// projection `T+M+1`, row shards next (`S` of them), then vector partitions (known once the directory
+/// is loaded).
 pub struct Engine {
     searcher: Searcher,
     /// File name → position: term shards first, then metadata shards.
@@ -175,6 +182,8 @@ pub struct Engine {
     cache: ShardCache,
     tickets: Vec<Ticket>,
     next_ticket: u32,
+    /// Full-model embeddings of query texts ([`Engine::provide_query_vector`]), oldest first.
+    query_vectors: Vec<(String, Vec<f32>)>,
 }
 
 /// Verifies the envelope of `file` (magic, version, kind, length, CRC) and returns its codec
@@ -228,6 +237,7 @@ impl Engine {
             cache: ShardCache::new(cache_limit),
             tickets: Vec::new(),
             next_ticket: 1,
+            query_vectors: Vec::new(),
         })
     }
 
@@ -253,18 +263,96 @@ impl Engine {
         m.term_shards.len() + m.meta_shards.len()
     }
 
+    fn projection_id(&self) -> usize {
+        self.dir_id() + 1
+    }
+
     fn row_id(&self, i: u32) -> usize {
-        self.dir_id() + 1 + i as usize
+        self.dir_id() + 2 + i as usize
     }
 
     fn partition_id(&self, i: usize) -> usize {
         let rows = self.searcher.term_rows().map_or(0, |r| r.shards as usize);
-        self.dir_id() + 1 + rows + i
+        self.dir_id() + 2 + rows + i
     }
 
-    /// Whether `mode` can use vectors here: vector or hybrid, on an index with a static encoder.
-    fn vector_mode(&self, mode: Mode) -> bool {
-        mode != Mode::Lexical && self.searcher.term_rows().is_some()
+    /// Whether `mode` can use vectors here: vector or hybrid, on an index with vectors and a query
+    /// encoder for them (the static one, or a full-model vector the caller provided).
+    fn vector_mode(&self, mode: Mode, full: bool) -> bool {
+        mode != Mode::Lexical
+            && self.searcher.manifest.vectors.is_some()
+            && (full || self.searcher.term_rows().is_some())
+    }
+
+    /// Records the full model's embedding of `query` (in the model's own space, e.g. 384 values for
+    /// all-MiniLM-L6-v2): later [`Self::files_for_query`] and [`Self::rank`] calls for this text use it
+    /// instead of the static encoder. The model must be the one the index's vectors came from.
+    pub fn provide_query_vector(
+        &mut self,
+        query: &str,
+        vector: Vec<f32>,
+    ) -> Result<(), EngineError> {
+        let Some(v) = &self.searcher.manifest.vectors else {
+            return Err(EngineError::BadOption(
+                "this index has no vectors: a query vector cannot be used".into(),
+            ));
+        };
+        if v.projection.is_none() && vector.len() != v.dims as usize {
+            return Err(EngineError::BadOption(format!(
+                "the query vector has {} values; this index's vectors ({}) have {}",
+                vector.len(),
+                v.model,
+                v.dims
+            )));
+        }
+        if vector.is_empty() || !vector.iter().all(|x| x.is_finite()) {
+            return Err(EngineError::BadOption(
+                "the query vector must be non-empty and finite".into(),
+            ));
+        }
+        self.query_vectors.retain(|(q, _)| q != query);
+        if self.query_vectors.len() >= MAX_QUERY_VECTORS {
+            self.query_vectors.remove(0);
+        }
+        self.query_vectors.push((query.to_owned(), vector));
+        Ok(())
+    }
+
+    /// The full-model vector provided for `query`, if any.
+    fn full_vector(&self, query: &str) -> Option<Vec<f32>> {
+        self.query_vectors
+            .iter()
+            .find(|(q, _)| q == query)
+            .map(|(_, v)| v.clone())
+    }
+
+    /// The projection file, when the index has one and it is not cached.
+    fn missing_projection(&self) -> Option<String> {
+        let p = self.searcher.manifest.vectors.as_ref()?.projection.clone()?;
+        (!self.cache.contains(self.projection_id())).then_some(p)
+    }
+
+    /// `full` mapped into the stored space (`Err` names the missing projection or a wrong width).
+    fn project(&mut self, full: &[f32]) -> Result<Vec<f32>, EngineError> {
+        let Some(v) = self.searcher.manifest.vectors.clone() else {
+            return Err(EngineError::BadOption("this index has no vectors".into()));
+        };
+        let Some(name) = v.projection.clone() else {
+            // Stored at the model's width: the (unit) embedding is used as it is, as natively.
+            return Ok(full.to_vec());
+        };
+        let p = match self.cache.get(self.projection_id()) {
+            Some(Shard::Projection(p)) => p,
+            _ => return Err(EngineError::Search(SearchError::MissingTermShard(name))),
+        };
+        p.apply(full).ok_or_else(|| {
+            EngineError::BadOption(format!(
+                "the query vector has {} values; this index's model ({}) embeds into {}",
+                full.len(),
+                v.model,
+                p.in_dims
+            ))
+        })
     }
 
     fn missing_rows(&self, plan: &QueryPlan) -> Vec<String> {
@@ -316,7 +404,8 @@ impl Engine {
     pub fn files_for_query(&mut self, query: &str, mode: &str, nprobe: Option<u32>) -> Vec<String> {
         let plan = self.searcher.plan(query);
         let mode = parse_mode(mode).unwrap_or(Mode::Lexical);
-        if !self.vector_mode(mode) {
+        let full = self.full_vector(query);
+        if !self.vector_mode(mode, full.is_some()) {
             return self.missing_terms(&plan.shards);
         }
         let mut need = if mode == Mode::Hybrid {
@@ -329,11 +418,19 @@ impl Engine {
                 need.push(v.file.clone());
             }
         }
-        need.extend(self.missing_rows(&plan));
+        match &full {
+            Some(_) => need.extend(self.missing_projection()),
+            None => need.extend(self.missing_rows(&plan)),
+        }
         if !need.is_empty() {
             return need;
         }
-        let (Ok(Some(q)), Some(dir)) = (self.static_vector(&plan), self.vector_dir()) else {
+        let q = match &full {
+            // A wrong width is reported by `rank`.
+            Some(f) => self.project(f).ok(),
+            None => self.static_vector(&plan).ok().flatten(),
+        };
+        let (Some(q), Some(dir)) = (q, self.vector_dir()) else {
             // No query term has a row: the query ranks lexically.
             return self.missing_terms(&plan.shards);
         };
@@ -367,6 +464,9 @@ impl Engine {
         if let Some(v) = &self.searcher.manifest.vectors {
             if v.file == name {
                 return Ok((self.dir_id(), ShardKind::VectorDir));
+            }
+            if v.projection.as_deref() == Some(name) {
+                return Ok((self.projection_id(), ShardKind::Projection));
             }
             if let Some(i) = v.term_rows.as_ref().and_then(|r| r.shard_of_file(name)) {
                 return Ok((self.row_id(i), ShardKind::TermRows));
@@ -438,6 +538,13 @@ impl Engine {
                 }
                 Shard::TermRows(Rc::new(r))
             }
+            ShardKind::Projection => {
+                let p = Projection::decode_payload(&raw).map_err(shard_err)?;
+                if p.out_dims != dims {
+                    return Err(mismatch());
+                }
+                Shard::Projection(Rc::new(p))
+            }
             _ => {
                 let entry = &self.searcher.manifest.meta_shards[id - terms];
                 let meta = MetaShard::decode_payload(&raw).map_err(shard_err)?;
@@ -470,8 +577,13 @@ impl Engine {
         let missing = |file: String| EngineError::Search(SearchError::MissingTermShard(file));
         // The vector side: the static encoding, the directory and the probed partitions.
         let mut vector: Option<VectorSide> = None;
-        if self.vector_mode(search.mode) {
-            if let Some(q) = self.static_vector(&plan)? {
+        let full = self.full_vector(query);
+        if self.vector_mode(search.mode, full.is_some()) {
+            let q = match &full {
+                Some(f) => Some(self.project(f)?),
+                None => self.static_vector(&plan)?,
+            };
+            if let Some(q) = q {
                 let dir = self.vector_dir().ok_or_else(|| {
                     missing(
                         self.searcher
@@ -584,3 +696,4 @@ impl Engine {
         self.cache.clear();
     }
 }
+

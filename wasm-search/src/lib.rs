@@ -26,7 +26,7 @@ fn js_err(e: EngineError) -> JsValue {
 }
 
 /// Verifies a fetched file's envelope before the caller inflates it; returns the codec (0 stored, 1 zlib).
-/// `kind`: 1 manifest, 2 terms, 3 meta, 4 vector directory, 5 vectors, 6 term rows.
+/// `kind`: 1 manifest, 2 terms, 3 meta, 4 vector directory, 5 vectors, 6 term rows, 7 projection.
 #[wasm_bindgen(js_name = verifyEnvelope)]
 pub fn verify_envelope(name: &str, file: &[u8], kind: u8) -> Result<u8, JsValue> {
     let kind = ShardKind::from_byte(kind).map_err(|source| {
@@ -64,13 +64,19 @@ impl SearchEngine {
         self.inner.manifest().build_id.clone()
     }
 
-    /// `{"buildId","generator","pages","chunks","termShards","metaShards"}`.
+    /// `{"buildId","generator","vectorModel","pages","chunks","termShards","metaShards"}`
+    /// (`vectorModel` is null for a lexical-only index).
     pub fn summary(&self) -> String {
         let m = self.inner.manifest();
         let mut s = String::from("{\"buildId\":");
         aidocs_core::json::push_str(&mut s, &m.build_id);
         s.push_str(",\"generator\":");
         aidocs_core::json::push_str(&mut s, &m.generator);
+        s.push_str(",\"vectorModel\":");
+        match &m.vectors {
+            Some(v) => aidocs_core::json::push_str(&mut s, &v.model),
+            None => s.push_str("null"),
+        }
         s.push_str(&format!(
             ",\"pages\":{},\"chunks\":{},\"termShards\":{},\"metaShards\":{}}}",
             m.pages.len(),
@@ -90,6 +96,16 @@ impl SearchEngine {
             .files_for_query(query, mode, u32::try_from(nprobe).ok())
     }
 
+    /// Hands in the full model's embedding of `query` (e.g. from `aidocs-wasm-encoder`, in the
+    /// model's own space): vector and hybrid searches of this text then use it instead of the static
+    /// encoder. Fails with `bad_option` on an index without vectors or a vector of the wrong width.
+    #[wasm_bindgen(js_name = provideQueryVector)]
+    pub fn provide_query_vector(&mut self, query: &str, vector: Vec<f32>) -> Result<(), JsValue> {
+        self.inner
+            .provide_query_vector(query, vector)
+            .map_err(js_err)
+    }
+
     /// Term shard files worth warming while the user types `partial`.
     #[wasm_bindgen(js_name = filesForPreload)]
     pub fn files_for_preload(&self, partial: &str) -> Vec<String> {
@@ -97,7 +113,7 @@ impl SearchEngine {
     }
 
     /// The envelope kind byte of an index file (2 terms, 3 meta, 4 vector directory, 5 vectors,
-    /// 6 term rows), or an `unknown_file` error.
+    /// 6 term rows, 7 projection), or an `unknown_file` error.
     #[wasm_bindgen(js_name = kindOf)]
     pub fn kind_of(&self, name: &str) -> Result<u8, JsValue> {
         self.inner.kind_of(name).map(|k| k as u8).map_err(js_err)

@@ -1,0 +1,132 @@
+//! `aidocs-embed`: the full embedding model, all-MiniLM-L6-v2 (BERT, 6 layers, 384 dimensions, mean
+//! pooled and normalized), run with candle.
+//!
+//! Here are the model's `config.json`, `vocab.txt` and weights; give me unit vectors for texts. The
+//! indexer embeds every chunk with it at build time, and the `aidocs-wasm-encoder` module runs this very
+//! code in Node and edge runtimes to embed queries exactly (`--encoder full`), so a query vector is
+//! the same computation on both sides. It does no I/O: callers hand it bytes (or a memory map).
+//! Tokenization is [`aidocs_core::wordpiece`], the code the browser's static encoder also uses.
+
+use aidocs_core::wordpiece::WordPiece;
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarBuilder;
+use candle_transformers::models::bert::{BertModel, Config};
+
+pub use candle_core;
+pub use candle_nn;
+
+/// Sequences are cut to the window the model was trained with (sentence-transformers' max_seq_length).
+pub const MAX_TOKENS: usize = 256;
+/// The model the index's vectors come from (the manifest records it; a query encoder must match).
+pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
+/// Texts per forward pass.
+const BATCH: usize = 32;
+
+/// Why the model could not be loaded or run. The variants name the file the caller read.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error("config.json: not a BERT config: {0}")]
+    Config(String),
+    #[error("vocab.txt: {0}")]
+    Vocab(#[from] aidocs_core::wordpiece::VocabError),
+    #[error("model.safetensors: {0}")]
+    Weights(String),
+    #[error("embedding failed: {0}")]
+    Candle(#[from] candle_core::Error),
+}
+
+/// The loaded model.
+pub struct FullModel {
+    model: BertModel,
+    vocab: WordPiece,
+    device: Device,
+    /// The embedding width (`hidden_size`, 384).
+    pub dims: usize,
+}
+
+impl FullModel {
+    /// Builds the model from its config, vocabulary and a variable builder over the weights (a memory
+    /// map natively: see [`VarBuilder::from_mmaped_safetensors`]).
+    pub fn new(config_text: &str, vocab_text: &str, vb: VarBuilder) -> Result<Self, ModelError> {
+        let config: Config =
+            serde_json::from_str(config_text).map_err(|e| ModelError::Config(e.to_string()))?;
+        let dims = serde_json::from_str::<serde_json::Value>(config_text)
+            .ok()
+            .and_then(|v| v.get("hidden_size").and_then(|h| h.as_u64()))
+            .ok_or_else(|| ModelError::Config("no hidden_size".into()))? as usize;
+        let vocab = WordPiece::from_vocab(vocab_text)?;
+        let device = vb.device().clone();
+        let model = BertModel::load(vb, &config).map_err(|e| ModelError::Weights(e.to_string()))?;
+        Ok(FullModel {
+            model,
+            vocab,
+            device,
+            dims,
+        })
+    }
+
+    /// Builds the model from the bytes of `model.safetensors` (Node and edge runtimes, tests).
+    pub fn from_bytes(
+        config_text: &str,
+        vocab_text: &str,
+        weights: Vec<u8>,
+    ) -> Result<Self, ModelError> {
+        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
+            .map_err(|e| ModelError::Weights(e.to_string()))?;
+        Self::new(config_text, vocab_text, vb)
+    }
+
+    pub fn vocab(&self) -> &WordPiece {
+        &self.vocab
+    }
+
+    /// Unit vectors for `texts`, in order (batched by length to waste little on padding).
+    pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, ModelError> {
+        let encoded: Vec<Vec<u32>> = texts
+            .iter()
+            .map(|t| self.vocab.encode(t, MAX_TOKENS))
+            .collect();
+        self.embed_ids(&encoded)
+    }
+
+    /// Unit vectors for already tokenized sequences (`[CLS] … [SEP]`).
+    pub fn embed_ids(&self, encoded: &[Vec<u32>]) -> Result<Vec<Vec<f32>>, ModelError> {
+        let mut order: Vec<usize> = (0..encoded.len()).collect();
+        order.sort_by_key(|&i| encoded[i].len());
+        let mut out = vec![Vec::new(); encoded.len()];
+        for batch in order.chunks(BATCH) {
+            let len = batch.iter().map(|&i| encoded[i].len()).max().unwrap_or(2);
+            let mut ids = Vec::with_capacity(batch.len() * len);
+            let mut mask = Vec::with_capacity(batch.len() * len);
+            for &i in batch {
+                let seq = &encoded[i];
+                ids.extend(seq.iter().copied());
+                ids.extend(std::iter::repeat_n(self.vocab.pad(), len - seq.len()));
+                mask.extend(std::iter::repeat_n(1u32, seq.len()));
+                mask.extend(std::iter::repeat_n(0u32, len - seq.len()));
+            }
+            let ids = Tensor::from_vec(ids, (batch.len(), len), &self.device)?;
+            let mask = Tensor::from_vec(mask, (batch.len(), len), &self.device)?;
+            let types = ids.zeros_like()?;
+            let hidden = self.model.forward(&ids, &types, Some(&mask))?; // (b, len, d)
+            let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?; // (b, len, 1)
+            let summed = hidden.broadcast_mul(&m)?.sum(1)?; // (b, d)
+            let counts = m.sum(1)?; // (b, 1)
+            let mean = summed.broadcast_div(&counts)?;
+            let rows: Vec<Vec<f32>> = mean.to_vec2()?;
+            for (&i, mut v) in batch.iter().zip(rows) {
+                normalize(&mut v);
+                out[i] = v;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Scales `v` to unit length (a zero vector stays zero).
+pub fn normalize(v: &mut [f32]) {
+    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if n > 0.0 {
+        v.iter_mut().for_each(|x| *x /= n);
+    }
+}
