@@ -107,12 +107,16 @@ run_tests() {
   log "cargo fmt --check"
   cargo fmt --all -- --check
   cargo fmt --manifest-path wasm-search/Cargo.toml -- --check
+  cargo fmt --manifest-path wasm-encoder/Cargo.toml -- --check
   log "cargo clippy -D warnings"
   cargo clippy --workspace --all-targets -- -D warnings
   cargo clippy --manifest-path wasm-search/Cargo.toml --all-targets -- -D warnings
+  (cd wasm-encoder && cargo clippy --target wasm32-unknown-unknown -- -D warnings)
   log "aidocs-core builds for wasm32-unknown-unknown"
   cargo build -p aidocs-core --target wasm32-unknown-unknown --release
   build_wasm
+  log "building the full-model encoder module for Node and edge (wasm-pack, candle; a few minutes the first time)"
+  npm run --silent build:encoder --prefix site-plugin
   log "wasm tests in Node (wasm-pack test --node)"
   (cd wasm-search && cargo test -q && wasm-pack test --node -- --test node)
   log "wasm tests in headless Chromium (wasm-pack test --headless --chrome)"

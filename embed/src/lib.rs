@@ -53,7 +53,8 @@ impl FullModel {
         let dims = serde_json::from_str::<serde_json::Value>(config_text)
             .ok()
             .and_then(|v| v.get("hidden_size").and_then(|h| h.as_u64()))
-            .ok_or_else(|| ModelError::Config("no hidden_size".into()))? as usize;
+            .ok_or_else(|| ModelError::Config("no hidden_size".into()))?
+            as usize;
         let vocab = WordPiece::from_vocab(vocab_text)?;
         let device = vb.device().clone();
         let model = BertModel::load(vb, &config).map_err(|e| ModelError::Weights(e.to_string()))?;
@@ -71,6 +72,10 @@ impl FullModel {
         vocab_text: &str,
         weights: Vec<u8>,
     ) -> Result<Self, ModelError> {
+        // The small files are checked first, so their errors are not hidden behind the weights'.
+        serde_json::from_str::<Config>(config_text)
+            .map_err(|e| ModelError::Config(e.to_string()))?;
+        WordPiece::from_vocab(vocab_text)?;
         let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
             .map_err(|e| ModelError::Weights(e.to_string()))?;
         Self::new(config_text, vocab_text, vb)

@@ -116,12 +116,13 @@ impl Embedder {
         }
         // SAFETY: the file is memory-mapped read-only for the life of the model; it is not modified
         // while we run (a concurrent rewrite of the model file would be a user error).
-        let vb = unsafe {
-            VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &Device::Cpu)
-        }
-        .map_err(|e| bad(weights.clone(), e.to_string()))?;
+        let vb =
+            unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &Device::Cpu) }
+                .map_err(|e| bad(weights.clone(), e.to_string()))?;
         let model = FullModel::new(&config_text, &vocab_text, vb).map_err(|e| match e {
-            aidocs_embed::ModelError::Config(m) => bad(config_path, format!("not a BERT config: {m}")),
+            aidocs_embed::ModelError::Config(m) => {
+                bad(config_path, format!("not a BERT config: {m}"))
+            }
             aidocs_embed::ModelError::Vocab(v) => bad(vocab_path, v.to_string()),
             other => bad(weights, other.to_string()),
         })?;

@@ -1,4 +1,4 @@
-import type { ShardLoader } from './search.js';
+import type { QueryEncoder, ShardLoader } from './search.js';
 
 export const MAX_QUERY_CHARS: 512;
 export const MAX_K: 50;
@@ -14,6 +14,8 @@ export interface SearchHandlerOptions {
   path?: string;
   wasm?: string | URL | BufferSource | WebAssembly.Module;
   cacheBytes?: number;
+  /** A full encoder (aidocs-search/full-encoder) for mode=vector|hybrid, where the runtime can hold the model. */
+  encoder?: QueryEncoder | null;
 }
 
 /** `GET /search?q=&k=&kind=&mode=` on the Fetch API; 400 for bad requests, 503 when the index fails. */

@@ -52,13 +52,14 @@ function parseQuery(params, headers) {
 /**
  * Creates the handler. `loadShard(name) => Promise<Uint8Array | null>` reads index files (KV, R2, file
  * system, asset binding); `cors`: false, true (`*`) or an origin; `cacheControl` for 200 responses;
- * `path` the route (default `/search`); `wasm`, `cacheBytes` as for `openIndex`.
+ * `path` the route (default `/search`); `wasm`, `cacheBytes` as for `openIndex`; `encoder`: a full
+ * encoder (aidocs-search/full-encoder) for `mode=vector|hybrid`, where the runtime can hold the model.
  */
-export function createSearchHandler({ loadShard, cors = false, cacheControl = 'public, max-age=60', path = '/search', wasm, cacheBytes } = {}) {
+export function createSearchHandler({ loadShard, cors = false, cacheControl = 'public, max-age=60', path = '/search', wasm, cacheBytes, encoder } = {}) {
   if (typeof loadShard !== 'function') throw new TypeError('createSearchHandler: loadShard(name) => Promise<Uint8Array> is required');
   let indexPromise = null;
   const index = () => {
-    indexPromise ??= openIndex(loadShard, { wasm, cacheBytes }).catch((e) => {
+    indexPromise ??= openIndex(loadShard, { wasm, cacheBytes, encoder }).catch((e) => {
       indexPromise = null; // retry on the next request: the store may come back
       throw e;
     });

@@ -281,7 +281,8 @@ export class AidocsIndex {
   }
 
   async #searchRawOnce(engine, query, o, vector) {
-    if (vector) this.#call(engine, (e) => e.provideQueryVector(query, vector));
+    // The engine keeps full-model vectors by query text: set or clear this text's for this search.
+    if (o.mode === 'vector' || o.mode === 'hybrid') this.#call(engine, (e) => e.provideQueryVector(query, vector ?? undefined));
     for (let attempt = 0; ; attempt++) {
       // Lexical queries need one round of files; vector and hybrid two (the partitions to probe are
       // known once the query's term rows and the vector directory are here).

@@ -126,3 +126,28 @@ test('10,000 requests at concurrency 32 end with zero errors', async (t) => {
   t.diagnostic(`handler load: ${total} requests, concurrency 32: ${(total / secs).toFixed(0)} req/s, p50 ${p(0.5)} ms, p95 ${p(0.95)} ms, errors ${errors}`);
   assert.equal(errors, 0);
 });
+
+// Issue 4: a server that can hold the model answers mode=hybrid with the full encoder.
+const V3 = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'tests', 'compat', 'v3');
+const MODEL_DIR = process.env.AIDOCS_MODEL_DIR ?? join(process.env.HOME ?? '', '.cache', 'aidocs', 'models', 'all-MiniLM-L6-v2');
+let encoderMissing = false;
+try {
+  await readFile(join(dirname(fileURLToPath(import.meta.url)), '..', 'wasm-encoder', 'aidocs_encoder_bg.wasm'));
+  await readFile(join(MODEL_DIR, 'config.json'));
+} catch {
+  encoderMissing = !process.env.AIDOCS_REQUIRE_MODEL && 'the encoder module or the model is missing';
+}
+
+test('issue 4: the handler ranks mode=hybrid with a full encoder', { skip: encoderMissing }, async (t) => {
+  const { loadFullEncoder } = await import('../src/full-encoder.js');
+  const encoder = await loadFullEncoder({ modelDir: MODEL_DIR });
+  let embedded = 0;
+  const counting = { modelName: encoder.modelName, embed: (q) => (embedded++, encoder.embed(q)) };
+  const loadShard = (name) => readFile(join(V3, name)).then((b) => new Uint8Array(b));
+  const base = await serve(t, { loadShard, encoder: counting });
+  const body = await (await fetch(`${base}/search?q=renew+my+credentials&mode=hybrid`)).json();
+  assert.equal(body.results[0].id, 'guides/refresh-tokens');
+  assert.equal(embedded, 1);
+  await (await fetch(`${base}/search?q=renew+my+credentials`)).json();
+  assert.equal(embedded, 1, 'lexical requests never run the model');
+});

@@ -227,3 +227,63 @@ test('random damage to any file is an error or a valid result, never a crash', a
   }
   assert.ok(errors > 100, `${errors} errors`);
 });
+
+// Issue 4: the full encoder (the model in wasm) for Node and edge runtimes, on the v3 compatibility
+// index (built with all-MiniLM-L6-v2). Needs `npm run build:encoder` and the model (./dev.sh setup);
+// skipped without them unless AIDOCS_REQUIRE_MODEL is set (./dev.sh test sets it).
+const V3 = join(repo, 'tests', 'compat', 'v3');
+const MODEL_DIR = process.env.AIDOCS_MODEL_DIR ?? join(process.env.HOME ?? '', '.cache', 'aidocs', 'models', 'all-MiniLM-L6-v2');
+const ENCODER_WASM = join(repo, 'site-plugin', 'wasm-encoder', 'aidocs_encoder_bg.wasm');
+let haveEncoder = true;
+try {
+  readFileSync(ENCODER_WASM, { flag: 'r' }).length;
+  readFileSync(join(MODEL_DIR, 'config.json'));
+} catch {
+  haveEncoder = false;
+}
+const encoderSkip = !haveEncoder && !process.env.AIDOCS_REQUIRE_MODEL && 'the encoder module or the model is missing';
+
+test('issue 4: the full encoder embeds in wasm and ranks through the index projection', { skip: encoderSkip }, async () => {
+  const { loadFullEncoder } = await import('../src/full-encoder.js');
+  const encoder = await loadFullEncoder({ modelDir: MODEL_DIR });
+  assert.equal(encoder.modelName, 'all-MiniLM-L6-v2');
+  const v = encoder.embed('How do I renew my credentials?');
+  assert.equal(v.length, 384);
+  assert.ok(Math.abs(v.reduce((s, x) => s + x * x, 0) - 1) < 1e-4, 'unit length');
+
+  const l = dirLoader(V3);
+  const index = await openIndex(l.fn, { encoder });
+  assert.equal(index.summary.vectorModel, 'all-MiniLM-L6-v2');
+  const full = await index.search('renew my credentials', { mode: 'vector' });
+  assert.equal(full[0].id, 'guides/refresh-tokens');
+  assert.ok([...l.calls.keys()].some((n) => n.startsWith('v/')), 'the projection and partitions were loaded');
+  assert.ok(![...l.calls.keys()].some((n) => n.startsWith('q/')), 'no static-encoder rows with the full encoder');
+  // `encoder: null` forces the static encoder for one search.
+  const stat = await index.search('renew my credentials', { mode: 'hybrid', encoder: null });
+  assert.equal(stat[0].id, 'guides/refresh-tokens');
+  assert.ok([...l.calls.keys()].some((n) => n.startsWith('q/')));
+  // Lexical searches never run the model.
+  let embedded = 0;
+  const counting = { modelName: encoder.modelName, embed: (t) => (embedded++, encoder.embed(t)) };
+  await index.search('refresh tokens', { encoder: counting });
+  assert.equal(embedded, 0);
+  encoder.free();
+});
+
+test('issue 4: a query encoder of another model is refused, a missing model is a clear error', async () => {
+  const index = await openIndex(dirLoader(V3).fn);
+  const other = { modelName: 'bge-small-en', embed: () => new Float32Array(384) };
+  await assert.rejects(index.search('renew', { mode: 'hybrid', encoder: other }), (e) => e.code === 'model_mismatch' && /bge-small-en/.test(e.message));
+  const wrongWidth = { embed: () => new Float32Array(7).fill(0.3) };
+  await assert.rejects(index.search('renew', { mode: 'vector', encoder: wrongWidth }), (e) => e.code === 'bad_option');
+  // The index is still usable.
+  assert.equal((await index.search('refresh tokens'))[0].id, 'guides/refresh-tokens');
+  if (haveEncoder) {
+    const { loadFullEncoder } = await import('../src/full-encoder.js');
+    await assert.rejects(loadFullEncoder({ modelDir: '/nonexistent/model' }), (e) => e.code === 'model_not_found' && /config\.json/.test(e.message));
+    await assert.rejects(
+      loadFullEncoder({ files: { config: '{"not":"bert"}', vocab: '[PAD]\n[UNK]\n[CLS]\n[SEP]\n', weights: new Uint8Array(8) } }),
+      (e) => e.code === 'bad_model' && e.file === 'config.json',
+    );
+  }
+});

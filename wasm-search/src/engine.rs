@@ -292,6 +292,7 @@ impl Engine {
         query: &str,
         vector: Vec<f32>,
     ) -> Result<(), EngineError> {
+        self.forget_query_vector(query);
         let Some(v) = &self.searcher.manifest.vectors else {
             return Err(EngineError::BadOption(
                 "this index has no vectors: a query vector cannot be used".into(),
@@ -310,12 +311,16 @@ impl Engine {
                 "the query vector must be non-empty and finite".into(),
             ));
         }
-        self.query_vectors.retain(|(q, _)| q != query);
         if self.query_vectors.len() >= MAX_QUERY_VECTORS {
             self.query_vectors.remove(0);
         }
         self.query_vectors.push((query.to_owned(), vector));
         Ok(())
+    }
+
+    /// Drops the vector provided for `query`: its searches use the static encoder again.
+    pub fn forget_query_vector(&mut self, query: &str) {
+        self.query_vectors.retain(|(q, _)| q != query);
     }
 
     /// The full-model vector provided for `query`, if any.
@@ -328,7 +333,13 @@ impl Engine {
 
     /// The projection file, when the index has one and it is not cached.
     fn missing_projection(&self) -> Option<String> {
-        let p = self.searcher.manifest.vectors.as_ref()?.projection.clone()?;
+        let p = self
+            .searcher
+            .manifest
+            .vectors
+            .as_ref()?
+            .projection
+            .clone()?;
         (!self.cache.contains(self.projection_id())).then_some(p)
     }
 
@@ -696,4 +707,3 @@ impl Engine {
         self.cache.clear();
     }
 }
-

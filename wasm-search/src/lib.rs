@@ -98,12 +98,21 @@ impl SearchEngine {
 
     /// Hands in the full model's embedding of `query` (e.g. from `aidocs-wasm-encoder`, in the
     /// model's own space): vector and hybrid searches of this text then use it instead of the static
-    /// encoder. Fails with `bad_option` on an index without vectors or a vector of the wrong width.
+    /// encoder; `undefined` forgets it (the static encoder again). Fails with `bad_option` on an index
+    /// without vectors or a vector of the wrong width.
     #[wasm_bindgen(js_name = provideQueryVector)]
-    pub fn provide_query_vector(&mut self, query: &str, vector: Vec<f32>) -> Result<(), JsValue> {
-        self.inner
-            .provide_query_vector(query, vector)
-            .map_err(js_err)
+    pub fn provide_query_vector(
+        &mut self,
+        query: &str,
+        vector: Option<Vec<f32>>,
+    ) -> Result<(), JsValue> {
+        match vector {
+            Some(v) => self.inner.provide_query_vector(query, v).map_err(js_err),
+            None => {
+                self.inner.forget_query_vector(query);
+                Ok(())
+            }
+        }
     }
 
     /// Term shard files worth warming while the user types `partial`.

@@ -1,0 +1,130 @@
+//! Issue 4: a full-model query vector handed in by the caller (`provideQueryVector`, what the Node and
+//! edge full encoder does) is mapped through the index's projection and ranks without row shards; bad
+//! vectors are typed errors. Runs natively over the checked-in v3 compatibility fixture (with vectors,
+//! term rows and a projection from the real model).
+
+use std::path::{Path, PathBuf};
+
+use aidocs_core::vectors::Projection;
+use aidocs_wasm_search::engine::{Engine, EngineError, QueryOptions};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/compat/v3")
+}
+
+fn read(name: &str) -> Vec<u8> {
+    std::fs::read(fixture().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn open() -> Engine {
+    Engine::open(&read("manifest.bin"), None, 64 << 20).unwrap()
+}
+
+fn opts(mode: &str) -> QueryOptions {
+    QueryOptions {
+        k: 10,
+        mode: mode.into(),
+        ..Default::default()
+    }
+}
+
+/// Fetches until `files_for_query` is satisfied; returns every file asked for.
+fn fetch_all(engine: &mut Engine, query: &str, mode: &str) -> Vec<String> {
+    let mut asked = Vec::new();
+    for _ in 0..4 {
+        let names = engine.files_for_query(query, mode, None);
+        if names.is_empty() {
+            break;
+        }
+        for n in &names {
+            engine.add(n, &read(n), None).unwrap();
+        }
+        asked.extend(names);
+    }
+    assert!(engine.files_for_query(query, mode, None).is_empty());
+    asked
+}
+
+fn results(engine: &mut Engine, query: &str, mode: &str) -> Result<Vec<String>, EngineError> {
+    let t = engine.rank(query, &opts(mode))?;
+    for n in engine.files_for_ticket(t)? {
+        engine.add(&n, &read(&n), None)?;
+    }
+    let json: serde_json::Value = serde_json::from_str(&engine.results(t)?).unwrap();
+    Ok(json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_owned())
+        .collect())
+}
+
+/// A vector in the model's space whose projection is the stored direction of `row`: `Pᵀ e_row`.
+fn full_vector_along(projection: &Projection, row: usize) -> Vec<f32> {
+    let d = projection.in_dims as usize;
+    projection.matrix[row * d..(row + 1) * d].to_vec()
+}
+
+#[test]
+fn issue_4_a_provided_full_vector_loads_the_projection_not_the_row_shards() {
+    let mut engine = open();
+    let manifest_vectors = engine.manifest().vectors.clone().unwrap();
+    let projection_file = manifest_vectors.projection.clone().unwrap();
+    let projection = Projection::decode(&read(&projection_file)).unwrap();
+    let query = "renew my credentials";
+    engine
+        .provide_query_vector(query, full_vector_along(&projection, 0))
+        .unwrap();
+    let asked = fetch_all(&mut engine, query, "vector");
+    assert!(asked.contains(&projection_file), "{asked:?}");
+    assert!(asked.contains(&manifest_vectors.file), "{asked:?}");
+    assert!(
+        !asked.iter().any(|n| n.starts_with("q/")),
+        "no term rows with a full vector: {asked:?}"
+    );
+    let full = results(&mut engine, query, "vector").unwrap();
+    assert!(!full.is_empty());
+
+    // Another text has no vector provided: it uses the static encoder (row shards, no projection).
+    let mut fresh = open();
+    let asked = fetch_all(&mut fresh, query, "vector");
+    assert!(asked.iter().any(|n| n.starts_with("q/")), "{asked:?}");
+    assert!(!asked.contains(&projection_file), "{asked:?}");
+    let static_ids = results(&mut fresh, query, "vector").unwrap();
+    assert_eq!(static_ids[0], "guides/refresh-tokens");
+    // The provided vector (the first principal direction, not the query's meaning) ranks by itself.
+    assert_ne!(full, static_ids);
+}
+
+#[test]
+fn issue_4_bad_query_vectors_are_typed_errors() {
+    let mut engine = open();
+    let bad = |e: EngineError| assert_eq!(e.code(), "bad_option", "{}", e.message());
+    bad(engine
+        .provide_query_vector("q", vec![f32::NAN; 384])
+        .unwrap_err());
+    bad(engine.provide_query_vector("q", Vec::new()).unwrap_err());
+    // A width the projection does not take (another model): known once the projection is loaded.
+    engine.provide_query_vector("q", vec![0.1; 10]).unwrap();
+    fetch_all(&mut engine, "q", "hybrid");
+    bad(engine.rank("q", &opts("hybrid")).unwrap_err());
+    // The engine stays usable.
+    engine.provide_query_vector("q", vec![0.05; 384]).unwrap();
+    fetch_all(&mut engine, "q", "hybrid");
+    results(&mut engine, "q", "hybrid").unwrap();
+}
+
+#[test]
+fn issue_4_a_query_vector_on_an_index_without_vectors_is_refused() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixture");
+    let mut engine = Engine::open(
+        &std::fs::read(dir.join("manifest.bin")).unwrap(),
+        None,
+        1 << 20,
+    )
+    .unwrap();
+    let e = engine
+        .provide_query_vector("refresh tokens", vec![0.1; 384])
+        .unwrap_err();
+    assert_eq!(e.code(), "bad_option");
+}
