@@ -13,7 +13,7 @@ use aidocs_index::chunk::ChunkConfig;
 use aidocs_index::embed::{locate as locate_model, Embedder, QueryEncoder};
 use aidocs_index::encoder::FitOptions;
 use aidocs_index::eval::{evaluate, read_qrels, read_queries, EvalError};
-use aidocs_index::export::ShardSizes;
+use aidocs_index::export::{ShardSizes, TermFilters};
 use aidocs_index::query::{result_json, LocalIndex};
 use aidocs_index::Visibility;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -88,6 +88,14 @@ enum EncoderArg {
     Full,
     /// The index's fitted term rows: what the browser runs (no model needed).
     Static,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum FilterChoice {
+    /// While they cost at most 24 KB (about 21,000 terms).
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -205,9 +213,13 @@ struct BuildArgs {
     /// Target metadata-shard payload size in bytes.
     #[arg(long, default_value_t = ShardSizes::default().meta_bytes)]
     meta_shard_size: usize,
-    /// Leave the per-term-shard binary-fuse filters out of the manifest (smaller cold load; an absent
-    /// term then costs one term-shard fetch).
-    #[arg(long)]
+    /// Per-term-shard binary-fuse filters in the manifest: they spare the fetch of a term shard for a
+    /// word the site never uses, but every reader loads them first. `auto` keeps them while they cost
+    /// at most 24 KB (about 21,000 terms).
+    #[arg(long, value_enum, default_value_t = FilterChoice::Auto)]
+    term_filters: FilterChoice,
+    /// Same as `--term-filters never`.
+    #[arg(long, hide = true)]
     no_term_filters: bool,
     /// Characters above which a section is split at paragraph boundaries.
     #[arg(long, default_value_t = ChunkConfig::default().max_chars)]
@@ -486,7 +498,15 @@ fn run_build(a: BuildArgs) -> ExitCode {
     opts.sizes = ShardSizes {
         term_bytes: a.shard_size.max(256),
         meta_bytes: a.meta_shard_size.max(256),
-        filters: !a.no_term_filters,
+        filters: if a.no_term_filters {
+            TermFilters::Never
+        } else {
+            match a.term_filters {
+                FilterChoice::Auto => TermFilters::Auto,
+                FilterChoice::Always => TermFilters::Always,
+                FilterChoice::Never => TermFilters::Never,
+            }
+        },
     };
     opts.chunk = ChunkConfig {
         max_chars: a.max_chunk_chars.max(200),

@@ -51,7 +51,7 @@ fn issue_2_incremental_rebuild_matches_cold_build_and_touches_little() {
         o.sizes = ShardSizes {
             term_bytes: 400,
             meta_bytes: 600,
-            filters: true,
+            filters: aidocs_index::export::TermFilters::Always,
         }
     };
     let build = |site: &std::path::Path,
