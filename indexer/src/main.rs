@@ -785,30 +785,53 @@ fn run_eval(a: EvalArgs) -> ExitCode {
     };
     match evaluate(&index, &queries, &qrels, &opts, vecs.as_ref()) {
         Ok(r) => {
-            if a.json {
-                println!("{}", serde_json::to_string(&r).unwrap_or_default());
-            } else {
-                println!("queries {}  nDCG@10 {:.4}  Recall@10 {:.4}  Recall@100 {:.4}  MRR@10 {:.4}  empty {}", r.queries, r.ndcg_at_10, r.recall_at_10, r.recall_at_100, r.mrr_at_10, r.empty);
-                println!("latency p50 {:.3} ms  p95 {:.3} ms  (native, in-process, shards cached after first read)", r.latency_ms_p50, r.latency_ms_p95);
-                println!("cold query payload (manifest, term shards, vector directory, row shards and partitions in vector modes, metadata of top 10; no code): p50 {} B, p95 {} B, p50 {} requests", r.cold_bytes_p50, r.cold_bytes_p95, r.cold_requests_p50);
-                if let (Some(enc), Some(ms)) = (&encoder, encode_ms) {
-                    println!(
-                        "mode {}; query encoder {} {:.2} ms per query (batched)",
-                        r.mode,
-                        enc.name(),
-                        ms
-                    );
-                }
-                if let Some(rec) = r.vector_recall_vs_exact {
-                    println!(
-                        "vector search recall@10 vs exact (nprobe {}): {:.4}",
-                        opts.nprobe, rec
-                    );
-                }
-            }
+            let mut out = std::io::stdout().lock();
+            // A closed pipe (`eval | head -1`) ends the report quietly, as for `query` and `inspect`.
+            let _ = print_eval(&mut out, &r, a.json, &opts, encoder.as_ref(), encode_ms);
             ExitCode::SUCCESS
         }
         Err(e @ EvalError::Query(_)) => fail(1, e),
         Err(e) => fail(3, e),
     }
+}
+
+fn print_eval(
+    out: &mut impl std::io::Write,
+    r: &aidocs_index::eval::EvalReport,
+    json: bool,
+    opts: &SearchOptions,
+    encoder: Option<&QueryEncoder>,
+    encode_ms: Option<f64>,
+) -> std::io::Result<()> {
+    if json {
+        return writeln!(out, "{}", serde_json::to_string(r).unwrap_or_default());
+    }
+    writeln!(
+        out,
+        "queries {}  nDCG@10 {:.4}  Recall@10 {:.4}  Recall@100 {:.4}  MRR@10 {:.4}  empty {}",
+        r.queries, r.ndcg_at_10, r.recall_at_10, r.recall_at_100, r.mrr_at_10, r.empty
+    )?;
+    writeln!(
+        out,
+        "latency p50 {:.3} ms  p95 {:.3} ms  (native, in-process, shards cached after first read)",
+        r.latency_ms_p50, r.latency_ms_p95
+    )?;
+    writeln!(out, "cold query payload (manifest, term shards, vector directory, row shards and partitions in vector modes, metadata of top 10; no code): p50 {} B, p95 {} B, p50 {} requests", r.cold_bytes_p50, r.cold_bytes_p95, r.cold_requests_p50)?;
+    if let (Some(enc), Some(ms)) = (encoder, encode_ms) {
+        writeln!(
+            out,
+            "mode {}; query encoder {} {:.2} ms per query (batched)",
+            r.mode,
+            enc.name(),
+            ms
+        )?;
+    }
+    if let Some(rec) = r.vector_recall_vs_exact {
+        writeln!(
+            out,
+            "vector search recall@10 vs exact (nprobe {}): {:.4}",
+            opts.nprobe, rec
+        )?;
+    }
+    Ok(())
 }
