@@ -109,6 +109,18 @@ fn wasm_encoded(
         .collect()
 }
 
+/// The example site's compat queries plus `extra` (semantic ones), as a JSONL file in `dir`.
+fn example_queries(dir: &Path, extra: &[(&str, &str)]) -> PathBuf {
+    let queries = dir.join("queries.jsonl");
+    let mut lines = std::fs::read_to_string(repo().join("tests/compat/queries.jsonl")).unwrap();
+    for (id, text) in extra {
+        lines.push_str(&serde_json::json!({"id": id, "text": text}).to_string());
+        lines.push('\n');
+    }
+    std::fs::write(&queries, lines).unwrap();
+    queries
+}
+
 /// Same ids in the same order, scores within 1e-6, everything else equal.
 fn assert_same(native: &[String], wasm: &[String]) -> usize {
     assert_close(native, wasm, 1e-6)
@@ -190,17 +202,14 @@ fn issue_4_wasm_matches_native_in_vector_and_hybrid_modes() {
             o.encoder.shard_bytes = 512;
         },
     );
-    let queries = tmp.path().join("queries.jsonl");
-    let mut lines = std::fs::read_to_string(repo().join("tests/compat/queries.jsonl")).unwrap();
-    for (id, text) in [
-        ("s1", "renew my credentials"),
-        ("s2", "how do I get a new access token when mine expires"),
-        ("s3", "zzzqqq nothingmatches"),
-    ] {
-        lines.push_str(&serde_json::json!({"id": id, "text": text}).to_string());
-        lines.push('\n');
-    }
-    std::fs::write(&queries, lines).unwrap();
+    let queries = example_queries(
+        tmp.path(),
+        &[
+            ("s1", "renew my credentials"),
+            ("s2", "how do I get a new access token when mine expires"),
+            ("s3", "zzzqqq nothingmatches"),
+        ],
+    );
     let lexical = native(&index, &queries, 10);
     for (mode, name) in [
         (aidocs_core::Mode::Vector, "vector"),
@@ -241,17 +250,14 @@ fn issue_4_full_encoder_in_wasm_matches_native() {
         &tmp.path().join("cache"),
         |o| o.embeddings = aidocs_index::build::Embeddings::Require,
     );
-    let queries = tmp.path().join("queries.jsonl");
-    let mut lines = std::fs::read_to_string(repo().join("tests/compat/queries.jsonl")).unwrap();
-    for (id, text) in [
-        ("f1", "renew my credentials"),
-        ("f2", "how do I get a new access token when mine expires"),
-        ("f3", "which endpoint returns one user"),
-    ] {
-        lines.push_str(&serde_json::json!({"id": id, "text": text}).to_string());
-        lines.push('\n');
-    }
-    std::fs::write(&queries, lines).unwrap();
+    let queries = example_queries(
+        tmp.path(),
+        &[
+            ("f1", "renew my credentials"),
+            ("f2", "how do I get a new access token when mine expires"),
+            ("f3", "which endpoint returns one user"),
+        ],
+    );
     let dir = aidocs_index::embed::locate(None).unwrap();
     let full = aidocs_index::embed::QueryEncoder::Full(Box::new(
         aidocs_index::embed::Embedder::load(&dir).unwrap(),
