@@ -35,6 +35,32 @@ pub enum ModelError {
     Candle(#[from] candle_core::Error),
 }
 
+/// What `config.json` and `vocab.txt` say, read before the weights.
+struct SmallFiles {
+    config: Config,
+    dims: usize,
+    vocab: WordPiece,
+}
+
+impl SmallFiles {
+    fn parse(config_text: &str, vocab_text: &str) -> Result<Self, ModelError> {
+        let value: serde_json::Value =
+            serde_json::from_str(config_text).map_err(|e| ModelError::Config(e.to_string()))?;
+        let dims = value
+            .get("hidden_size")
+            .and_then(|h| h.as_u64())
+            .ok_or_else(|| ModelError::Config("no hidden_size".into()))?
+            as usize;
+        let config: Config =
+            serde_json::from_value(value).map_err(|e| ModelError::Config(e.to_string()))?;
+        Ok(SmallFiles {
+            config,
+            dims,
+            vocab: WordPiece::from_vocab(vocab_text)?,
+        })
+    }
+}
+
 /// The loaded model.
 pub struct FullModel {
     model: BertModel,
@@ -48,22 +74,7 @@ impl FullModel {
     /// Builds the model from its config, vocabulary and a variable builder over the weights (a memory
     /// map natively: see [`VarBuilder::from_mmaped_safetensors`]).
     pub fn new(config_text: &str, vocab_text: &str, vb: VarBuilder) -> Result<Self, ModelError> {
-        let config: Config =
-            serde_json::from_str(config_text).map_err(|e| ModelError::Config(e.to_string()))?;
-        let dims = serde_json::from_str::<serde_json::Value>(config_text)
-            .ok()
-            .and_then(|v| v.get("hidden_size").and_then(|h| h.as_u64()))
-            .ok_or_else(|| ModelError::Config("no hidden_size".into()))?
-            as usize;
-        let vocab = WordPiece::from_vocab(vocab_text)?;
-        let device = vb.device().clone();
-        let model = BertModel::load(vb, &config).map_err(|e| ModelError::Weights(e.to_string()))?;
-        Ok(FullModel {
-            model,
-            vocab,
-            device,
-            dims,
-        })
+        Self::assemble(SmallFiles::parse(config_text, vocab_text)?, vb)
     }
 
     /// Builds the model from the bytes of `model.safetensors` (Node and edge runtimes, tests).
@@ -72,13 +83,23 @@ impl FullModel {
         vocab_text: &str,
         weights: Vec<u8>,
     ) -> Result<Self, ModelError> {
-        // The small files are checked first, so their errors are not hidden behind the weights'.
-        serde_json::from_str::<Config>(config_text)
-            .map_err(|e| ModelError::Config(e.to_string()))?;
-        WordPiece::from_vocab(vocab_text)?;
+        // The small files are read first, so their errors are not hidden behind the weights'.
+        let small = SmallFiles::parse(config_text, vocab_text)?;
         let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
             .map_err(|e| ModelError::Weights(e.to_string()))?;
-        Self::new(config_text, vocab_text, vb)
+        Self::assemble(small, vb)
+    }
+
+    fn assemble(small: SmallFiles, vb: VarBuilder) -> Result<Self, ModelError> {
+        let device = vb.device().clone();
+        let model =
+            BertModel::load(vb, &small.config).map_err(|e| ModelError::Weights(e.to_string()))?;
+        Ok(FullModel {
+            model,
+            vocab: small.vocab,
+            device,
+            dims: small.dims,
+        })
     }
 
     pub fn vocab(&self) -> &WordPiece {
