@@ -3,7 +3,7 @@
 //! ```text
 //! offset size  field
 //! 0      4     magic  b"AIDX"
-//! 4      2     format version (u16 LE), currently 2 (readers accept 1 and 2)
+//! 4      2     format version (u16 LE), currently 4 (readers accept 1 to 4)
 //! 6      1     shard kind (manifest = 1, terms = 2, meta = 3, vector directory = 4, vectors = 5)
 //! 7      1     codec (0 = stored, 1 = zlib, which a browser inflates with DecompressionStream("deflate"))
 //! 8      4     inflated payload length (u32 LE)
@@ -18,9 +18,10 @@ use crate::error::ShardError;
 
 pub const MAGIC: [u8; 4] = *b"AIDX";
 /// The shard format version this code writes. Version 2 adds the manifest's optional vector reference
-/// and the vector shard kinds; version 3 the static query encoder's term rows. Each version's index is
-/// the next one's without the new parts, so all are read.
-pub const FORMAT_VERSION: u16 = 3;
+/// and the vector shard kinds; version 3 the static query encoder's term rows; version 4 stores vector
+/// shards as 4-bit residuals (half the bytes of a vector query). Each version's index is the next one's
+/// without the new parts or with the older encoding, so all are read.
+pub const FORMAT_VERSION: u16 = 4;
 /// The oldest version this code reads.
 pub const MIN_FORMAT_VERSION: u16 = 1;
 pub const HEADER_LEN: usize = 20;
@@ -76,6 +77,14 @@ pub struct EnvelopeHeader {
     pub crc32: u32,
 }
 
+/// CRC-32 (IEEE 802.3, the zlib/PNG one) over a byte-at-a-time table: 1 KB in the wasm module.
+const CRC32: crc::Crc<u32, crc::Table<1>> =
+    crc::Crc::<u32, crc::Table<1>>::new(&crc::CRC_32_ISO_HDLC);
+
+fn crc32(bytes: &[u8]) -> u32 {
+    CRC32.checksum(bytes)
+}
+
 /// Wraps a payload: zlib-compressed at a fixed level, so the same payload always gives the same bytes.
 pub fn seal(kind: ShardKind, payload: &[u8]) -> Vec<u8> {
     let compressed = miniz_oxide::deflate::compress_to_vec_zlib(payload, 9);
@@ -86,7 +95,7 @@ pub fn seal(kind: ShardKind, payload: &[u8]) -> Vec<u8> {
     out.push(1);
     out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
     out.extend_from_slice(&(compressed.len() as u32).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&compressed).to_le_bytes());
+    out.extend_from_slice(&crc32(&compressed).to_le_bytes());
     out.extend_from_slice(&compressed);
     out
 }
@@ -134,7 +143,7 @@ pub fn read_header(file: &[u8]) -> Result<EnvelopeHeader, ShardError> {
     if header.raw_len as u64 > MAX_PAYLOAD {
         return Err(ShardError::TooLarge { limit: MAX_PAYLOAD });
     }
-    let crc = crc32fast::hash(&file[HEADER_LEN..]);
+    let crc = crc32(&file[HEADER_LEN..]);
     if crc != header.crc32 {
         return Err(ShardError::ChecksumMismatch {
             expected: header.crc32,

@@ -224,18 +224,75 @@ impl VectorDir {
 }
 
 /// One partition's vectors.
+///
+/// Format v4 stores each vector as a 4-bit residual from the partition's own base vector (its members'
+/// mean, int8): `v ≈ base + scale · q` with `q` in `-7..=7`, two values per byte. Within a partition the
+/// residuals are small, so 4 bits keep the ranking that int8 absolute vectors gave (measured on SciFact)
+/// for about half the bytes of the file every vector query fetches most of. v2–v3 stored int8 absolute
+/// vectors (`v ≈ scale · q`); both are read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VectorShard {
     pub dims: u32,
     /// Chunk ordinals, ascending.
     pub chunks: Vec<u32>,
+    /// What every vector is stored relative to, `base_scale · base`: `dims` int8 values (v4), or
+    /// empty (v2–v3: absolute vectors).
+    pub base: Vec<i8>,
+    pub base_scale: f32,
     pub scales: Vec<f32>,
-    /// `chunks.len() × dims` quantized values.
+    /// `chunks.len() × dims` quantized values: 4-bit in `-7..=7` when `base` is set, else int8.
     pub values: Vec<i8>,
 }
 
+/// The largest magnitude of a 4-bit residual value.
+const NIBBLE_MAX: f32 = 7.0;
+
 impl VectorShard {
+    /// Quantizes `rows` (one per chunk, ascending chunk ordinals) the way the current format stores
+    /// them: the base is the rows' mean as int8, and each row a 4-bit residual from it.
+    pub fn quantize(dims: u32, chunks: Vec<u32>, rows: &[&[f32]]) -> Self {
+        let d = dims as usize;
+        let mut mean = vec![0f32; d];
+        for r in rows {
+            mean.iter_mut().zip(*r).for_each(|(m, x)| *m += x);
+        }
+        mean.iter_mut().for_each(|m| *m /= rows.len().max(1) as f32);
+        // The reader only knows the dequantized base: residuals are taken from that.
+        let (base_scale, base) = quantize(&mean);
+        let mut scales = Vec::with_capacity(rows.len());
+        let mut values = Vec::with_capacity(rows.len() * d);
+        for r in rows {
+            let residual: Vec<f32> = r
+                .iter()
+                .zip(&base)
+                .map(|(x, &b)| x - b as f32 * base_scale)
+                .collect();
+            let max = residual.iter().fold(0f32, |m, x| m.max(x.abs()));
+            let scale = if max > 0.0 { max / NIBBLE_MAX } else { 0.0 };
+            scales.push(scale);
+            values.extend(residual.iter().map(|&x| {
+                if scale == 0.0 {
+                    0
+                } else {
+                    libm::roundf(x / scale).clamp(-NIBBLE_MAX, NIBBLE_MAX) as i8
+                }
+            }));
+        }
+        VectorShard {
+            dims,
+            chunks,
+            base,
+            base_scale,
+            scales,
+            values,
+        }
+    }
+
+    /// The file of the current format (v4). `base` must hold `dims` values and `values` be in `-7..=7`,
+    /// as [`VectorShard::quantize`] makes them.
     pub fn encode(&self) -> Vec<u8> {
+        let d = self.dims as usize;
+        debug_assert_eq!(self.base.len(), d, "v4 shards are residual");
         let mut w = ByteWriter::new();
         w.varint(self.dims as u64);
         w.varint(self.chunks.len() as u64);
@@ -244,15 +301,35 @@ impl VectorShard {
             w.varint(if i == 0 { c } else { c - last } as u64);
             last = c;
         }
-        write_quantized(&mut w, &self.scales, &self.values);
+        w.f32(self.base_scale);
+        w.raw(&self.base.iter().map(|&v| v as u8).collect::<Vec<u8>>());
+        for &s in &self.scales {
+            w.f32(s);
+        }
+        let mut packed = Vec::with_capacity(self.chunks.len() * d.div_ceil(2));
+        for v in self.values.chunks_exact(d) {
+            for pair in v.chunks(2) {
+                let lo = (pair[0] as u8) & 0x0f;
+                let hi = (pair.get(1).copied().unwrap_or(0) as u8) & 0x0f;
+                packed.push(lo | (hi << 4));
+            }
+        }
+        w.raw(&packed);
         envelope::seal(ShardKind::Vectors, &w.into_inner())
     }
 
     pub fn decode(file: &[u8]) -> Result<Self, ShardError> {
-        Self::decode_payload(&envelope::open(file, ShardKind::Vectors)?)
+        let version = envelope::read_header(file)?.version;
+        Self::decode_versioned(&envelope::open(file, ShardKind::Vectors)?, version)
     }
 
+    /// Decodes a payload of the current format version.
     pub fn decode_payload(raw: &[u8]) -> Result<Self, ShardError> {
+        Self::decode_versioned(raw, envelope::FORMAT_VERSION)
+    }
+
+    /// Decodes a payload written by format `version` (v2–v3: int8 absolute; v4: 4-bit residual).
+    pub fn decode_versioned(raw: &[u8], version: u16) -> Result<Self, ShardError> {
         let mut r = ByteReader::new(raw);
         let dims = r.varint_u32("vector dims")?;
         check_dims(dims)?;
@@ -273,20 +350,68 @@ impl VectorShard {
             chunks.push(c);
             last = c;
         }
-        let (scales, values) = read_quantized(&mut r, n, dims)?;
+        let d = dims as usize;
+        let (base, base_scale, scales, values) = if version >= 4 {
+            let bs = r.f32("vector base scale")?;
+            if !bs.is_finite() || bs < 0.0 {
+                return Err(invalid(
+                    "vector base scale",
+                    "not a finite non-negative number",
+                ));
+            }
+            let base = r.take(d, "vector base")?.iter().map(|&b| b as i8).collect();
+            let scales = read_scales(&mut r, n)?;
+            let per = d.div_ceil(2);
+            let len = n
+                .checked_mul(per)
+                .ok_or(invalid("quantized values", "too large"))?;
+            let packed = r.take(len, "quantized values")?;
+            let mut values = Vec::with_capacity(n * d);
+            for row in packed.chunks_exact(per) {
+                for (j, &b) in row.iter().enumerate() {
+                    values.push(nibble(b & 0x0f));
+                    if 2 * j + 1 < d {
+                        values.push(nibble(b >> 4));
+                    }
+                }
+            }
+            if values.iter().any(|&v| v < -7) {
+                return Err(invalid("quantized values", "a 4-bit value of -8"));
+            }
+            (base, bs, scales, values)
+        } else {
+            let (scales, values) = read_quantized(&mut r, n, dims)?;
+            (Vec::new(), 0.0, scales, values)
+        };
         r.finish("vector shard")?;
         Ok(VectorShard {
             dims,
             chunks,
+            base,
+            base_scale,
             scales,
             values,
         })
+    }
+
+    /// The `i`-th stored vector, dequantized.
+    pub fn vector(&self, i: usize) -> Vec<f32> {
+        let d = self.dims as usize;
+        let s = self.scales[i];
+        self.values[i * d..(i + 1) * d]
+            .iter()
+            .enumerate()
+            .map(|(j, &q)| self.base_value(j) + s * q as f32)
+            .collect()
     }
 
     /// `(chunk, cosine similarity)` of every vector with the unit `query`.
     pub fn scores<'a>(&'a self, query: &'a [f32]) -> impl Iterator<Item = (u32, f32)> + 'a {
         let d = self.dims as usize;
         let q = &query[..d.min(query.len())];
+        let offset: f32 = (0..self.base.len().min(q.len()))
+            .map(|j| q[j] * self.base_value(j))
+            .sum();
         self.values
             .chunks_exact(d)
             .zip(self.chunks.iter().zip(&self.scales))
@@ -295,9 +420,34 @@ impl VectorShard {
                 for (a, &b) in q.iter().zip(v) {
                     acc += a * b as f32;
                 }
-                (c, acc * s)
+                (c, offset + acc * s)
             })
     }
+}
+
+impl VectorShard {
+    fn base_value(&self, j: usize) -> f32 {
+        self.base
+            .get(j)
+            .map_or(0.0, |&b| b as f32 * self.base_scale)
+    }
+}
+
+/// A stored 4-bit two's-complement value.
+fn nibble(b: u8) -> i8 {
+    ((b << 4) as i8) >> 4
+}
+
+fn read_scales(r: &mut ByteReader<'_>, n: usize) -> Result<Vec<f32>, ShardError> {
+    let mut scales = Vec::with_capacity(n);
+    for _ in 0..n {
+        let s = r.f32("scale")?;
+        if !s.is_finite() || s < 0.0 {
+            return Err(invalid("scale", "not a finite non-negative number"));
+        }
+        scales.push(s);
+    }
+    Ok(scales)
 }
 
 /// A linear map from the model's embedding space to the stored dimensions (the top principal
@@ -389,14 +539,7 @@ pub(crate) fn read_quantized(
     n: usize,
     dims: u32,
 ) -> Result<(Vec<f32>, Vec<i8>), ShardError> {
-    let mut scales = Vec::with_capacity(n);
-    for _ in 0..n {
-        let s = r.f32("scale")?;
-        if !s.is_finite() || s < 0.0 {
-            return Err(invalid("scale", "not a finite non-negative number"));
-        }
-        scales.push(s);
-    }
+    let scales = read_scales(r, n)?;
     let len = n
         .checked_mul(dims as usize)
         .ok_or(invalid("quantized values", "too large"))?;
@@ -443,26 +586,30 @@ mod tests {
                 v
             })
             .collect();
-        let mut shard = VectorShard {
-            dims: dims as u32,
-            chunks: vec![3, 4, 9, 10, 200],
-            scales: Vec::new(),
-            values: Vec::new(),
-        };
-        for v in &raw {
-            let (s, q) = quantize(v);
-            shard.scales.push(s);
-            shard.values.extend(q);
-        }
+        let rows: Vec<&[f32]> = raw.iter().map(Vec::as_slice).collect();
+        let shard = VectorShard::quantize(dims as u32, vec![3, 4, 9, 10, 200], &rows);
+        assert!(shard.values.iter().all(|v| (-7..=7).contains(v)));
         let file = shard.encode();
         let back = VectorShard::decode(&file).unwrap();
         assert_eq!(back, shard);
+        // Even five unrelated 8-d vectors (residuals as large as the vectors) keep their order.
         let q = &raw[2];
-        for ((c, s), v) in back.scores(q).zip(&raw) {
+        let mut exact: Vec<(u32, f32)> = shard
+            .chunks
+            .iter()
+            .copied()
+            .zip(raw.iter().map(|v| dot_f32(q, v)))
+            .collect();
+        let mut stored: Vec<(u32, f32)> = back.scores(q).collect();
+        for list in [&mut exact, &mut stored] {
+            list.sort_by(|a, b| b.1.total_cmp(&a.1));
+        }
+        assert_eq!(exact[0].0, stored[0].0);
+        for (i, v) in raw.iter().enumerate() {
+            let d = back.vector(i);
             assert!(
-                (s - dot_f32(q, v)).abs() < 0.01,
-                "chunk {c}: {s} vs {}",
-                dot_f32(q, v)
+                dot_f32(&d, v) > 0.95,
+                "vector {i} dequantizes close to itself"
             );
         }
         let dir = VectorDir {
@@ -481,14 +628,70 @@ mod tests {
         assert_eq!(back.probe(&[0.1, 0.9], 2), vec![1, 0]);
     }
 
+    /// Issue 4: a partition of 128-d unit vectors around a common direction, as k-means makes them,
+    /// stored as 4-bit residuals, scores within 0.02 of the exact cosine (0.005 on average).
+    #[test]
+    fn issue_4_residual_4_bit_scores_stay_close_to_exact() {
+        let dims = 128;
+        let mut seed = 0x9e37_79b9u32;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32 - 0.5
+        };
+        let unit = |mut v: Vec<f32>| {
+            let n = dot_f32(&v, &v).sqrt();
+            v.iter_mut().for_each(|x| *x /= n);
+            v
+        };
+        let center = unit((0..dims).map(|_| rand()).collect());
+        let raw: Vec<Vec<f32>> = (0..32)
+            .map(|_| unit(center.iter().map(|c| c + 0.12 * rand()).collect()))
+            .collect();
+        let rows: Vec<&[f32]> = raw.iter().map(Vec::as_slice).collect();
+        let shard = VectorShard::quantize(dims as u32, (0..32).collect(), &rows);
+        let back = VectorShard::decode(&shard.encode()).unwrap();
+        let (mut worst, mut sum) = (0f32, 0f32);
+        for query in [
+            center.clone(),
+            unit((0..dims).map(|_| rand()).collect()),
+            raw[7].clone(),
+        ] {
+            for ((_, s), v) in back.scores(&query).zip(&raw) {
+                let err = (s - dot_f32(&query, v)).abs();
+                worst = worst.max(err);
+                sum += err;
+            }
+        }
+        assert!(worst < 0.02, "worst error {worst}");
+        assert!(sum / 96.0 < 0.005, "mean error {}", sum / 96.0);
+    }
+
+    /// Format v3 partitions (int8, absolute) still read and score.
+    #[test]
+    fn v3_int8_vector_shards_still_read() {
+        let v = [0.6f32, 0.8, 0.0, 0.0];
+        let (s, q) = quantize(&v);
+        let mut w = ByteWriter::new();
+        w.varint(4);
+        w.varint(1);
+        w.varint(5);
+        write_quantized(&mut w, &[s], &q);
+        let shard = VectorShard::decode_versioned(&w.into_inner(), 3).unwrap();
+        assert!(shard.base.is_empty());
+        assert_eq!(shard.chunks, vec![5]);
+        let (_, score) = shard.scores(&v).next().unwrap();
+        assert!((score - 1.0).abs() < 0.01);
+    }
+
     #[test]
     fn damaged_vector_shards_are_typed_errors() {
-        let shard = VectorShard {
-            dims: 4,
-            chunks: vec![1, 2],
-            scales: vec![0.1, 0.2],
-            values: vec![1, 2, 3, 4, 5, 6, 7, 8],
-        };
+        let shard = VectorShard::quantize(
+            4,
+            vec![1, 2],
+            &[&[0.5, 0.5, 0.5, 0.5], &[1.0, 0.0, 0.0, 0.0]],
+        );
         let raw = envelope::open(&shard.encode(), ShardKind::Vectors).unwrap();
         for cut in 0..raw.len() {
             assert!(

@@ -3,9 +3,7 @@
 //! Partitioning is spherical k-means with a deterministic start (evenly spaced chunks) and a fixed
 //! number of rounds, so the same vectors always give the same files.
 
-use aidocs_core::vectors::{
-    quantize, PartitionEntry, Projection, VectorDir, VectorRef, VectorShard,
-};
+use aidocs_core::vectors::{PartitionEntry, Projection, VectorDir, VectorRef, VectorShard};
 use rayon::prelude::*;
 
 /// Vectors for every chunk, in chunk-ordinal order.
@@ -83,23 +81,16 @@ pub fn export_vectors(
         if chunks.is_empty() {
             continue; // an empty cluster gets no shard and no centroid
         }
-        let mut shard = VectorShard {
-            dims: vectors.dims as u32,
-            chunks: Vec::with_capacity(chunks.len()),
-            scales: Vec::with_capacity(chunks.len()),
-            values: Vec::with_capacity(chunks.len() * vectors.dims),
-        };
-        for &c in &chunks {
-            let (s, q) = quantize(&vectors.rows[c as usize]);
-            shard.chunks.push(c);
-            shard.scales.push(s);
-            shard.values.extend(q);
-        }
-        let bytes = shard.encode();
+        let rows: Vec<&[f32]> = chunks
+            .iter()
+            .map(|&c| vectors.rows[c as usize].as_slice())
+            .collect();
+        let count = chunks.len() as u32;
+        let bytes = VectorShard::quantize(vectors.dims as u32, chunks, &rows).encode();
         let file = name("v", &bytes);
         partitions.push(PartitionEntry {
             file: file.clone(),
-            count: chunks.len() as u32,
+            count,
         });
         kept.extend_from_slice(&centroids[ci]);
         files.push((file, bytes));

@@ -94,12 +94,19 @@ fn issue_4_v2_fixture_vectors_rank_without_the_model() {
         .is_empty());
 }
 
-/// Issue 4: the v3 fixture carries the static query encoder and the projection: without the model, a
-/// paraphrase with none of the page's title words ("renew my credentials") finds the refresh-token
-/// guide first in vector and hybrid modes; the projection for full-model clients reads back.
+/// Issue 4: the v3 and v4 fixtures carry the static query encoder and the projection: without the
+/// model, a paraphrase with none of the page's title words ("renew my credentials") finds the
+/// refresh-token guide first in vector and hybrid modes (v3 over int8 partitions, v4 over 4-bit
+/// residual ones); the projection for full-model clients reads back.
 #[test]
 fn issue_4_v3_fixture_static_encoder_ranks_without_the_model() {
-    let dir = repo().join("tests/compat/v3");
+    for version in ["v3", "v4"] {
+        static_encoder_ranks_without_the_model(version);
+    }
+}
+
+fn static_encoder_ranks_without_the_model(version: &str) {
+    let dir = repo().join("tests/compat").join(version);
     let index = LocalIndex::open(&dir).unwrap();
     let vref = index
         .searcher
@@ -128,7 +135,7 @@ fn issue_4_v3_fixture_static_encoder_ranks_without_the_model() {
             .search_with("renew my credentials", Some(&q), &opts)
             .unwrap();
         assert_eq!(used, mode);
-        assert_eq!(hits[0].url, "/guides/refresh-tokens", "{mode:?}");
+        assert_eq!(hits[0].url, "/guides/refresh-tokens", "{version} {mode:?}");
     }
     // No word with a row: nothing to encode, and hybrid ranks lexically.
     assert!(index.static_vector("zzzqqq").unwrap().is_none());

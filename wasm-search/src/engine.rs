@@ -536,7 +536,9 @@ impl Engine {
                 Shard::VectorDir(Rc::new(dir))
             }
             ShardKind::Vectors => {
-                let v = VectorShard::decode_payload(&raw).map_err(shard_err)?;
+                // v2–v3 stored int8 absolute vectors, v4 4-bit residuals: the header says which.
+                let version = envelope::read_header(file).map_err(shard_err)?.version;
+                let v = VectorShard::decode_versioned(&raw, version).map_err(shard_err)?;
                 if v.dims != dims {
                     return Err(mismatch());
                 }

@@ -1,19 +1,37 @@
 //! Issue 4: a full-model query vector handed in by the caller (`provideQueryVector`, what the Node and
 //! edge full encoder does) is mapped through the index's projection and ranks without row shards; bad
-//! vectors are typed errors. Runs natively over the checked-in v3 compatibility fixture (with vectors,
-//! term rows and a projection from the real model).
+//! vectors are typed errors. Runs natively over the checked-in v3 and v4 compatibility fixtures (with
+//! vectors, term rows and a projection from the real model; v3 stores int8 partitions, v4 4-bit
+//! residuals).
 
 use std::path::{Path, PathBuf};
 
 use aidocs_core::vectors::Projection;
 use aidocs_wasm_search::engine::{Engine, EngineError, QueryOptions};
 
+/// The fixtures every test runs over.
+const VERSIONS: [&str; 2] = ["v3", "v4"];
+
+thread_local! {
+    static VERSION: std::cell::Cell<&'static str> = const { std::cell::Cell::new("v4") };
+}
+
 fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/compat/v3")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/compat")
+        .join(VERSION.get())
+}
+
+/// Runs `test` once per fixture version.
+fn each_version(test: impl Fn()) {
+    for v in VERSIONS {
+        VERSION.set(v);
+        test();
+    }
 }
 
 fn read(name: &str) -> Vec<u8> {
-    std::fs::read(fixture().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    std::fs::read(fixture().join(name)).unwrap_or_else(|e| panic!("{}/{name}: {e}", VERSION.get()))
 }
 
 fn open() -> Engine {
@@ -67,6 +85,10 @@ fn full_vector_along(projection: &Projection, row: usize) -> Vec<f32> {
 
 #[test]
 fn issue_4_a_provided_full_vector_loads_the_projection_not_the_row_shards() {
+    each_version(provided_vector_loads_the_projection);
+}
+
+fn provided_vector_loads_the_projection() {
     let mut engine = open();
     let manifest_vectors = engine.manifest().vectors.clone().unwrap();
     let projection_file = manifest_vectors.projection.clone().unwrap();
@@ -98,6 +120,10 @@ fn issue_4_a_provided_full_vector_loads_the_projection_not_the_row_shards() {
 
 #[test]
 fn issue_4_bad_query_vectors_are_typed_errors() {
+    each_version(bad_query_vectors_are_typed_errors);
+}
+
+fn bad_query_vectors_are_typed_errors() {
     let mut engine = open();
     let bad = |e: EngineError| assert_eq!(e.code(), "bad_option", "{}", e.message());
     bad(engine
