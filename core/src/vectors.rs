@@ -99,7 +99,12 @@ pub struct PartitionEntry {
 pub struct VectorDir {
     pub model: String,
     pub dims: u32,
-    /// `partitions.len() × dims` values, row-major (unit-length rows, f32: they are few).
+    /// How many leading dimensions of each centroid are stored and probed (v4; `dims` before). The
+    /// stored dimensions are principal directions in decreasing order of variance, so the leading ones
+    /// rank centroids nearly as all do, and a large site's directory (every vector query's first
+    /// file) stays small.
+    pub probe_dims: u32,
+    /// `partitions.len() × probe_dims` values, row-major.
     pub centroids: Vec<f32>,
     pub partitions: Vec<PartitionEntry>,
 }
@@ -121,6 +126,7 @@ impl VectorDir {
         let mut w = ByteWriter::new();
         w.str(&self.model);
         w.varint(self.dims as u64);
+        w.varint(self.probe_dims as u64);
         w.varint(self.partitions.len() as u64);
         for p in &self.partitions {
             w.str(&p.file);
@@ -128,7 +134,7 @@ impl VectorDir {
         }
         // v3: int8 centroids with one scale each (v2 stored f32: a quarter of the bytes for the file
         // every vector query loads first; probing only ranks centroids, which int8 keeps).
-        let d = self.dims as usize;
+        let d = self.probe_dims as usize;
         for c in self.centroids.chunks_exact(d) {
             let (scale, q) = quantize(c);
             w.f32(scale);
@@ -148,12 +154,22 @@ impl VectorDir {
         Self::decode_versioned(raw, envelope::FORMAT_VERSION)
     }
 
-    /// Decodes a payload written by format `version` (v2: f32 centroids; v3: int8).
+    /// Decodes a payload written by format `version` (v2: f32 centroids; v3: int8; v4: int8 over the
+    /// leading `probe_dims`).
     pub fn decode_versioned(raw: &[u8], version: u16) -> Result<Self, ShardError> {
         let mut r = ByteReader::new(raw);
         let model = r.str("vector model")?.to_owned();
         let dims = r.varint_u32("vector dims")?;
         check_dims(dims)?;
+        let probe_dims = if version >= 4 {
+            let p = r.varint_u32("probe dims")?;
+            if p == 0 || p > dims {
+                return Err(invalid("probe dims", "not in 1..=dims"));
+            }
+            p
+        } else {
+            dims
+        };
         let n = r.count("partition list", 3)?;
         let mut partitions = Vec::with_capacity(n);
         for _ in 0..n {
@@ -162,14 +178,14 @@ impl VectorDir {
             partitions.push(PartitionEntry { file, count });
         }
         let per = if version >= 3 {
-            dims as usize + 4
+            probe_dims as usize + 4
         } else {
             dims as usize * 4
         };
         let values = n
             .checked_mul(per)
             .filter(|v| *v <= r.remaining())
-            .map(|_| n * dims as usize)
+            .map(|_| n * probe_dims as usize)
             .ok_or(ShardError::Format(FormatError::Truncated {
                 what: "centroids",
             }))?;
@@ -183,7 +199,7 @@ impl VectorDir {
                         "not a finite non-negative number",
                     ));
                 }
-                for &b in r.take(dims as usize, "centroid")? {
+                for &b in r.take(probe_dims as usize, "centroid")? {
                     centroids.push(scale * (b as i8) as f32);
                 }
             }
@@ -200,6 +216,7 @@ impl VectorDir {
         Ok(VectorDir {
             model,
             dims,
+            probe_dims,
             centroids,
             partitions,
         })
@@ -208,7 +225,8 @@ impl VectorDir {
     /// Partition indexes by descending centroid similarity to `query`, the first `nprobe` of them
     /// (ties by index, so both sides probe the same ones).
     pub fn probe(&self, query: &[f32], nprobe: usize) -> Vec<usize> {
-        let d = self.dims as usize;
+        let d = self.probe_dims as usize;
+        let query = &query[..d.min(query.len())];
         let mut sims: Vec<(usize, f32)> = self
             .centroids
             .chunks_exact(d)
@@ -615,6 +633,7 @@ mod tests {
         let dir = VectorDir {
             model: "m".into(),
             dims: 2,
+            probe_dims: 2,
             centroids: vec![1.0, 0.0, 0.0, 1.0, -1.0, 0.0],
             partitions: (0..3)
                 .map(|i| PartitionEntry {

@@ -37,6 +37,9 @@ pub struct FitOptions {
     pub dims: usize,
     /// Target chunks per vector partition (a query fetches `nprobe` partitions).
     pub partition_size: usize,
+    /// Leading dimensions of each centroid in the vector directory (0 = automatic: see
+    /// [`crate::vectors::probe_dims`]).
+    pub probe_dims: usize,
     /// Leading sentences of each section embedded as extra short examples (0 = titles and headings
     /// only; on SciFact train, 2 sentences cost 7,000 more embeddings and lowered nDCG@10 slightly).
     pub sentences: usize,
@@ -53,6 +56,7 @@ impl Default for FitOptions {
             sentences: 0,
             dims: 128,
             partition_size: crate::vectors::PARTITION_TARGET,
+            probe_dims: 0,
         }
     }
 }

@@ -275,7 +275,8 @@ pub fn export(
     flush_meta(&mut batch, batch_first, &mut files, &mut meta_entries);
 
     let vector_ref = vectors.map(|v| {
-        let (mut r, vfiles) = export_vectors(v, fit.partition_size.max(1), content_name);
+        let (mut r, vfiles) =
+            export_vectors(v, fit.partition_size.max(1), fit.probe_dims, content_name);
         files.extend(vfiles);
         if let Some((_, p)) = &projected {
             let bytes = p.encode();

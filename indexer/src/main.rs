@@ -256,6 +256,10 @@ struct BuildArgs {
     /// Target chunks per vector partition (a vector query fetches --nprobe of them).
     #[arg(long, default_value_t = FitOptions::default().partition_size, hide_short_help = true)]
     vector_partition_size: usize,
+    /// Leading dimensions of each centroid the vector directory stores (0 = all while the centroids fit
+    /// 24 KB, fewer on large sites, at least 32).
+    #[arg(long, default_value_t = FitOptions::default().probe_dims, hide_short_help = true)]
+    vector_probe_dims: usize,
     /// Static query encoder: leading sentences of each section embedded as extra fitting examples.
     #[arg(long, default_value_t = FitOptions::default().sentences, hide_short_help = true)]
     encoder_sentences: usize,
@@ -530,6 +534,7 @@ fn run_build(a: BuildArgs) -> ExitCode {
         sentences: a.encoder_sentences,
         dims: a.vector_dims,
         partition_size: a.vector_partition_size.max(1),
+        probe_dims: a.vector_probe_dims,
     };
     // Find the search box before building, so a missing package fails fast.
     let plugin = if a.search_box {

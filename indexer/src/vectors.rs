@@ -15,9 +15,9 @@ pub struct ChunkVectors {
     pub short: crate::encoder::ShortExamples,
 }
 
-/// Target chunks per partition: about 4 KB per shard at 128 dimensions. Smaller partitions probed in
-/// greater number gave more recall per byte on SciFact train (32 × 24 probes: recall@10 0.970 at 291 KB
-/// cold; 64 × 16: 0.966 at 332 KB).
+/// Target chunks per partition: about 2 KB per shard at 128 dimensions in 4-bit residuals. Smaller
+/// partitions probed in greater number gave more recall per byte on SciFact train (measured with int8
+/// partitions: 32 × 24 probes: recall@10 0.970 at 291 KB cold; 64 × 16: 0.966 at 332 KB).
 pub const PARTITION_TARGET: usize = 32;
 const KMEANS_ROUNDS: usize = 12;
 
@@ -63,10 +63,29 @@ pub fn partition(rows: &[Vec<f32>], dims: usize, target: usize) -> (Vec<Vec<f32>
     (centroids, assign)
 }
 
+/// Bytes of int8 centroids the vector directory may hold before it keeps fewer dimensions of each.
+pub const DIRECTORY_BUDGET: usize = 24 * 1024;
+/// The fewest leading dimensions a centroid keeps, whatever the site's size.
+pub const MIN_PROBE_DIMS: usize = 32;
+
+/// Leading dimensions of each of `partitions` centroids the directory stores: all of them while the
+/// centroids fit [`DIRECTORY_BUDGET`], else as many as fit (a multiple of 8, at least
+/// [`MIN_PROBE_DIMS`]). Every vector query loads the directory first, so it is what grows with the
+/// site.
+pub fn probe_dims(partitions: usize, dims: usize) -> usize {
+    // Each stored centroid costs its dimensions plus one f32 scale.
+    if partitions * (dims + 4) <= DIRECTORY_BUDGET {
+        return dims;
+    }
+    let fit = (DIRECTORY_BUDGET / partitions.max(1)).saturating_sub(4) / 8 * 8;
+    fit.clamp(MIN_PROBE_DIMS.min(dims), dims)
+}
+
 /// The vector files and the manifest's reference. `name` turns (dir, bytes) into a content-hashed path.
 pub fn export_vectors(
     vectors: &ChunkVectors,
     target: usize,
+    probe: usize,
     name: impl Fn(&str, &[u8]) -> String,
 ) -> (VectorRef, Vec<(String, Vec<u8>)>) {
     let (centroids, assign) = partition(&vectors.rows, vectors.dims, target);
@@ -92,13 +111,22 @@ pub fn export_vectors(
             file: file.clone(),
             count,
         });
-        kept.extend_from_slice(&centroids[ci]);
+        kept.push(&centroids[ci]);
         files.push((file, bytes));
     }
+    let probe_dims = match probe {
+        0 => probe_dims(kept.len(), vectors.dims),
+        p => p.min(vectors.dims),
+    };
     let dir = VectorDir {
         model: vectors.model.clone(),
         dims: vectors.dims as u32,
-        centroids: kept,
+        probe_dims: probe_dims as u32,
+        centroids: kept
+            .iter()
+            .flat_map(|c| &c[..probe_dims])
+            .copied()
+            .collect(),
         partitions,
     };
     let bytes = dir.encode();
@@ -207,4 +235,21 @@ pub fn project(vectors: &ChunkVectors, k: usize) -> (ChunkVectors, Projection) {
         },
     };
     (projected, projection)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 4: the directory keeps every dimension while its centroids fit the budget (SciFact's 163
+    /// partitions), then fewer as the site grows, never under 32.
+    #[test]
+    fn issue_4_directory_keeps_fewer_centroid_dimensions_on_large_sites() {
+        assert_eq!(probe_dims(163, 128), 128);
+        assert_eq!(probe_dims(400, 128), 56);
+        assert_eq!(probe_dims(700, 128), MIN_PROBE_DIMS);
+        assert_eq!(probe_dims(5000, 128), MIN_PROBE_DIMS);
+        assert_eq!(probe_dims(5000, 16), 16);
+        assert!(400 * (probe_dims(400, 128) + 4) <= DIRECTORY_BUDGET);
+    }
 }

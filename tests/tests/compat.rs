@@ -1,7 +1,8 @@
 //! Issue 2: every shard format version keeps a checked-in index (`tests/compat/v<N>/`, built from
 //! `fixtures/example-site`) that the current reader must open, verify and query.
 //!
-//! `AIDOCS_BLESS=1 cargo test -p aidocs-e2e --test compat` rewrites the fixture of the *current* version
+//! `AIDOCS_BLESS=1 cargo test -p aidocs-e2e --test compat -- --test-threads=1` (the other tests read the
+//! fixture being rewritten) rewrites the fixture of the *current* version
 //! (and its expected results); older versions are never rewritten.
 
 use aidocs_e2e::{fixture, repo};
