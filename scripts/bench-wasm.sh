@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # wasm query-side figures (issue 3): warm latency in Node and headless Chromium, cold and per-keystroke
 # bytes, module sizes. Builds SciFact (with vectors: the first run embeds it, tens of minutes; point
-# SCIFACT_CACHE at an existing build cache to reuse its vectors) and a 10,000-page site (lexical only)
+# SCIFACT_CACHE at an existing build cache to reuse its vectors) and a 10,000-page site (lexical unless
+# SITE10K_VECTORS=1, below)
 # from ../shared/data with the release indexer, then runs every mode in MODES (default: lexical hybrid).
 # Prints figures; asserts nothing. Needs ./dev.sh setup (wasm toolchain, chromium, npm packages, model).
 set -euo pipefail
@@ -16,12 +17,18 @@ W=target/bench
 mkdir -p $W
 $B build "$DATA/scifact/docs.jsonl" --out $W/scifact --cache-dir "${SCIFACT_CACHE:-$W/scifact-cache}" >/dev/null 2>&1
 [ -d $W/site-10k ] || python3 scripts/make-corpus.py 10000 $W/site-10k
-$B build $W/site-10k --out $W/out-site-10k --cache-dir $W/cache-site-10k --no-embeddings >/dev/null 2>&1
+# The 10,000-page site is lexical unless SITE10K_VECTORS=1: embedding its 22,000 chunks takes about an
+# hour on 2 cores (SITE10K_CACHE reuses a build cache that has them).
+if [ "${SITE10K_VECTORS:-0}" = 1 ]; then
+  $B build $W/site-10k --out $W/out-site-10k --cache-dir "${SITE10K_CACHE:-$W/cache-site-10k}" --require-embeddings >/dev/null 2>&1
+else
+  $B build $W/site-10k --out $W/out-site-10k --cache-dir "${SITE10K_CACHE:-$W/cache-site-10k}" --no-embeddings >/dev/null 2>&1
+fi
 # SciFact's 300 test queries (the ids of qrels/test.tsv).
 python3 - "$DATA/scifact" > $W/scifact-test-queries.jsonl <<'PY'
 import json, sys
 d = sys.argv[1]
-ids = {l.split("\t")[0] for l in open(f"{d}/qrels/test.tsv") if not l.startswith("query")}
+ids = {l.split("\t")[0] for l in open(f"{d}/qrels/test.tsv") if not l.startswith(("qid", "query"))}
 for l in open(f"{d}/queries.jsonl"):
     q = json.loads(l)
     if str(q.get("_id", q.get("id"))) in ids:
