@@ -257,7 +257,7 @@ struct BuildArgs {
     #[arg(long, default_value_t = FitOptions::default().partition_size, hide_short_help = true)]
     vector_partition_size: usize,
     /// Leading dimensions of each centroid the vector directory stores (0 = all while the centroids fit
-    /// 24 KB, fewer on large sites, at least 32).
+    /// 24 KB, fewer on large sites, at least 64).
     #[arg(long, default_value_t = FitOptions::default().probe_dims, hide_short_help = true)]
     vector_probe_dims: usize,
     /// Static query encoder: leading sentences of each section embedded as extra fitting examples.
