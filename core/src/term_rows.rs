@@ -60,13 +60,7 @@ impl TermRowsRef {
         // The prefix becomes a path: the same rules as every other file name of the index.
         crate::format::check_file_name(&format!("{prefix}0.bin"))?;
         let terms = r.varint_u32("term rows count")?;
-        let mean_scale = r.f32("term rows mean scale")?;
-        if !mean_scale.is_finite() || mean_scale < 0.0 {
-            return Err(invalid(
-                "term rows mean scale",
-                "not a finite non-negative number",
-            ));
-        }
+        let mean_scale = crate::vectors::read_scale(r, "term rows mean scale")?;
         let mean = r
             .take(dims as usize, "term rows mean")?
             .iter()

@@ -192,13 +192,7 @@ impl VectorDir {
         let mut centroids = Vec::with_capacity(values);
         if version >= 3 {
             for _ in 0..n {
-                let scale = r.f32("centroid scale")?;
-                if !scale.is_finite() || scale < 0.0 {
-                    return Err(invalid(
-                        "centroid scale",
-                        "not a finite non-negative number",
-                    ));
-                }
+                let scale = read_scale(&mut r, "centroid scale")?;
                 for &b in r.take(probe_dims as usize, "centroid")? {
                     centroids.push(scale * (b as i8) as f32);
                 }
@@ -370,13 +364,7 @@ impl VectorShard {
         }
         let d = dims as usize;
         let (base, base_scale, scales, values) = if version >= 4 {
-            let bs = r.f32("vector base scale")?;
-            if !bs.is_finite() || bs < 0.0 {
-                return Err(invalid(
-                    "vector base scale",
-                    "not a finite non-negative number",
-                ));
-            }
+            let bs = read_scale(&mut r, "vector base scale")?;
             let base = r.take(d, "vector base")?.iter().map(|&b| b as i8).collect();
             let scales = read_scales(&mut r, n)?;
             let per = d.div_ceil(2);
@@ -456,16 +444,17 @@ fn nibble(b: u8) -> i8 {
     ((b << 4) as i8) >> 4
 }
 
-fn read_scales(r: &mut ByteReader<'_>, n: usize) -> Result<Vec<f32>, ShardError> {
-    let mut scales = Vec::with_capacity(n);
-    for _ in 0..n {
-        let s = r.f32("scale")?;
-        if !s.is_finite() || s < 0.0 {
-            return Err(invalid("scale", "not a finite non-negative number"));
-        }
-        scales.push(s);
+/// One quantization scale: `x ≈ scale · q` needs a finite, non-negative scale.
+pub(crate) fn read_scale(r: &mut ByteReader<'_>, what: &'static str) -> Result<f32, ShardError> {
+    let s = r.f32(what)?;
+    if !s.is_finite() || s < 0.0 {
+        return Err(invalid(what, "not a finite non-negative number"));
     }
-    Ok(scales)
+    Ok(s)
+}
+
+fn read_scales(r: &mut ByteReader<'_>, n: usize) -> Result<Vec<f32>, ShardError> {
+    (0..n).map(|_| read_scale(r, "scale")).collect()
 }
 
 /// A linear map from the model's embedding space to the stored dimensions (the top principal
