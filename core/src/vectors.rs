@@ -198,13 +198,7 @@ impl VectorDir {
                 }
             }
         } else {
-            for _ in 0..values {
-                let x = r.f32("centroid")?;
-                if !x.is_finite() {
-                    return Err(invalid("centroid", "not finite"));
-                }
-                centroids.push(x);
-            }
+            centroids = read_finite(&mut r, values, "centroid")?;
         }
         r.finish("vector directory")?;
         Ok(VectorDir {
@@ -444,6 +438,23 @@ fn nibble(b: u8) -> i8 {
     ((b << 4) as i8) >> 4
 }
 
+/// `n` f32 values, each finite (the caller has checked that `n` fits what remains).
+fn read_finite(
+    r: &mut ByteReader<'_>,
+    n: usize,
+    what: &'static str,
+) -> Result<Vec<f32>, ShardError> {
+    (0..n)
+        .map(|_| {
+            let x = r.f32(what)?;
+            if !x.is_finite() {
+                return Err(invalid(what, "not finite"));
+            }
+            Ok(x)
+        })
+        .collect()
+}
+
 /// One quantization scale: `x ≈ scale · q` needs a finite, non-negative scale.
 pub(crate) fn read_scale(r: &mut ByteReader<'_>, what: &'static str) -> Result<f32, ShardError> {
     let s = r.f32(what)?;
@@ -496,14 +507,7 @@ impl Projection {
                 what: "projection",
             }));
         }
-        let mut matrix = Vec::with_capacity(n);
-        for _ in 0..n {
-            let x = r.f32("projection")?;
-            if !x.is_finite() {
-                return Err(invalid("projection", "not finite"));
-            }
-            matrix.push(x);
-        }
+        let matrix = read_finite(&mut r, n, "projection")?;
         r.finish("projection")?;
         Ok(Projection {
             in_dims,

@@ -114,13 +114,16 @@ fn static_encoder_ranks_without_the_model(version: &str) {
         .manifest
         .vectors
         .clone()
-        .expect("v3 has vectors");
-    let rows = vref.term_rows.clone().expect("v3 has the static encoder");
+        .unwrap_or_else(|| panic!("{version} has vectors"));
+    let rows = vref
+        .term_rows
+        .clone()
+        .unwrap_or_else(|| panic!("{version} has the static encoder"));
     assert_eq!(rows.dims, vref.dims);
     let projection = index
         .projection()
         .unwrap()
-        .expect("v3 stores projected vectors");
+        .unwrap_or_else(|| panic!("{version} stores projected vectors"));
     assert_eq!((projection.in_dims, projection.out_dims), (384, vref.dims));
     let q = index
         .static_vector("renew my credentials")
