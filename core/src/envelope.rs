@@ -3,7 +3,7 @@
 //! ```text
 //! offset size  field
 //! 0      4     magic  b"AIDX"
-//! 4      2     format version (u16 LE), currently 4 (readers accept 1 to 4)
+//! 4      2     format version (u16 LE), currently 5 (readers accept 1 to 5)
 //! 6      1     shard kind (manifest = 1, terms = 2, meta = 3, vector directory = 4, vectors = 5)
 //! 7      1     codec (0 = stored, 1 = zlib, which a browser inflates with DecompressionStream("deflate"))
 //! 8      4     inflated payload length (u32 LE)
@@ -19,9 +19,10 @@ use crate::error::ShardError;
 pub const MAGIC: [u8; 4] = *b"AIDX";
 /// The shard format version this code writes. Version 2 adds the manifest's optional vector reference
 /// and the vector shard kinds; version 3 the static query encoder's term rows; version 4 stores vector
-/// shards as 4-bit residuals (half the bytes of a vector query). Each version's index is the next one's
+/// shards as 4-bit residuals (half the bytes of a vector query); version 5 the vector directory's
+/// centroids too, and names its partitions by one prefix. Each version's index is the next one's
 /// without the new parts or with the older encoding, so all are read.
-pub const FORMAT_VERSION: u16 = 4;
+pub const FORMAT_VERSION: u16 = 5;
 /// The oldest version this code reads.
 pub const MIN_FORMAT_VERSION: u16 = 1;
 pub const HEADER_LEN: usize = 20;

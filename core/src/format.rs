@@ -202,10 +202,12 @@ impl Manifest {
             w.varint(p.tagset as u64);
         }
         w.varint(self.term_shards.len() as u64);
+        let term_names = NameList::of(TERM_DIR, self.term_shards.iter().map(|s| s.file.as_str()));
+        term_names.write_mode(&mut w);
         for s in &self.term_shards {
             w.str(&s.first);
             w.str(&s.last);
-            w.str(&s.file);
+            term_names.write(&mut w, &s.file);
             w.varint(s.term_count as u64);
             match &s.filter {
                 Some(f) => {
@@ -215,11 +217,13 @@ impl Manifest {
                 None => w.u8(0),
             }
         }
+        // v5: the first page is implied (ranges are contiguous from 0).
         w.varint(self.meta_shards.len() as u64);
+        let meta_names = NameList::of(META_DIR, self.meta_shards.iter().map(|m| m.file.as_str()));
+        meta_names.write_mode(&mut w);
         for m in &self.meta_shards {
-            w.varint(m.first_page as u64);
             w.varint(m.page_count as u64);
-            w.str(&m.file);
+            meta_names.write(&mut w, &m.file);
         }
         // v2: the vector reference (a v1 payload ends here); v3: flag 2, then the static encoder
         // and the projection.
@@ -234,11 +238,19 @@ impl Manifest {
     }
 
     pub fn decode(file: &[u8]) -> Result<Self, ShardError> {
-        Self::decode_payload(&envelope::open(file, ShardKind::Manifest)?)
+        let version = envelope::read_header(file)?.version;
+        Self::decode_versioned(&envelope::open(file, ShardKind::Manifest)?, version)
     }
 
-    /// Decodes an already verified and inflated payload (see [`envelope::check`]).
+    /// Decodes an already verified and inflated payload of the current format version.
     pub fn decode_payload(raw: &[u8]) -> Result<Self, ShardError> {
+        Self::decode_versioned(raw, envelope::FORMAT_VERSION)
+    }
+
+    /// Decodes an already verified and inflated payload (see [`envelope::check`]) written by format
+    /// `version` (v5 stores content-hashed names as 6 bytes and implies metadata shards' first pages).
+    pub fn decode_versioned(raw: &[u8], version: u16) -> Result<Self, ShardError> {
+        let v5 = version >= 5;
         let mut r = ByteReader::new(raw);
         let build_id = r.str("build id")?.to_owned();
         let generator = r.str("generator")?.to_owned();
@@ -318,11 +330,12 @@ impl Manifest {
             ));
         }
         let n = r.count("term shard list", 5)?;
+        let term_names = NameList::read_mode(&mut r, v5, TERM_DIR)?;
         let mut term_shards: Vec<TermShardEntry> = Vec::with_capacity(n);
         for _ in 0..n {
             let first = r.str("term shard first term")?.to_owned();
             let last = r.str("term shard last term")?.to_owned();
-            let file = read_file_name(&mut r)?;
+            let file = term_names.read(&mut r)?;
             let term_count = r.varint_u32("term shard term count")?;
             let filter = match r.u8("term filter flag")? {
                 0 => None,
@@ -343,13 +356,19 @@ impl Manifest {
                 filter,
             });
         }
-        let n = r.count("meta shard list", 3)?;
+        let n = r.count("meta shard list", 2)?;
+        let meta_names = NameList::read_mode(&mut r, v5, META_DIR)?;
         let mut meta_shards = Vec::with_capacity(n);
         let mut next_page = 0u64;
         for _ in 0..n {
-            let first_page = r.varint_u32("meta shard first page")?;
+            let first_page = if v5 {
+                u32::try_from(next_page)
+                    .map_err(|_| invalid("meta shard list", "too many pages"))?
+            } else {
+                r.varint_u32("meta shard first page")?
+            };
             let page_count = r.varint_u32("meta shard page count")?;
-            let file = read_file_name(&mut r)?;
+            let file = meta_names.read(&mut r)?;
             if first_page as u64 != next_page || page_count == 0 {
                 return Err(invalid("meta shard list", "page ranges not contiguous"));
             }
@@ -366,7 +385,7 @@ impl Manifest {
                 "page ranges do not cover the page table",
             ));
         }
-        let vectors = if r.is_done() {
+        let vectors = if version < 2 && r.is_done() {
             None // a v1 manifest
         } else {
             match r.u8("vector flag")? {
@@ -441,6 +460,96 @@ fn invalid(what: &'static str, detail: &'static str) -> ShardError {
 
 /// Shard file names are `t/<hex>.bin`, `m/<hex>.bin` or `v/<hex>.bin`: nothing a reader could be tricked into
 /// resolving outside the index directory.
+/// Where term shards live, and metadata shards (`dir/<12 hex digits>.bin` when content-hashed).
+pub const TERM_DIR: &str = "t";
+pub const META_DIR: &str = "m";
+/// Hex digits of a content-hashed name: 48 bits, stored as 6 bytes since v5.
+const HASH_HEX: usize = 12;
+
+/// How a manifest list stores its file names (v5): as 6 raw bytes when every name is content-hashed
+/// (`dir/<12 hex>.bin`: 2,600 names of a 10,000-page site cost 9 KB less than as text, even
+/// deflated), else as strings. Before v5, always strings.
+enum NameList<'d> {
+    Strings,
+    Hashed(&'d str),
+}
+
+impl<'d> NameList<'d> {
+    fn of<'a>(dir: &'d str, mut names: impl Iterator<Item = &'a str>) -> Self {
+        if names.all(|n| hashed_name(dir, n).is_some()) {
+            NameList::Hashed(dir)
+        } else {
+            NameList::Strings
+        }
+    }
+
+    fn write_mode(&self, w: &mut ByteWriter) {
+        w.u8(matches!(self, NameList::Hashed(_)) as u8);
+    }
+
+    fn write(&self, w: &mut ByteWriter, name: &str) {
+        match self {
+            NameList::Hashed(dir) => match hashed_name(dir, name) {
+                Some(bytes) => w.raw(&bytes),
+                None => unreachable!("NameList::of checked every name"),
+            },
+            NameList::Strings => w.str(name),
+        }
+    }
+
+    fn read_mode(r: &mut ByteReader<'_>, v5: bool, dir: &'d str) -> Result<Self, ShardError> {
+        if !v5 {
+            return Ok(NameList::Strings);
+        }
+        match r.u8("file name mode")? {
+            0 => Ok(NameList::Strings),
+            1 => Ok(NameList::Hashed(dir)),
+            _ => Err(invalid("file name mode", "not 0 or 1")),
+        }
+    }
+
+    fn read(&self, r: &mut ByteReader<'_>) -> Result<String, ShardError> {
+        match self {
+            NameList::Hashed(dir) => {
+                let bytes = r.take(HASH_HEX / 2, "shard file hash")?;
+                let mut name = String::with_capacity(dir.len() + HASH_HEX + 5);
+                name.push_str(dir);
+                name.push('/');
+                for b in bytes {
+                    for nib in [b >> 4, b & 0xf] {
+                        name.push(char::from_digit(nib as u32, 16).unwrap_or('0'));
+                    }
+                }
+                name.push_str(".bin");
+                Ok(name)
+            }
+            NameList::Strings => read_file_name(r),
+        }
+    }
+}
+
+/// The 6 bytes of `dir/<12 lowercase hex digits>.bin`, or `None` for any other name.
+fn hashed_name(dir: &str, name: &str) -> Option<[u8; HASH_HEX / 2]> {
+    let hex = name
+        .strip_prefix(dir)?
+        .strip_prefix('/')?
+        .strip_suffix(".bin")?
+        .as_bytes();
+    if hex.len() != HASH_HEX {
+        return None;
+    }
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    };
+    let mut out = [0u8; HASH_HEX / 2];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = (digit(hex[2 * i])? << 4) | digit(hex[2 * i + 1])?;
+    }
+    Some(out)
+}
+
 pub(crate) fn read_file_name(r: &mut ByteReader<'_>) -> Result<String, ShardError> {
     let name = r.str("shard file name")?;
     check_file_name(name)?;
@@ -888,6 +997,23 @@ mod tests {
         assert_eq!(d.term_shards_for_prefix("m"), 0..1);
         assert_eq!(d.meta_shard_for(1), Some(0));
         assert_eq!(d.meta_shard_for(2), None);
+
+        // Issue 4: content-hashed names (what the indexer writes) are stored as 6 bytes each, and
+        // read back as the same names; one name of another shape keeps that list's names as text.
+        let mut hashed = m.clone();
+        hashed.term_shards[0].file = "t/0123456789ab.bin".into();
+        hashed.term_shards[1].file = "t/fedcba987654.bin".into();
+        hashed.meta_shards[0].file = "m/00ff00ff00ff.bin".into();
+        let file = hashed.encode();
+        assert_eq!(Manifest::decode(&file).unwrap(), hashed);
+        let raw = envelope::open(&file, ShardKind::Manifest).unwrap();
+        assert!(!raw.windows(12).any(|w| w == b"0123456789ab"));
+        let mut mixed = hashed.clone();
+        mixed.term_shards[1].file = "t/FEDCBA987654.bin".into();
+        assert_eq!(Manifest::decode(&mixed.encode()).unwrap(), mixed);
+        for cut in 0..raw.len() {
+            assert!(Manifest::decode_payload(&raw[..cut]).is_err(), "cut {cut}");
+        }
     }
 }
 

@@ -106,7 +106,16 @@ pub struct VectorDir {
     pub probe_dims: u32,
     /// `partitions.len() × probe_dims` values, row-major.
     pub centroids: Vec<f32>,
+    /// Every partition's file is `{partition_prefix}{i:x}.bin` (v5: the prefix is one hash over all
+    /// partitions, so the directory stores it once instead of one content hash per partition;
+    /// re-clustering rewrites every partition anyway). Empty for v2–v4, which named each file.
+    pub partition_prefix: String,
     pub partitions: Vec<PartitionEntry>,
+}
+
+/// The file of partition `i` under `prefix` (format v5).
+pub fn partition_file(prefix: &str, i: usize) -> String {
+    format!("{prefix}{i:x}.bin")
 }
 
 fn invalid(what: &'static str, detail: &'static str) -> ShardError {
@@ -122,25 +131,26 @@ pub(crate) fn check_dims(dims: u32) -> Result<(), ShardError> {
 }
 
 impl VectorDir {
+    /// The file of the current format (v5). `partitions[i].file` must be
+    /// `partition_file(&partition_prefix, i)`.
     pub fn encode(&self) -> Vec<u8> {
         let mut w = ByteWriter::new();
         w.str(&self.model);
         w.varint(self.dims as u64);
         w.varint(self.probe_dims as u64);
+        w.str(&self.partition_prefix);
         w.varint(self.partitions.len() as u64);
-        for p in &self.partitions {
-            w.str(&p.file);
+        for (i, p) in self.partitions.iter().enumerate() {
+            debug_assert_eq!(p.file, partition_file(&self.partition_prefix, i));
             w.varint(p.count as u64);
         }
-        // v3: int8 centroids with one scale each (v2 stored f32: a quarter of the bytes for the file
-        // every vector query loads first; probing only ranks centroids, which int8 keeps).
+        // v5: 4-bit residuals from the centroids' mean, as partitions store chunk vectors (v3–v4: int8
+        // with one scale each, v2: f32). Probing only ranks centroids; half of int8's bytes for the file
+        // every vector query loads first.
         let d = self.probe_dims as usize;
-        for c in self.centroids.chunks_exact(d) {
-            let (scale, q) = quantize(c);
-            w.f32(scale);
-            let bytes: Vec<u8> = q.iter().map(|&v| v as u8).collect();
-            w.raw(&bytes);
-        }
+        let rows: Vec<&[f32]> = self.centroids.chunks_exact(d.max(1)).collect();
+        let q = VectorShard::quantize(self.probe_dims, Vec::new(), &rows);
+        q.write_residuals(&mut w);
         envelope::seal(ShardKind::VectorDir, &w.into_inner())
     }
 
@@ -155,7 +165,7 @@ impl VectorDir {
     }
 
     /// Decodes a payload written by format `version` (v2: f32 centroids; v3: int8; v4: int8 over the
-    /// leading `probe_dims`).
+    /// leading `probe_dims`; v5: 4-bit residuals, partitions named by one prefix).
     pub fn decode_versioned(raw: &[u8], version: u16) -> Result<Self, ShardError> {
         let mut r = ByteReader::new(raw);
         let model = r.str("vector model")?.to_owned();
@@ -170,6 +180,30 @@ impl VectorDir {
         } else {
             dims
         };
+        let d = probe_dims as usize;
+        if version >= 5 {
+            let partition_prefix = r.str("partition prefix")?.to_owned();
+            // The prefix becomes a path: the same rules as every other file name of the index.
+            crate::format::check_file_name(&partition_file(&partition_prefix, 0))?;
+            let n = r.count("partition list", 1)?;
+            let mut partitions = Vec::with_capacity(n);
+            for i in 0..n {
+                let count = r.varint_u32("partition size")?;
+                let file = partition_file(&partition_prefix, i);
+                partitions.push(PartitionEntry { file, count });
+            }
+            let q = VectorShard::read_residuals(&mut r, probe_dims, Vec::new(), n)?;
+            r.finish("vector directory")?;
+            let centroids = (0..n).flat_map(|i| q.vector(i)).collect();
+            return Ok(VectorDir {
+                model,
+                dims,
+                probe_dims,
+                centroids,
+                partition_prefix,
+                partitions,
+            });
+        }
         let n = r.count("partition list", 3)?;
         let mut partitions = Vec::with_capacity(n);
         for _ in 0..n {
@@ -178,14 +212,14 @@ impl VectorDir {
             partitions.push(PartitionEntry { file, count });
         }
         let per = if version >= 3 {
-            probe_dims as usize + 4
+            d + 4
         } else {
             dims as usize * 4
         };
         let values = n
             .checked_mul(per)
             .filter(|v| *v <= r.remaining())
-            .map(|_| n * probe_dims as usize)
+            .map(|_| n * d)
             .ok_or(ShardError::Format(FormatError::Truncated {
                 what: "centroids",
             }))?;
@@ -193,7 +227,7 @@ impl VectorDir {
         if version >= 3 {
             for _ in 0..n {
                 let scale = read_scale(&mut r, "centroid scale")?;
-                for &b in r.take(probe_dims as usize, "centroid")? {
+                for &b in r.take(d, "centroid")? {
                     centroids.push(scale * (b as i8) as f32);
                 }
             }
@@ -206,6 +240,7 @@ impl VectorDir {
             dims,
             probe_dims,
             centroids,
+            partition_prefix: String::new(),
             partitions,
         })
     }
@@ -297,8 +332,6 @@ impl VectorShard {
     /// The file of the current format (v4). `base` must hold `dims` values and `values` be in `-7..=7`,
     /// as [`VectorShard::quantize`] makes them.
     pub fn encode(&self) -> Vec<u8> {
-        let d = self.dims as usize;
-        debug_assert_eq!(self.base.len(), d, "v4 shards are residual");
         let mut w = ByteWriter::new();
         w.varint(self.dims as u64);
         w.varint(self.chunks.len() as u64);
@@ -307,20 +340,7 @@ impl VectorShard {
             w.varint(if i == 0 { c } else { c - last } as u64);
             last = c;
         }
-        w.f32(self.base_scale);
-        w.raw(&self.base.iter().map(|&v| v as u8).collect::<Vec<u8>>());
-        for &s in &self.scales {
-            w.f32(s);
-        }
-        let mut packed = Vec::with_capacity(self.chunks.len() * d.div_ceil(2));
-        for v in self.values.chunks_exact(d) {
-            for pair in v.chunks(2) {
-                let lo = (pair[0] as u8) & 0x0f;
-                let hi = (pair.get(1).copied().unwrap_or(0) as u8) & 0x0f;
-                packed.push(lo | (hi << 4));
-            }
-        }
-        w.raw(&packed);
+        self.write_residuals(&mut w);
         envelope::seal(ShardKind::Vectors, &w.into_inner())
     }
 
@@ -356,34 +376,77 @@ impl VectorShard {
             chunks.push(c);
             last = c;
         }
+        if version >= 4 {
+            let shard = Self::read_residuals(&mut r, dims, chunks, n)?;
+            r.finish("vector shard")?;
+            return Ok(shard);
+        }
+        let (scales, values) = read_quantized(&mut r, n, dims)?;
+        r.finish("vector shard")?;
+        Ok(VectorShard {
+            dims,
+            chunks,
+            base: Vec::new(),
+            base_scale: 0.0,
+            scales,
+            values,
+        })
+    }
+
+    /// The residual encoding (v4 partitions, v5 directory): base scale, int8 base, one scale per
+    /// vector, then the 4-bit values two per byte.
+    fn write_residuals(&self, w: &mut ByteWriter) {
+        let d = self.dims as usize;
+        debug_assert_eq!(self.base.len(), d, "residual vectors need a base");
+        w.f32(self.base_scale);
+        w.raw(&self.base.iter().map(|&v| v as u8).collect::<Vec<u8>>());
+        for &s in &self.scales {
+            w.f32(s);
+        }
+        let mut packed = Vec::with_capacity(self.scales.len() * d.div_ceil(2));
+        for v in self.values.chunks_exact(d) {
+            for pair in v.chunks(2) {
+                let lo = (pair[0] as u8) & 0x0f;
+                let hi = (pair.get(1).copied().unwrap_or(0) as u8) & 0x0f;
+                packed.push(lo | (hi << 4));
+            }
+        }
+        w.raw(&packed);
+    }
+
+    /// Reads what [`VectorShard::write_residuals`] wrote for `n` vectors of `dims`.
+    fn read_residuals(
+        r: &mut ByteReader<'_>,
+        dims: u32,
+        chunks: Vec<u32>,
+        n: usize,
+    ) -> Result<Self, ShardError> {
         let d = dims as usize;
-        let (base, base_scale, scales, values) = if version >= 4 {
-            let bs = read_scale(&mut r, "vector base scale")?;
-            let base = r.take(d, "vector base")?.iter().map(|&b| b as i8).collect();
-            let scales = read_scales(&mut r, n)?;
-            let per = d.div_ceil(2);
-            let len = n
-                .checked_mul(per)
-                .ok_or(invalid("quantized values", "too large"))?;
-            let packed = r.take(len, "quantized values")?;
-            let mut values = Vec::with_capacity(n * d);
-            for row in packed.chunks_exact(per) {
-                for (j, &b) in row.iter().enumerate() {
-                    values.push(nibble(b & 0x0f));
-                    if 2 * j + 1 < d {
-                        values.push(nibble(b >> 4));
-                    }
+        let base_scale = read_scale(r, "vector base scale")?;
+        let base = r.take(d, "vector base")?.iter().map(|&b| b as i8).collect();
+        if n.checked_mul(4).is_none_or(|b| b > r.remaining()) {
+            return Err(ShardError::Format(FormatError::Truncated {
+                what: "scales",
+            }));
+        }
+        let scales = read_scales(r, n)?;
+        let per = d.div_ceil(2);
+        let len = n
+            .checked_mul(per)
+            .ok_or(invalid("quantized values", "too large"))?;
+        let packed = r.take(len, "quantized values")?;
+        let mut values = Vec::with_capacity(n * d);
+        for row in packed.chunks_exact(per) {
+            for (j, &b) in row.iter().enumerate() {
+                values.push(nibble(b & 0x0f));
+                if 2 * j + 1 < d {
+                    values.push(nibble(b >> 4));
                 }
             }
-            if values.iter().any(|&v| v < -7) {
-                return Err(invalid("quantized values", "a 4-bit value of -8"));
-            }
-            (base, bs, scales, values)
-        } else {
-            let (scales, values) = read_quantized(&mut r, n, dims)?;
-            (Vec::new(), 0.0, scales, values)
-        };
-        r.finish("vector shard")?;
+        }
+        if values.iter().any(|&v| v < -7) {
+            return Err(invalid("quantized values", "a 4-bit value of -8"));
+        }
         Ok(VectorShard {
             dims,
             chunks,
@@ -628,16 +691,94 @@ mod tests {
             dims: 2,
             probe_dims: 2,
             centroids: vec![1.0, 0.0, 0.0, 1.0, -1.0, 0.0],
+            partition_prefix: "v/abc-".into(),
             partitions: (0..3)
                 .map(|i| PartitionEntry {
-                    file: format!("v/{i}.bin"),
+                    file: partition_file("v/abc-", i),
                     count: 1,
                 })
                 .collect(),
         };
         let back = VectorDir::decode(&dir.encode()).unwrap();
-        assert_eq!(back, dir);
+        assert_eq!(back.partitions, dir.partitions);
+        assert_eq!(back.partitions[2].file, "v/abc-2.bin");
+        assert_eq!(back.partition_prefix, dir.partition_prefix);
+        for (a, b) in back.centroids.iter().zip(&dir.centroids) {
+            assert!((a - b).abs() < 0.1, "centroid value {a} for {b}");
+        }
         assert_eq!(back.probe(&[0.1, 0.9], 2), vec![1, 0]);
+    }
+
+    /// Issue 4: a 10,000-page site's directory is every vector query's first file. Format v5 stores
+    /// its centroids as 4-bit residuals from their mean (half of v4's int8) and names partitions by one
+    /// prefix (no per-partition hash): 680 centroids of 64 dimensions fit 25 KB, not 54 KB.
+    #[test]
+    fn issue_4_directory_of_a_large_site_is_half_the_bytes() {
+        let (dims, n) = (64usize, 680usize);
+        let mut seed = 0x2545_f491u32;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32 - 0.5
+        };
+        let centroids: Vec<f32> = (0..n * dims).map(|_| rand() * 0.3).collect();
+        let dir = VectorDir {
+            model: "all-MiniLM-L6-v2".into(),
+            dims: 128,
+            probe_dims: dims as u32,
+            centroids: centroids.clone(),
+            partition_prefix: "v/0123456789ab-".into(),
+            partitions: (0..n)
+                .map(|i| PartitionEntry {
+                    file: partition_file("v/0123456789ab-", i),
+                    count: 33,
+                })
+                .collect(),
+        };
+        let file = dir.encode();
+        assert!(file.len() < 26 * 1024, "{} bytes", file.len());
+        let back = VectorDir::decode(&file).unwrap();
+        // Probing ranks centroids as the exact ones do: the nearest of a perturbed centroid is itself,
+        // and the top 24 overlap the exact top 24 almost entirely.
+        let query: Vec<f32> = centroids[5 * dims..6 * dims].to_vec();
+        let exact = {
+            let mut s: Vec<(usize, f32)> = centroids
+                .chunks_exact(dims)
+                .map(|c| dot_f32(c, &query))
+                .enumerate()
+                .collect();
+            s.sort_by(|a, b| b.1.total_cmp(&a.1));
+            s.into_iter().take(24).map(|(i, _)| i).collect::<Vec<_>>()
+        };
+        let probed = back.probe(&query, 24);
+        assert_eq!(probed[0], 5);
+        let overlap = probed.iter().filter(|i| exact.contains(i)).count();
+        assert!(overlap >= 21, "overlap {overlap} of 24");
+    }
+
+    /// Format v4 directories (int8 centroids, one named file per partition) still read.
+    #[test]
+    fn v4_int8_directories_still_read() {
+        let mut w = ByteWriter::new();
+        w.str("m");
+        w.varint(4);
+        w.varint(2);
+        w.varint(2);
+        for (name, count) in [("v/aaaaaaaaaaaa.bin", 3), ("v/bbbbbbbbbbbb.bin", 4)] {
+            w.str(name);
+            w.varint(count);
+        }
+        for c in [[1.0f32, 0.0], [0.0, 1.0]] {
+            let (s, q) = quantize(&c);
+            w.f32(s);
+            w.raw(&q.iter().map(|&v| v as u8).collect::<Vec<u8>>());
+        }
+        let dir = VectorDir::decode_versioned(&w.into_inner(), 4).unwrap();
+        assert_eq!(dir.partitions[1].file, "v/bbbbbbbbbbbb.bin");
+        assert_eq!(dir.partitions[1].count, 4);
+        assert!(dir.partition_prefix.is_empty());
+        assert_eq!(dir.probe(&[0.0, 1.0, 0.0, 0.0], 1), vec![1]);
     }
 
     /// Issue 4: a partition of 128-d unit vectors around a common direction, as k-means makes them,
@@ -715,5 +856,30 @@ mod tests {
         bad[0] = 0; // dims 0
         assert!(VectorShard::decode_payload(&bad).is_err());
         assert!(VectorDir::decode_payload(&[1, b'm', 0x80, 0x80, 0x80, 0x80, 0x10]).is_err());
+        let dir = VectorDir {
+            model: "m".into(),
+            dims: 3,
+            probe_dims: 3,
+            centroids: vec![1.0, 0.0, 0.0, 0.0, 0.6, 0.8],
+            partition_prefix: "v/p-".into(),
+            partitions: (0..2)
+                .map(|i| PartitionEntry {
+                    file: partition_file("v/p-", i),
+                    count: 2,
+                })
+                .collect(),
+        };
+        let raw = envelope::open(&dir.encode(), ShardKind::VectorDir).unwrap();
+        for cut in 0..raw.len() {
+            assert!(VectorDir::decode_payload(&raw[..cut]).is_err(), "cut {cut}");
+        }
+        // A prefix that would escape the index directory is refused.
+        let mut w = ByteWriter::new();
+        w.str("m");
+        w.varint(3);
+        w.varint(3);
+        w.str("../x-");
+        w.varint(0);
+        assert!(VectorDir::decode_payload(&w.into_inner()).is_err());
     }
 }

@@ -177,7 +177,7 @@ pub fn export(
             terms: std::mem::take(current),
         };
         let bytes = shard.encode();
-        let file = content_name("t", &bytes);
+        let file = content_name(aidocs_core::format::TERM_DIR, &bytes);
         entries.push(TermShardEntry {
             first: shard.terms[0].term.clone(),
             last: shard.terms[shard.terms.len() - 1].term.clone(),
@@ -230,7 +230,7 @@ pub fn export(
             pages: std::mem::take(batch),
         };
         let bytes = shard.encode();
-        let file = content_name("m", &bytes);
+        let file = content_name(aidocs_core::format::META_DIR, &bytes);
         entries.push(MetaShardEntry {
             first_page: first,
             page_count: shard.pages.len() as u32,

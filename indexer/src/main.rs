@@ -117,9 +117,10 @@ struct VectorArgs {
     encoder: EncoderArg,
     #[arg(long, value_enum, default_value = "minmax")]
     fusion: FusionArg,
-    /// BM25's weight in min-max fusion (the vector side gets 1 - w).
-    #[arg(long, default_value_t = aidocs_core::search::DEFAULT_LEXICAL_WEIGHT)]
-    lexical_weight: f32,
+    /// BM25's weight in min-max fusion (the vector side gets 1 - w). Default: 0.65 with the full
+    /// encoder, 0.75 with the static one (chosen on train splits; see `Fusion::default_for`).
+    #[arg(long)]
+    lexical_weight: Option<f32>,
     #[arg(long, default_value_t = 60.0)]
     rrf_k: f32,
     /// Vector partitions probed per query (0 = all = exact).
@@ -141,8 +142,9 @@ impl VectorArgs {
             Mode::Hybrid => aidocs_core::Mode::Hybrid,
         };
         o.fusion = match self.fusion {
-            FusionArg::Minmax => aidocs_core::Fusion::MinMax {
-                lexical_weight: self.lexical_weight,
+            FusionArg::Minmax => match self.lexical_weight {
+                Some(lexical_weight) => aidocs_core::Fusion::MinMax { lexical_weight },
+                None => aidocs_core::Fusion::default_for(self.encoder == EncoderArg::Static),
             },
             FusionArg::Rrf => aidocs_core::Fusion::Rrf { k: self.rrf_k },
         };

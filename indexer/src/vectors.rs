@@ -3,7 +3,9 @@
 //! Partitioning is spherical k-means with a deterministic start (evenly spaced chunks) and a fixed
 //! number of rounds, so the same vectors always give the same files.
 
-use aidocs_core::vectors::{PartitionEntry, Projection, VectorDir, VectorRef, VectorShard};
+use aidocs_core::vectors::{
+    partition_file, PartitionEntry, Projection, VectorDir, VectorRef, VectorShard,
+};
 use rayon::prelude::*;
 
 /// Vectors for every chunk, in chunk-ordinal order.
@@ -63,23 +65,27 @@ pub fn partition(rows: &[Vec<f32>], dims: usize, target: usize) -> (Vec<Vec<f32>
     (centroids, assign)
 }
 
-/// Bytes of int8 centroids the vector directory may hold before it keeps fewer dimensions of each.
+/// Bytes of centroids the vector directory may hold before it keeps fewer dimensions of each.
 pub const DIRECTORY_BUDGET: usize = 24 * 1024;
 /// The fewest leading dimensions a centroid keeps, whatever the site's size. On the 10,000-page corpus
 /// (680 partitions), probing with 32 kept recall@10 against exact search at only 0.908, 64 at 0.960
-/// (all 128: 0.974), for 17 KB more directory.
+/// (all 128: 0.974).
 pub const MIN_PROBE_DIMS: usize = 64;
+
+/// Bytes of one stored centroid of `dims` dimensions: 4-bit values and one f32 scale (format v5).
+fn centroid_bytes(dims: usize) -> usize {
+    dims.div_ceil(2) + 4
+}
 
 /// Leading dimensions of each of `partitions` centroids the directory stores: all of them while the
 /// centroids fit [`DIRECTORY_BUDGET`], else as many as fit (a multiple of 8, at least
 /// [`MIN_PROBE_DIMS`]). Every vector query loads the directory first, so it is what grows with the
-/// site; past about 360 partitions (11,500 chunks) it grows again, at 68 B per partition.
+/// site; past about 720 partitions (23,000 chunks) it grows again, at 36 B per partition.
 pub fn probe_dims(partitions: usize, dims: usize) -> usize {
-    // Each stored centroid costs its dimensions plus one f32 scale.
-    if partitions * (dims + 4) <= DIRECTORY_BUDGET {
+    if partitions * centroid_bytes(dims) <= DIRECTORY_BUDGET {
         return dims;
     }
-    let fit = (DIRECTORY_BUDGET / partitions.max(1)).saturating_sub(4) / 8 * 8;
+    let fit = ((DIRECTORY_BUDGET / partitions.max(1)).saturating_sub(4) * 2) / 8 * 8;
     fit.clamp(MIN_PROBE_DIMS.min(dims), dims)
 }
 
@@ -95,8 +101,8 @@ pub fn export_vectors(
     for (chunk, &a) in assign.iter().enumerate() {
         members[a].push(chunk as u32);
     }
-    let mut files = Vec::new();
-    let mut partitions = Vec::new();
+    let mut encoded = Vec::new();
+    let mut counts = Vec::new();
     let mut kept = Vec::new();
     for (ci, chunks) in members.into_iter().enumerate() {
         if chunks.is_empty() {
@@ -106,16 +112,30 @@ pub fn export_vectors(
             .iter()
             .map(|&c| vectors.rows[c as usize].as_slice())
             .collect();
-        let count = chunks.len() as u32;
-        let bytes = VectorShard::quantize(vectors.dims as u32, chunks, &rows).encode();
-        let file = name("v", &bytes);
-        partitions.push(PartitionEntry {
-            file: file.clone(),
-            count,
-        });
+        counts.push(chunks.len() as u32);
+        encoded.push(VectorShard::quantize(vectors.dims as u32, chunks, &rows).encode());
         kept.push(&centroids[ci]);
-        files.push((file, bytes));
     }
+    // One prefix for every partition, hashed over all of them (as term-row shards are named): the
+    // directory then lists sizes, not one content hash per partition.
+    let mut h = blake3::Hasher::new();
+    for e in &encoded {
+        h.update(blake3::hash(e).as_bytes());
+    }
+    let partition_prefix = format!("v/{}-", &h.finalize().to_hex()[..12]);
+    let partitions: Vec<PartitionEntry> = counts
+        .into_iter()
+        .enumerate()
+        .map(|(i, count)| PartitionEntry {
+            file: partition_file(&partition_prefix, i),
+            count,
+        })
+        .collect();
+    let mut files: Vec<(String, Vec<u8>)> = partitions
+        .iter()
+        .map(|p| p.file.clone())
+        .zip(encoded)
+        .collect();
     let probe_dims = match probe {
         0 => probe_dims(kept.len(), vectors.dims),
         p => p.min(vectors.dims),
@@ -129,6 +149,7 @@ pub fn export_vectors(
             .flat_map(|c| &c[..probe_dims])
             .copied()
             .collect(),
+        partition_prefix,
         partitions,
     };
     let bytes = dir.encode();
@@ -248,10 +269,11 @@ mod tests {
     #[test]
     fn issue_4_directory_keeps_fewer_centroid_dimensions_on_large_sites() {
         assert_eq!(probe_dims(163, 128), 128);
-        assert_eq!(probe_dims(250, 128), 88);
-        assert_eq!(probe_dims(400, 128), MIN_PROBE_DIMS);
+        assert_eq!(probe_dims(360, 128), 128);
+        assert_eq!(probe_dims(500, 128), 88);
+        assert_eq!(probe_dims(800, 128), MIN_PROBE_DIMS);
         assert_eq!(probe_dims(5000, 128), MIN_PROBE_DIMS);
         assert_eq!(probe_dims(5000, 16), 16);
-        assert!(250 * (probe_dims(250, 128) + 4) <= DIRECTORY_BUDGET);
+        assert!(500 * centroid_bytes(probe_dims(500, 128)) <= DIRECTORY_BUDGET);
     }
 }

@@ -95,13 +95,14 @@ fn issue_4_v2_fixture_vectors_rank_without_the_model() {
         .is_empty());
 }
 
-/// Issue 4: the v3 and v4 fixtures carry the static query encoder and the projection: without the
+/// Issue 4: the v3 to v5 fixtures carry the static query encoder and the projection: without the
 /// model, a paraphrase with none of the page's title words ("renew my credentials") finds the
 /// refresh-token guide first in vector and hybrid modes (v3 over int8 partitions, v4 over 4-bit
-/// residual ones); the projection for full-model clients reads back.
+/// residual ones, v5 with a 4-bit directory and one partition prefix); the projection for
+/// full-model clients reads back.
 #[test]
 fn issue_4_v3_fixture_static_encoder_ranks_without_the_model() {
-    for version in ["v3", "v4"] {
+    for version in ["v3", "v4", "v5"] {
         static_encoder_ranks_without_the_model(version);
     }
 }

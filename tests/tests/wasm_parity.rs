@@ -53,9 +53,12 @@ fn native_encoded(
     encoder: &aidocs_index::embed::QueryEncoder,
 ) -> Vec<String> {
     let index = LocalIndex::open(index).unwrap();
+    // The engine's default fusion for the encoder it ranks with, as the CLI's.
+    let static_encoder = matches!(encoder, aidocs_index::embed::QueryEncoder::Static);
     let opts = aidocs_core::SearchOptions {
         k,
         mode,
+        fusion: aidocs_core::Fusion::default_for(static_encoder),
         ..Default::default()
     };
     aidocs_index::eval::read_queries(queries)

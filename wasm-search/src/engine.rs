@@ -221,7 +221,8 @@ impl Engine {
             source,
         };
         let raw = payload(file, raw, ShardKind::Manifest).map_err(shard_err)?;
-        let manifest = Manifest::decode_payload(&raw).map_err(shard_err)?;
+        let version = envelope::read_header(file).map_err(shard_err)?.version;
+        let manifest = Manifest::decode_versioned(&raw, version).map_err(shard_err)?;
         let mut files = HashMap::new();
         for (i, s) in manifest.term_shards.iter().enumerate() {
             files.insert(s.file.clone(), i);
@@ -585,12 +586,13 @@ impl Engine {
     /// Ranks `query` over the cached shards (everything [`Self::files_for_query`] named must have been
     /// added) and returns a ticket for [`Self::files_for_ticket`] and [`Self::results`].
     pub fn rank(&mut self, query: &str, opts: &QueryOptions) -> Result<u32, EngineError> {
-        let search = opts.to_search_options()?;
+        let mut search = opts.to_search_options()?;
         let plan = self.searcher.plan(query);
         let missing = |file: String| EngineError::Search(SearchError::MissingTermShard(file));
         // The vector side: the static encoding, the directory and the probed partitions.
         let mut vector: Option<VectorSide> = None;
         let full = self.full_vector(query);
+        search.fusion = aidocs_core::Fusion::default_for(full.is_none());
         if self.vector_mode(search.mode, full.is_some()) {
             let q = match &full {
                 Some(f) => Some(self.project(f)?),

@@ -1,8 +1,8 @@
 //! Issue 4: a full-model query vector handed in by the caller (`provideQueryVector`, what the Node and
 //! edge full encoder does) is mapped through the index's projection and ranks without row shards; bad
-//! vectors are typed errors. Runs natively over the checked-in v3 and v4 compatibility fixtures (with
+//! vectors are typed errors. Runs natively over the checked-in v3 to v5 compatibility fixtures (with
 //! vectors, term rows and a projection from the real model; v3 stores int8 partitions, v4 4-bit
-//! residuals).
+//! residuals, v5 a 4-bit directory with one partition prefix and a manifest with 6-byte names).
 
 use std::path::{Path, PathBuf};
 
@@ -10,10 +10,10 @@ use aidocs_core::vectors::Projection;
 use aidocs_wasm_search::engine::{Engine, EngineError, QueryOptions};
 
 /// The fixtures every test runs over.
-const VERSIONS: [&str; 2] = ["v3", "v4"];
+const VERSIONS: [&str; 3] = ["v3", "v4", "v5"];
 
 thread_local! {
-    static VERSION: std::cell::Cell<&'static str> = const { std::cell::Cell::new("v4") };
+    static VERSION: std::cell::Cell<&'static str> = const { std::cell::Cell::new("v5") };
 }
 
 fn fixture() -> PathBuf {
