@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// Bytes a cold query fetches through the JS wrapper and the wasm engine, by kind of file (index data
-// only; add the code: wasm, glue, search.js). Each query opens the index afresh, so every figure is a
-// first query. Prints medians over the first N queries of a JSONL file ({"id","text"} per line).
+// Bytes a cold query fetches through the JS wrapper and the wasm engine, by kind of file, then the code
+// every reader also loads (wasm, glue, search.js, gzip -9) and the sum. Each query opens the index
+// afresh, so every figure is a first query; the next query of the file then runs on the same index
+// (a follow-up query). Prints medians over the first N queries of a JSONL file ({"id","text"} per line).
 //   node scripts/cold-bytes.mjs INDEX_DIR QUERIES.jsonl [--mode lexical|vector|hybrid] [--nprobe N] [--n 100]
 // Needs the built module (npm run build --prefix site-plugin).
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
 import { openIndex } from '../site-plugin/src/search.js';
 
 const { values: v, positionals: [dir, qfile] } = parseArgs({
@@ -21,8 +24,8 @@ if (!dir || !qfile) {
 const KINDS = { 'manifest.bin': 'manifest', t: 'term shards', m: 'metadata shards', q: 'term rows', v: 'vector directory, partitions, projection' };
 const queries = readFileSync(qfile, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).slice(0, Number(v.n));
 const per = [];
-for (const q of queries) {
-  const bytes = {};
+for (const [i, q] of queries.entries()) {
+  let bytes = {};
   let requests = 0;
   const load = async (name) => {
     const b = new Uint8Array(await readFile(join(dir, name)));
@@ -31,14 +34,28 @@ for (const q of queries) {
     requests += 1;
     return b;
   };
+  const opts = { mode: v.mode, nprobe: v.nprobe == null ? undefined : Number(v.nprobe) };
   const index = await openIndex(load);
-  await index.search(q.text, { mode: v.mode, nprobe: v.nprobe == null ? undefined : Number(v.nprobe) });
+  await index.search(q.text, opts);
+  const first = { bytes, requests };
+  bytes = {};
+  requests = 0;
+  await index.search(queries[(i + 1) % queries.length].text, opts);
   index.close();
-  per.push({ bytes, requests });
+  per.push({ ...first, followBytes: Object.values(bytes).reduce((s, x) => s + x, 0), followRequests: requests });
 }
 const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+const sum = (o) => Object.values(o).reduce((s, x) => s + x, 0);
 console.log(`${dir}, mode ${v.mode}, ${per.length} cold queries (medians):`);
 for (const kind of [...new Set(per.flatMap((p) => Object.keys(p.bytes)))]) {
   console.log(`  ${kind}: ${median(per.map((p) => p.bytes[kind] ?? 0))} B`);
 }
-console.log(`  total: ${median(per.map((p) => Object.values(p.bytes).reduce((s, x) => s + x, 0)))} B in ${median(per.map((p) => p.requests))} requests`);
+const data = median(per.map((p) => sum(p.bytes)));
+console.log(`  index data: ${data} B in ${median(per.map((p) => p.requests))} requests`);
+const root = fileURLToPath(new URL('../site-plugin/', import.meta.url));
+const code = ['wasm/aidocs_search_bg.wasm', 'wasm/aidocs_search.js', 'src/search.js'].map(
+  (f) => gzipSync(readFileSync(join(root, f)), { level: 9 }).length,
+);
+console.log(`  code (gzip -9): wasm ${code[0]} + glue ${code[1]} + search.js ${code[2]} = ${sum(code)} B`);
+console.log(`  cold query, everything included: ${data + sum(code)} B`);
+console.log(`  follow-up query (the next query on the same index): ${median(per.map((p) => p.followBytes))} B in ${median(per.map((p) => p.followRequests))} requests`);

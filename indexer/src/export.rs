@@ -180,7 +180,6 @@ pub fn export(
         let file = content_name(aidocs_core::format::TERM_DIR, &bytes);
         entries.push(TermShardEntry {
             first: shard.terms[0].term.clone(),
-            last: shard.terms[shard.terms.len() - 1].term.clone(),
             file: file.clone(),
             term_count: shard.terms.len() as u32,
             filter: if with_filters {

@@ -46,14 +46,21 @@ pub fn inspect(dir: &Path) -> Result<InspectReport, String> {
             .and_then(|b| {
                 let len = b.len() as u64;
                 TermShard::decode(&b, m.num_chunks)
-                    .map(|t| (len, t.terms.len()))
+                    .map(|t| {
+                        let last = t.terms.last().map_or("", |t| t.term.as_str()).to_owned();
+                        (len, t.terms.len(), last)
+                    })
                     .map_err(|e| format!("{e} (code {})", e.code()))
             });
+        let range = match &r {
+            Ok((_, _, last)) => format!("{} .. {last}", s.first),
+            Err(_) => format!("{} ..", s.first),
+        };
         shards.push(report(
             &s.file,
             "terms",
-            format!("{} .. {}", s.first, s.last),
-            r.map(|(b, n)| (b, n, n == s.term_count as usize)),
+            range,
+            r.map(|(b, n, _)| (b, n, n == s.term_count as usize)),
         ));
     }
     for s in &m.meta_shards {
