@@ -4,9 +4,12 @@
 // first open (or on hover/focus of the button, to hide the latency). Results are grouped by kind, each page
 // with up to three section links, excerpts with the query's words in <mark>, API pages with a method
 // badge, their path and a "Copy curl" action. All page text goes through textContent or escapeHtml.
-// Attributes: index (URL of the index directory), placeholder, api-base (for curl), k, mode (lexical by
-// default; hybrid or vector rank semantically with the index's static query encoder where the index has
-// vectors, lexically where it has none).
+// Attributes: index (URL of the index directory), placeholder, api-base (for curl), k, mode: `auto` (the
+// default) ranks lexically on every keystroke, then, once typing pauses for 400 ms, hybrid (BM25 + the
+// index's static query encoder) where the index has vectors: a keystroke costs lexical bytes (a hybrid
+// search fetches about twice as much) and what the reader stops at is ranked semantically. `lexical`,
+// `hybrid` and `vector` use that mode for every search (hybrid and vector rank lexically on an index
+// without vectors).
 // Theme: --aidocs-accent, --aidocs-bg, --aidocs-fg, --aidocs-muted, --aidocs-border, --aidocs-mark,
 // --aidocs-radius, --aidocs-font (light and dark defaults follow prefers-color-scheme).
 
@@ -16,6 +19,8 @@ const GROUPS = [
   ['custom', 'Other'],
 ];
 const DEBOUNCE_MS = 60;
+/** In `auto` mode, the pause in typing after which the query is ranked hybrid. */
+const HYBRID_PAUSE_MS = 400;
 
 export function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -95,6 +100,8 @@ export class AidocsSearchElement extends HTMLElement {
   #opening = null;
   #seq = 0;
   #timer = 0;
+  #upgrade = 0;
+  #shown = '';
   #options = [];
   #active = -1;
   #lastFocus = null;
@@ -184,6 +191,7 @@ export class AidocsSearchElement extends HTMLElement {
 
   #schedule() {
     clearTimeout(this.#timer);
+    clearTimeout(this.#upgrade);
     const q = this.$('input').value;
     const seq = ++this.#seq;
     if (!q.trim()) {
@@ -196,17 +204,27 @@ export class AidocsSearchElement extends HTMLElement {
     this.#timer = setTimeout(() => this.#run(q, seq), DEBOUNCE_MS);
   }
 
-  async #run(q, seq) {
+  /** The mode of the keystroke search; in `auto` mode a hybrid search follows once typing pauses. */
+  #modes(index) {
+    const mode = this.getAttribute('mode') ?? 'auto';
+    if (mode !== 'auto') return [mode, null];
+    return ['lexical', index.summary.vectorModel == null ? null : 'hybrid'];
+  }
+
+  async #run(q, seq, upgrade = false) {
     const slow = setTimeout(() => seq === this.#seq && this.#status('Searching…'), 150);
     try {
       const index = this.#index ?? (await this.#engine());
       const k = Number(this.getAttribute('k') ?? 10);
-      const mode = this.getAttribute('mode') ?? 'lexical';
+      const [typing, paused] = this.#modes(index);
+      const mode = upgrade ? paused : typing;
       const results = await index.search(q, { k, mode });
       if (seq !== this.#seq) return; // a newer keystroke won: drop this stale response
-      this.#render(results, q);
+      // An upgrade that ranks the same pages in the same order leaves the list (and the selection) be.
+      if (!upgrade || this.#shown !== results.map((r) => r.url).join('\n')) this.#render(results, q);
       this.#status(results.length ? '' : `No results for “${q}”`);
-      this.dispatchEvent(new CustomEvent('aidocs-results', { detail: { query: q, results } }));
+      this.dispatchEvent(new CustomEvent('aidocs-results', { detail: { query: q, results, mode } }));
+      if (!upgrade && paused) this.#upgrade = setTimeout(() => seq === this.#seq && this.#run(q, seq, true), HYBRID_PAUSE_MS - DEBOUNCE_MS);
     } catch (e) {
       if (seq === this.#seq) this.#status(`Search failed: ${e.message}`, true);
     } finally {
@@ -215,6 +233,7 @@ export class AidocsSearchElement extends HTMLElement {
   }
 
   #render(results, q) {
+    this.#shown = results.map((r) => r.url).join('\n');
     const list = this.$('#listbox');
     const html = [];
     let n = 0;

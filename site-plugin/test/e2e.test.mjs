@@ -151,6 +151,49 @@ test('Ctrl+K, typing key by key, grouped results, keyboard to a section, landing
   await context.close();
 });
 
+test('issue 4: the default `auto` mode ranks keystrokes lexically and a pause in typing hybrid', async () => {
+  const { openIndex } = await import('../src/search.js');
+  const dir = join(work, 'site', '_search');
+  const index = await openIndex(async (name) => new Uint8Array(readFileSync(join(dir, name))));
+  const vectors = index.summary.vectorModel != null;
+  index.close();
+  if (!vectors) {
+    assert.ok(!process.env.AIDOCS_REQUIRE_MODEL, 'AIDOCS_REQUIRE_MODEL is set but the demo index has no vectors');
+    return; // without the model the demo is lexical-only: nothing to upgrade
+  }
+  const { page, net, context } = await newPage();
+  await page.goto(`${base}/`);
+  await settle(page);
+  await page.evaluate(() => {
+    window.__events = [];
+    document.querySelector('aidocs-search').addEventListener('aidocs-results', (e) =>
+      window.__events.push({ query: e.detail.query, mode: e.detail.mode, first: e.detail.results[0]?.title }),
+    );
+  });
+  await page.keyboard.press('Control+k');
+  await box(page).locator('input').waitFor({ state: 'visible' });
+  await settle(page);
+  const before = net.urls.length;
+  // Key by key, 30 ms apart: faster than the pause that upgrades a query.
+  await page.keyboard.type('renew my credentials', { delay: 30 });
+  await page.waitForFunction(() => window.__events.some((e) => e.mode === 'hybrid'), null, { timeout: 30000 });
+  await settle(page);
+  const events = await page.evaluate(() => window.__events);
+  // Every keystroke's search is lexical; the query typing stopped at is ranked hybrid, last. (A
+  // machine stalled for 400 ms mid-word may upgrade a partial query too: not asserted against.)
+  const last = events[events.length - 1];
+  assert.deepEqual([last.query, last.mode], ['renew my credentials', 'hybrid'], JSON.stringify(events));
+  assert.ok(events.some((e) => e.mode === 'lexical' && e.query === 'renew my credentials'), JSON.stringify(events));
+  assert.ok(events.every((e) => e.mode === 'lexical' || e.mode === 'hybrid'), JSON.stringify(events));
+  // The paraphrase shares no word with the page's title: the semantic side finds it.
+  assert.match(last.first ?? '', /Refresh tokens/, JSON.stringify(events));
+  assert.match((await options(page).first().textContent()) ?? '', /Refresh tokens/);
+  // Vector files were fetched only for the upgraded query.
+  const fetched = net.urls.slice(before);
+  assert.ok(fetched.some((u) => u.includes('/_search/v/')), fetched.join());
+  await context.close();
+});
+
 test('Esc closes, "/" opens, and an empty query shows nothing', async () => {
   const { page, context } = await newPage();
   await page.goto(`${base}/`);
