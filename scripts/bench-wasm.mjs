@@ -27,6 +27,10 @@ const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
 // MODE=hybrid|vector|lexical: the ranking mode of every query (hybrid and vector use the index's static
 // query encoder; an index built without vectors ranks lexically).
 const MODE = process.env.MODE ?? 'lexical';
+// The warm pass opens its index with this shard cache (WARM_CACHE_MB, default 64): the engine's default
+// 8 MB holds a few dozen hybrid queries' shards on a 10,000-page site, not 300, and a pass that refetches
+// measures the network, not the engine. Refetches during the timed pass are printed either way.
+const WARM_CACHE = Number(process.env.WARM_CACHE_MB ?? 64) << 20;
 const corpora = process.argv.slice(2).map((a) => {
   const [name, rest] = a.split('=');
   const [dir, queries, typed] = rest.split(':');
@@ -43,15 +47,17 @@ console.log(`JS: wasm-bindgen glue ${kb(gz(glue))} gzipped, search.js ${kb(gz(wr
 
 // --- Node ----------------------------------------------------------------------------------------------
 async function nodeRun(c) {
-  const index = await openIndex((name) => readFile(join(c.dir, name)));
+  let loads = 0;
+  const index = await openIndex((name) => ((loads += 1), readFile(join(c.dir, name))), { cacheBytes: WARM_CACHE });
   for (const q of c.queries) await index.searchRaw(q, { mode: MODE });
   const times = [];
+  const before = loads;
   for (const q of c.queries) {
     const t0 = performance.now();
     await index.searchRaw(q, { mode: MODE });
     times.push(performance.now() - t0);
   }
-  return { p50: pct(times, 0.5), p95: pct(times, 0.95), n: times.length, cache: index.cache };
+  return { p50: pct(times, 0.5), p95: pct(times, 0.95), n: times.length, cache: index.cache, refetches: loads - before };
 }
 
 // --- Chromium through a byte-counting server ------------------------------------------------------
@@ -114,8 +120,15 @@ async function browserRun(page, counter, c) {
     await page.evaluate(([q, mode]) => window.__index.searchRaw(q, { mode }), [prefix, MODE]);
     keys.push({ prefix, bytes: counter.bytes - k0.bytes, requests: counter.requests - k0.requests });
   }
-  const times = await page.evaluate(async ([qs, mode]) => {
+  await page.evaluate(async ([base, cacheBytes]) => {
+    window.__index.close();
+    window.__index = await window.__m.openIndex(base, { cacheBytes });
+  }, [`${c.base}/index/${c.name}/`, WARM_CACHE]);
+  await page.evaluate(async ([qs, mode]) => {
     for (const q of qs) await window.__index.searchRaw(q, { mode });
+  }, [c.queries, MODE]);
+  const w0 = mark();
+  const times = await page.evaluate(async ([qs, mode]) => {
     const t = [];
     for (const q of qs) {
       const t0 = performance.now();
@@ -124,7 +137,7 @@ async function browserRun(page, counter, c) {
     }
     return t;
   }, [c.queries, MODE]);
-  return { moduleBytes, manifest, first, keys, p50: pct(times, 0.5), p95: pct(times, 0.95) };
+  return { moduleBytes, manifest, first, keys, p50: pct(times, 0.5), p95: pct(times, 0.95), refetches: counter.requests - w0.requests };
 }
 
 const { chromium } = await import(join(plugin, 'node_modules', 'playwright-core', 'index.mjs'));
@@ -143,8 +156,8 @@ try {
     const b = await browserRun(page, counter, c);
     await page.close();
     console.log(`\n== ${c.name} (${c.queries.length} queries, mode ${MODE})`);
-    console.log(`warm query, Node:     p50 ${n.p50.toFixed(3)} ms  p95 ${n.p95.toFixed(3)} ms  (cache ${kb(n.cache.bytes)} in ${n.cache.entries} shards)`);
-    console.log(`warm query, Chromium: p50 ${b.p50.toFixed(3)} ms  p95 ${b.p95.toFixed(3)} ms`);
+    console.log(`warm query, Node:     p50 ${n.p50.toFixed(3)} ms  p95 ${n.p95.toFixed(3)} ms  (cache ${kb(n.cache.bytes)} in ${n.cache.entries} shards; ${n.refetches} refetches)`);
+    console.log(`warm query, Chromium: p50 ${b.p50.toFixed(3)} ms  p95 ${b.p95.toFixed(3)} ms  (${b.refetches} refetches)`);
     console.log(`module load (wasm + JS, uncompressed as served): ${kb(b.moduleBytes)}`);
     console.log(`manifest: ${kb(b.manifest)}; first query ${JSON.stringify(c.queries[0].slice(0, 50))}: ${kb(b.first.bytes)} in ${b.first.requests} requests`);
     console.log(`typed query ${JSON.stringify(c.typed)}, from a cold index (bytes / requests per keystroke):`);
