@@ -56,7 +56,21 @@ pub struct SearchOptions {
     pub nprobe: usize,
     /// Top chunks of each side that hybrid fusion considers.
     pub candidates: usize,
+    /// Read the query's last word, when no space follows it, also as the start of longer words (what
+    /// a search box does while the reader types; see [`Searcher::plan_prefix`]).
+    pub prefix: bool,
 }
+
+/// Prefix search (issue 6): a last word shorter than this is matched whole only (two letters would
+/// expand to hundreds of terms).
+pub const PREFIX_MIN_CHARS: usize = 3;
+/// Term shards a prefix may read: its expansions are bounded by what these hold, so a prefix costs at
+/// most this many small fetches.
+pub const PREFIX_MAX_SHARDS: usize = 3;
+/// Expansions scored per prefix: the terms with the most postings.
+pub const PREFIX_MAX_EXPANSIONS: usize = 12;
+/// An expansion's score relative to the whole word's, so that exact matches outrank extensions.
+pub const PREFIX_DAMPING: f32 = 0.7;
 
 /// How pages are ranked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -144,6 +158,7 @@ impl Default for SearchOptions {
             fusion: Fusion::default(),
             nprobe: DEFAULT_NPROBE,
             candidates: 100,
+            prefix: false,
         }
     }
 }
@@ -175,11 +190,26 @@ pub struct ExactKey {
     pub shard: Option<usize>,
 }
 
+/// The last word of a query read as a prefix.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrefixTerm {
+    /// The word as typed, folded and lowercased, not stemmed (`authen`).
+    pub text: String,
+    /// The query term the whole word analyzes to, if any: a chunk scores the better of it and its best
+    /// damped expansion, never both.
+    pub whole: Option<String>,
+    pub weight: f32,
+    /// Term shards that may hold its expansions (sorted; at most [`PREFIX_MAX_SHARDS`]).
+    pub shards: Vec<usize>,
+}
+
 /// What a query needs: its terms, exact keys, and the term shards to fetch.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryPlan {
     pub terms: Vec<QueryTerm>,
     pub exact: Vec<ExactKey>,
+    /// The last word as a prefix ([`Searcher::plan_prefix`]).
+    pub prefix: Option<PrefixTerm>,
     /// Term shard indexes to fetch, sorted, without duplicates.
     pub shards: Vec<usize>,
 }
@@ -321,6 +351,155 @@ impl Searcher {
 
     /// Analyzes the query and lists the term shards it needs.
     pub fn plan(&self, query: &str) -> QueryPlan {
+        self.plan_prefix(query, false)
+    }
+
+    /// [`Self::plan`], and with `prefix` the query's last word, when nothing follows it and it has at
+    /// least [`PREFIX_MIN_CHARS`] letters, also as the start of longer indexed terms: `authen` finds
+    /// `authentication` (indexed as its stem `authent`), `getuserb` the identifier `getuserbyid`. A
+    /// typed word longer than the stem it will have (`authenticati`) matches that stem too. At most
+    /// [`PREFIX_MAX_SHARDS`] term shards are read for it.
+    pub fn plan_prefix(&self, query: &str, prefix: bool) -> QueryPlan {
+        let mut plan = self.plan_words(query);
+        if prefix {
+            plan.prefix = self.prefix_term(query, &plan);
+            if let Some(p) = &plan.prefix {
+                let shards: BTreeSet<usize> =
+                    plan.shards.iter().chain(&p.shards).copied().collect();
+                plan.shards = shards.into_iter().collect();
+            }
+        }
+        plan
+    }
+
+    fn prefix_term(&self, query: &str, plan: &QueryPlan) -> Option<PrefixTerm> {
+        let tail = query
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_alphanumeric())
+            .last()
+            .map(|(i, _)| &query[i..])?;
+        let text = crate::analyzer::fold(tail);
+        let chars = text.chars().count();
+        if chars < PREFIX_MIN_CHARS || text.starts_with('~') {
+            return None;
+        }
+        // The whole word's term, as the analyzer makes it (stemmed, or an identifier kept whole).
+        // (`analyze`, not a new `for_each_token` closure: each one is another copy of the tokenizer
+        // in the wasm module.)
+        let whole = self
+            .analyzer
+            .analyze(tail)
+            .pop()
+            .and_then(|w| plan.terms.iter().find(|t| t.text == w.text))
+            .map(|t| (t.text.clone(), t.weight));
+        // The shortest stem a typed word may have (see `is_truncated_stem`) sorts first.
+        let shortest: String = text.chars().take(min_stem_chars(chars)).collect();
+        let first = self.manifest.term_shard_for(&shortest).unwrap_or(0);
+        let end = self.manifest.term_shards_for_prefix(&text).end;
+        let shards: Vec<usize> = (first..end.max(first + 1).min(self.manifest.term_shards.len()))
+            .take(PREFIX_MAX_SHARDS)
+            .collect();
+        Some(PrefixTerm {
+            text,
+            weight: whole.as_ref().map_or(1.0, |w| w.1),
+            whole: whole.map(|w| w.0),
+            shards,
+        })
+    }
+
+    /// The terms a prefix expands to: those that start with it, or that it starts with as a word
+    /// starts with its stem, other than the whole word's own term; the [`PREFIX_MAX_EXPANSIONS`] with
+    /// the most postings (ties by term), so both sides pick the same.
+    fn prefix_expansions<'s>(
+        &self,
+        p: &PrefixTerm,
+        get: &impl Fn(usize) -> Result<&'s TermShard, SearchError>,
+    ) -> Result<Vec<&'s crate::format::TermPostings>, SearchError> {
+        let mut found = Vec::new();
+        for &si in &p.shards {
+            for t in &get(si)?.terms {
+                let term = t.term.as_str();
+                if Some(term) != p.whole.as_deref()
+                    && !term.starts_with('~')
+                    && (term.starts_with(p.text.as_str()) || is_truncated_stem(term, &p.text))
+                {
+                    found.push(t);
+                }
+            }
+        }
+        // Selected, not sorted: a sort instantiated for this one type costs kilobytes of wasm.
+        let mut picked = Vec::with_capacity(PREFIX_MAX_EXPANSIONS);
+        while picked.len() < PREFIX_MAX_EXPANSIONS && !found.is_empty() {
+            let mut best = 0;
+            for (i, t) in found.iter().enumerate().skip(1) {
+                let b = found[best];
+                if (t.postings.len(), core::cmp::Reverse(&t.term))
+                    > (b.postings.len(), core::cmp::Reverse(&b.term))
+                {
+                    best = i;
+                }
+            }
+            picked.push(found.swap_remove(best));
+        }
+        Ok(picked)
+    }
+
+    /// Per chunk (ascending), what the prefix adds to the whole word's score: its best damped
+    /// expansion over the whole word's own contribution, if higher; and the expansion that gave it,
+    /// for explanations.
+    fn prefix_scores<'s>(
+        &self,
+        p: &PrefixTerm,
+        get: &impl Fn(usize) -> Result<&'s TermShard, SearchError>,
+        params: &crate::format::Bm25Params,
+        avg: &[f32; SCORED_FIELDS],
+    ) -> Result<Vec<(u32, f32, &'s str)>, SearchError> {
+        let expansions = self.prefix_expansions(p, get)?;
+        let n = self.manifest.num_chunks as usize;
+        // Dense per-chunk bests (as `lexical_chunks` scores): the first expansion wins ties.
+        let mut best = vec![(0f32, 0usize); n];
+        let mut touched: Vec<u32> = Vec::new();
+        for (ei, t) in expansions.iter().enumerate() {
+            let idf = self.idf(&t.postings, params);
+            for posting in &t.postings {
+                let x = bm25f_term(posting, idf, p.weight * PREFIX_DAMPING, params, avg);
+                let Some(b) = best.get_mut(posting.chunk as usize) else {
+                    continue;
+                };
+                if b.0 == 0.0 && x > 0.0 {
+                    touched.push(posting.chunk);
+                }
+                if x > b.0 {
+                    *b = (x, ei);
+                }
+            }
+        }
+        if let Some(whole) = &p.whole {
+            // The whole word is a query term: its shard is in the plan.
+            if let Some(tp) = match self.locate(whole) {
+                Some(si) => get(si)?.get(whole),
+                None => None,
+            } {
+                let idf = self.idf(&tp.postings, params);
+                for posting in &tp.postings {
+                    if let Some(b) = best.get_mut(posting.chunk as usize) {
+                        b.0 -= bm25f_term(posting, idf, p.weight, params, avg);
+                    }
+                }
+            }
+        }
+        touched.sort_unstable();
+        Ok(touched
+            .into_iter()
+            .filter_map(|c| {
+                let (x, ei) = best[c as usize];
+                (x > 0.0).then(|| (c, x, expansions[ei].term.as_str()))
+            })
+            .collect())
+    }
+
+    fn plan_words(&self, query: &str) -> QueryPlan {
         let mut weights: BTreeMap<String, f32> = BTreeMap::new();
         for t in self.analyzer.analyze(query) {
             let w = if t.kind == TokenKind::Identifier {
@@ -372,6 +551,7 @@ impl Searcher {
         QueryPlan {
             terms,
             exact,
+            prefix: None,
             shards: shards.into_iter().collect(),
         }
     }
@@ -641,6 +821,15 @@ impl Searcher {
                 }
             }
         }
+        if let Some(p) = &plan.prefix {
+            for (c, x, _) in self.prefix_scores(p, get, &params, &avg)? {
+                let s = &mut scores[c as usize];
+                if *s == 0.0 {
+                    touched.push(c);
+                }
+                *s += x;
+            }
+        }
         // Exact-match boosts apply to chunks that carry the key.
         let mut boosts: HashMap<u32, f32> = HashMap::new();
         for ek in &plan.exact {
@@ -792,6 +981,20 @@ impl Searcher {
                 contribution,
             });
         }
+        if let Some(p) = &plan.prefix {
+            let scores = self.prefix_scores(p, get, params, avg)?;
+            if let Ok(i) = scores.binary_search_by_key(&chunk, |e| e.0) {
+                let (_, x, term) = scores[i];
+                ex.bm25 += x;
+                ex.terms.push(TermExplanation {
+                    term: format!("{}* → {term}", p.text),
+                    idf: 0.0,
+                    weight: p.weight * PREFIX_DAMPING,
+                    fields: Vec::new(),
+                    contribution: x,
+                });
+            }
+        }
         for ek in &plan.exact {
             let Some(si) = ek.shard else { continue };
             let Some(tp) = get(si)?.get(&ek.key) else {
@@ -878,6 +1081,22 @@ impl Searcher {
     }
 }
 
+/// The fewest letters a stem of a typed word of `chars` letters is taken to have: stems of at least 5
+/// letters, and English suffixes the stemmer removes are at most 7 letters (`-ication`), so a typed
+/// word one letter short of its whole is at most 6 past its stem.
+fn min_stem_chars(chars: usize) -> usize {
+    5.max(chars.saturating_sub(6))
+}
+
+/// Whether `term` may be the stem of a word that starts with `typed`: `typed` starts with it, and it
+/// is long enough ([`min_stem_chars`]): `authenticati` → `authent`, `tokenizat` → `token`, but
+/// `authen` ↛ `auth`.
+fn is_truncated_stem(term: &str, typed: &str) -> bool {
+    term.len() < typed.len()
+        && typed.starts_with(term)
+        && term.chars().count() >= min_stem_chars(typed.chars().count())
+}
+
 /// BM25F contribution of one term to one chunk: field frequencies are length-normalized per field,
 /// weighted, summed, then saturated once (Robertson & Zaragoza's BM25F).
 #[allow(clippy::needless_range_loop)] // four parallel per-field arrays
@@ -905,4 +1124,159 @@ pub fn bm25f_term(
         return 0.0;
     }
     weight * idf * (params.k1 + 1.0) * tf / (params.k1 + tf)
+}
+
+#[cfg(test)]
+mod prefix_tests {
+    //! Issue 6: the last word typed is also a prefix.
+    use super::*;
+    use crate::format::{
+        Audience, Bm25Params, Field, Kind, Manifest, MetaShardEntry, PageEntry, Posting,
+        TermPostings, TermShard, TermShardEntry,
+    };
+
+    /// One chunk per text, indexed as the indexer does (analyzer terms in the body field), in term
+    /// shards of at most `per_shard` terms.
+    fn index(texts: &[&str], per_shard: usize) -> (Searcher, Vec<TermShard>) {
+        let analyzer = crate::analyzer::Analyzer::english();
+        let mut terms: BTreeMap<String, Vec<Posting>> = BTreeMap::new();
+        for (i, t) in texts.iter().enumerate() {
+            for tok in analyzer.analyze(t) {
+                let list = terms.entry(tok.text).or_default();
+                if list.last().map(|p| p.chunk) != Some(i as u32) {
+                    list.push(Posting::new(i as u32));
+                }
+                let p = list.last_mut().unwrap();
+                p.tf[Field::Body as usize] += 1;
+                p.norm[Field::Body as usize] = 6;
+            }
+        }
+        let all: Vec<TermPostings> = terms
+            .into_iter()
+            .map(|(term, postings)| TermPostings { term, postings })
+            .collect();
+        let shards: Vec<TermShard> = all
+            .chunks(per_shard)
+            .map(|c| TermShard { terms: c.to_vec() })
+            .collect();
+        let n = texts.len() as u32;
+        let manifest = Manifest {
+            build_id: "b".into(),
+            generator: "t".into(),
+            analyzer_version: crate::ANALYZER_VERSION,
+            audience: Audience::Public,
+            params: Bm25Params::default(),
+            num_chunks: n,
+            field_tokens: [0, 0, 6 * n as u64, 0],
+            groups: Vec::new(),
+            tags: Vec::new(),
+            tagsets: Vec::new(),
+            pages: (0..n)
+                .map(|_| PageEntry {
+                    chunk_count: 1,
+                    kind: Kind::Docs,
+                    group: None,
+                    tagset: 0,
+                })
+                .collect(),
+            term_shards: shards
+                .iter()
+                .enumerate()
+                .map(|(i, s)| TermShardEntry {
+                    first: s.terms[0].term.clone(),
+                    file: format!("t/{i}.bin"),
+                    term_count: s.terms.len() as u32,
+                    filter: None,
+                })
+                .collect(),
+            meta_shards: vec![MetaShardEntry {
+                first_page: 0,
+                page_count: n,
+                file: "m/0.bin".into(),
+            }],
+            vectors: None,
+        };
+        (Searcher::new(manifest).unwrap(), shards)
+    }
+
+    fn ranked(s: &Searcher, shards: &[TermShard], query: &str, prefix: bool) -> Vec<u32> {
+        let plan = s.plan_prefix(query, prefix);
+        let opts = SearchOptions {
+            prefix,
+            ..Default::default()
+        };
+        s.rank(&plan, |i| shards.get(i), &opts)
+            .unwrap()
+            .into_iter()
+            .map(|h| h.page)
+            .collect()
+    }
+
+    const TEXTS: [&str; 5] = [
+        "Authentication with API keys and passwords",
+        "Rotate an author's avatar",
+        "Auth tokens expire after an hour",
+        "Call getUserById to read a user",
+        "Webhooks retry failed deliveries",
+    ];
+
+    #[test]
+    fn issue_6_the_last_word_typed_matches_longer_words() {
+        let (s, shards) = index(&TEXTS, 4);
+        // Without prefix search a partial word finds nothing.
+        assert!(ranked(&s, &shards, "authen", false).is_empty());
+        assert_eq!(ranked(&s, &shards, "authen", true), vec![0]);
+        // A typed word longer than its stem (`authent`) still finds it.
+        assert_eq!(ranked(&s, &shards, "authenticati", true), vec![0]);
+        // Identifiers are prefixes of their whole form.
+        assert_eq!(ranked(&s, &shards, "getuserb", true), vec![3]);
+        assert_eq!(ranked(&s, &shards, "call getUserB", true)[0], 3);
+        // Only the last word: a finished word followed by a space is matched whole.
+        assert!(ranked(&s, &shards, "webhoo ", true).is_empty());
+        // Too short to expand.
+        assert!(ranked(&s, &shards, "we", true).is_empty());
+    }
+
+    #[test]
+    fn issue_6_exact_words_outrank_their_extensions() {
+        let (s, shards) = index(&TEXTS, 4);
+        // "auth" is a word of page 2 and the start of words of pages 0 and 1.
+        let hits = ranked(&s, &shards, "auth", true);
+        assert_eq!(hits[0], 2, "{hits:?}");
+        assert!(hits.contains(&0) && hits.contains(&1), "{hits:?}");
+        // The prefix adds the better of the whole word and its best extension, never both.
+        let plan = s.plan_prefix("auth", true);
+        let p = plan.prefix.as_ref().unwrap();
+        assert_eq!(p.whole.as_deref(), Some("auth"));
+        let opts = SearchOptions {
+            prefix: true,
+            explain: true,
+            ..Default::default()
+        };
+        let hits = s.rank(&plan, |i| shards.get(i), &opts).unwrap();
+        let whole = hits.iter().find(|h| h.page == 2).unwrap();
+        let ex = whole.explanation.as_ref().unwrap();
+        assert_eq!(ex.terms.len(), 1, "{ex:?}");
+        let extension = hits.iter().find(|h| h.page == 0).unwrap();
+        let ex = extension.explanation.as_ref().unwrap();
+        assert!(ex.terms[0].term.starts_with("auth* → "), "{ex:?}");
+    }
+
+    #[test]
+    fn issue_6_a_prefix_reads_a_bounded_number_of_shards() {
+        // One term per shard: a prefix shared by many terms still reads at most PREFIX_MAX_SHARDS.
+        let texts: Vec<String> = (0..40).map(|i| format!("config{i:02}")).collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let (s, shards) = index(&refs, 1);
+        let plan = s.plan_prefix("conf", true);
+        let p = plan.prefix.as_ref().unwrap();
+        assert!(
+            !p.shards.is_empty() && p.shards.len() <= PREFIX_MAX_SHARDS,
+            "{:?}",
+            p.shards
+        );
+        assert!(!ranked(&s, &shards, "conf", true).is_empty());
+        // Plans without prefix search are unchanged.
+        assert_eq!(s.plan_prefix("conf", false), s.plan("conf"));
+    }
 }

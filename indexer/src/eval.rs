@@ -109,6 +109,8 @@ pub struct EvalReport {
     pub recall_at_10: f64,
     pub recall_at_100: f64,
     pub mrr_at_10: f64,
+    /// Share of queries with at least one relevant page in the top 10.
+    pub found_at_10: f64,
     /// Queries with no result at all.
     pub empty: usize,
     pub latency_ms_p50: f64,
@@ -122,6 +124,20 @@ pub struct EvalReport {
     pub mode: String,
     /// With `--nprobe N`: mean overlap of the vector side's top 10 pages with exact search's.
     pub vector_recall_vs_exact: Option<f64>,
+}
+
+/// `text` as typed up to the first `n` characters of its last word (trailing punctuation dropped): the
+/// prefix variant of a judged query.
+pub fn cut_last_word(text: &str, n: usize) -> String {
+    let trimmed = text.trim_end_matches(|c: char| !c.is_alphanumeric());
+    let start = trimmed
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphanumeric())
+        .last()
+        .map_or(trimmed.len(), |(i, _)| i);
+    let word: String = trimmed[start..].chars().take(n.max(1)).collect();
+    format!("{}{word}", &trimmed[..start])
 }
 
 /// nDCG@k with linear gains (trec_eval's definition, as BEIR reports).
@@ -186,7 +202,7 @@ pub fn evaluate(
 ) -> Result<EvalReport, EvalError> {
     let mut used_mode = aidocs_core::Mode::Lexical;
     let mut overlap = Vec::new();
-    let mut sums = [0f64; 4];
+    let mut sums = [0f64; 5];
     let mut n = 0usize;
     let mut empty = 0usize;
     let mut latencies = Vec::new();
@@ -240,6 +256,12 @@ pub fn evaluate(
         sums[1] += recall(&ranked, rels, 10);
         sums[2] += recall(&ranked, rels, 100);
         sums[3] += mrr(&ranked, rels, 10);
+        sums[4] += f64::from(u8::from(
+            ranked
+                .iter()
+                .take(10)
+                .any(|id| rels.get(id).is_some_and(|&g| g > 0)),
+        ));
         n += 1;
     }
     latencies.sort_by(f64::total_cmp);
@@ -259,6 +281,7 @@ pub fn evaluate(
         recall_at_10: avg(sums[1]),
         recall_at_100: avg(sums[2]),
         mrr_at_10: avg(sums[3]),
+        found_at_10: avg(sums[4]),
         empty,
         latency_ms_p50: percentile(&latencies, 0.5),
         latency_ms_p95: percentile(&latencies, 0.95),
@@ -278,6 +301,18 @@ pub fn evaluate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issue_6_prefix_variants_cut_the_last_word() {
+        assert_eq!(
+            cut_last_word("Vitamin D and cancer risk.", 4),
+            "Vitamin D and cancer risk"
+        );
+        assert_eq!(cut_last_word("does authentication work?", 4), "does auth");
+        assert_eq!(cut_last_word("ab", 4), "ab");
+        assert_eq!(cut_last_word("", 4), "");
+        assert_eq!(cut_last_word("naïveté", 3), "naï");
+    }
 
     #[test]
     fn metrics_match_hand_computed_values() {

@@ -47,14 +47,19 @@ pub fn inspect(dir: &Path) -> Result<InspectReport, String> {
                 let len = b.len() as u64;
                 TermShard::decode(&b, m.num_chunks)
                     .map(|t| {
-                        let last = t.terms.last().map_or("", |t| t.term.as_str()).to_owned();
-                        (len, t.terms.len(), last)
+                        let term = |t: Option<&aidocs_core::format::TermPostings>| {
+                            t.map_or(String::new(), |t| t.term.clone())
+                        };
+                        let range =
+                            format!("{} .. {}", term(t.terms.first()), term(t.terms.last()));
+                        (len, t.terms.len(), range)
                     })
                     .map_err(|e| format!("{e} (code {})", e.code()))
             });
+        // The manifest keeps only a separator before each shard's first term.
         let range = match &r {
-            Ok((_, _, last)) => format!("{} .. {last}", s.first),
-            Err(_) => format!("{} ..", s.first),
+            Ok((_, _, range)) => range.clone(),
+            Err(_) => format!("from {}", s.first),
         };
         shards.push(report(
             &s.file,

@@ -322,6 +322,10 @@ struct QueryArgs {
     vector: VectorArgs,
     #[arg(long)]
     explain: bool,
+    /// Read the last word, when no space follows it, also as the start of longer words (as the
+    /// search box does while the reader types).
+    #[arg(long)]
+    prefix: bool,
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -340,6 +344,13 @@ struct EvalArgs {
     k: usize,
     #[command(flatten)]
     vector: VectorArgs,
+    /// Prefix search on the last word (see `query --prefix`).
+    #[arg(long)]
+    prefix: bool,
+    /// Score each query as typed up to the first N letters of its last word, with --prefix: what a
+    /// reader sees before finishing the word (e.g. 4).
+    #[arg(long, value_name = "N")]
+    cut_last_word: Option<usize>,
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -636,6 +647,7 @@ fn search_options(a: &QueryArgs, index: &LocalIndex) -> Result<SearchOptions, St
         min_score: a.min_score,
         explain: a.explain,
         params: params(index, &a.rank)?,
+        prefix: a.prefix,
         ..Default::default()
     })
 }
@@ -750,6 +762,13 @@ fn run_eval(a: EvalArgs) -> ExitCode {
         Ok(q) => q,
         Err(e) => return fail(3, e),
     };
+    let queries: Vec<(String, String)> = match a.cut_last_word {
+        Some(n) => queries
+            .into_iter()
+            .map(|(id, text)| (id, aidocs_index::eval::cut_last_word(&text, n)))
+            .collect(),
+        None => queries,
+    };
     let qrels = match read_qrels(&a.qrels) {
         Ok(q) => q,
         Err(e) => return fail(3, e),
@@ -758,6 +777,7 @@ fn run_eval(a: EvalArgs) -> ExitCode {
         Ok(p) => SearchOptions {
             k: a.k,
             params: p,
+            prefix: a.prefix || a.cut_last_word.is_some(),
             ..Default::default()
         },
         Err(e) => return fail(2, e),
@@ -815,8 +835,8 @@ fn print_eval(
     }
     writeln!(
         out,
-        "queries {}  nDCG@10 {:.4}  Recall@10 {:.4}  Recall@100 {:.4}  MRR@10 {:.4}  empty {}",
-        r.queries, r.ndcg_at_10, r.recall_at_10, r.recall_at_100, r.mrr_at_10, r.empty
+        "queries {}  nDCG@10 {:.4}  Recall@10 {:.4}  Recall@100 {:.4}  MRR@10 {:.4}  found@10 {:.4}  empty {}",
+        r.queries, r.ndcg_at_10, r.recall_at_10, r.recall_at_100, r.mrr_at_10, r.found_at_10, r.empty
     )?;
     writeln!(
         out,

@@ -213,7 +213,7 @@ impl LocalIndex {
         query_vec: Option<&[f32]>,
         opts: &SearchOptions,
     ) -> Result<(QueryPlan, Vec<PageHit>, Mode), QueryError> {
-        let plan = self.searcher.plan(text);
+        let plan = self.searcher.plan_prefix(text, opts.prefix);
         let mut terms: HashMap<usize, Rc<TermShard>> = HashMap::new();
         if opts.mode != Mode::Vector || query_vec.is_none() {
             for &i in &plan.shards {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // aidocs-search: the wasm engine from the command line, for parity tests and benchmarks.
 //   aidocs-search query --index DIR --queries FILE.jsonl [--k N] [--mode M] [--nprobe N] [--encoder static|full]
-//                       [--model DIR] [--kind K]... [--explain]
+//                       [--model DIR] [--kind K]... [--explain] [--prefix]
 //   aidocs-search query --index DIR [--json] TEXT...
 // Batch mode prints the same JSONL as `aidocs-index query --queries` ({"query_id","results"} per line).
 // Exit codes as the native CLI: 0 ok, 1 runtime failure, 2 usage, 3 invalid input.
@@ -12,7 +12,7 @@ import { openIndex, AidocsSearchError } from '../src/search.js';
 
 const USAGE = `usage: aidocs-search query --index DIR (--queries FILE.jsonl | TEXT...) [--k N] [--kind K]... [--tag T]...
                             [--group G] [--mode lexical|vector|hybrid] [--nprobe N] [--encoder static|full]
-                            [--model DIR] [--explain] [--json]`;
+                            [--model DIR] [--explain] [--prefix] [--json]`;
 
 function fail(code, msg) {
   process.stderr.write(`error: ${msg}\n`);
@@ -61,6 +61,7 @@ async function main(argv) {
         tag: { type: 'string', multiple: true, default: [] },
         group: { type: 'string' },
         explain: { type: 'boolean', default: false },
+        prefix: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
       },
     });
@@ -91,7 +92,7 @@ async function main(argv) {
   }
   const nprobe = v.nprobe == null ? undefined : Number(v.nprobe);
   if (nprobe !== undefined && !(Number.isInteger(nprobe) && nprobe >= 0)) fail(2, `--nprobe must be a whole number, got ${v.nprobe}`);
-  const opts = { k, kind: v.kind, tags: v.tag, group: v.group, explain: v.explain, mode: v.mode, nprobe };
+  const opts = { k, kind: v.kind, tags: v.tag, group: v.group, explain: v.explain, mode: v.mode, nprobe, prefix: v.prefix };
   const write = (line) => process.stdout.write(`${line}\n`);
   try {
     if (v.queries) {

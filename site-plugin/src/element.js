@@ -218,7 +218,8 @@ export class AidocsSearchElement extends HTMLElement {
       const k = Number(this.getAttribute('k') ?? 10);
       const [typing, paused] = this.#modes(index);
       const mode = upgrade ? paused : typing;
-      const results = await index.search(q, { k, mode });
+      // The reader may not have finished the last word: it also matches longer words.
+      const results = await index.search(q, { k, mode, prefix: true });
       if (seq !== this.#seq) return; // a newer keystroke won: drop this stale response
       // An upgrade that ranks the same pages in the same order leaves the list (and the selection) be.
       if (!upgrade || this.#shown !== results.map((r) => r.url).join('\n')) this.#render(results, q);

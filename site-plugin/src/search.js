@@ -161,6 +161,7 @@ function normalizeOptions(opts) {
     explain: Boolean(opts.explain),
     mode: opts.mode == null ? '' : String(opts.mode),
     nprobe: opts.nprobe == null ? -1 : Number(opts.nprobe),
+    prefix: Boolean(opts.prefix),
   };
 }
 
@@ -287,13 +288,13 @@ export class AidocsIndex {
       // Lexical queries need one round of files; vector and hybrid two (the partitions to probe are
       // known once the query's term rows and the vector directory are here).
       for (let round = 0; round < 4; round++) {
-        const names = this.#call(engine, (e) => e.filesForQuery(query, o.mode, o.nprobe));
+        const names = this.#call(engine, (e) => e.filesForQuery(query, o.mode, o.nprobe, o.prefix));
         if (names.length === 0) break;
         await this.#fetchInto(engine, names);
       }
       let ticket;
       try {
-        ticket = this.#call(engine, (e) => e.rank(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe));
+        ticket = this.#call(engine, (e) => e.rank(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix));
       } catch (err) {
         // Another search evicted a shard between our fetch and our rank: fetch again.
         if (err.code === 'missing_shard' && attempt < 3) continue;
@@ -342,7 +343,9 @@ export class AidocsIndex {
    * Searches. `opts`: `k` (1–1000, default 10), `kind` ('docs' | 'api' | 'custom' or an array),
    * `tags` (all required), `group` (navigation group), `minScore`, `explain`, `mode` ('lexical',
    * 'vector' or 'hybrid': semantic ranking with the index's static query encoder; an index without
-   * vectors ranks lexically), `nprobe` (vector partitions probed; 0 = all), `encoder` (a full
+   * vectors ranks lexically), `nprobe` (vector partitions probed; 0 = all), `prefix` (the last word,
+   * with no space after it, also matches longer words: what a search box wants as the reader types),
+   * `encoder` (a full
    * encoder from `aidocs-search/full-encoder` to embed the query exactly instead of the static
    * encoder; null = static; default the index's `encoder` option).
    * Resolves to the result objects of the native JSON shape.

@@ -186,6 +186,75 @@ fn issue_3_wasm_matches_native_on_the_example_site() {
     assert!(n > 10, "the queries return results ({n})");
 }
 
+/// Issue 6: prefix search ranks the same in wasm as natively, with term shards small enough that a
+/// prefix's expansions span several of them.
+#[test]
+fn issue_6_wasm_matches_native_with_prefix_search() {
+    let Some(cli) = wasm_cli() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let index = tmp.path().join("index");
+    build_with(
+        &fixture("example-site"),
+        &index,
+        &tmp.path().join("cache"),
+        |o| o.sizes.term_bytes = 512,
+    );
+    let typed = [
+        ("p1", "authen"),
+        ("p2", "refresh tok"),
+        ("p3", "getUserB"),
+        ("p4", "webho"),
+        ("p5", "rate limi"),
+        ("p6", "paginat"),
+        ("p7", "create us"),
+        ("p8", "zzzqq"),
+    ];
+    let queries = tmp.path().join("typed.jsonl");
+    let lines: String = typed
+        .iter()
+        .map(|(id, text)| format!("{}\n", serde_json::json!({"id": id, "text": text})))
+        .collect();
+    std::fs::write(&queries, lines).unwrap();
+    let local = LocalIndex::open(&index).unwrap();
+    let opts = aidocs_core::SearchOptions {
+        prefix: true,
+        ..Default::default()
+    };
+    let native: Vec<String> = typed
+        .iter()
+        .map(|(id, text)| {
+            let results = local.search(text, &opts).unwrap();
+            aidocs_core::json::batch_line(id, &results, false)
+        })
+        .collect();
+    let out = Command::new("node")
+        .arg(&cli)
+        .args(["query", "--prefix", "--index"])
+        .arg(&index)
+        .arg("--queries")
+        .arg(&queries)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let wasm: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let n = assert_same(&native, &wasm);
+    assert!(n > 10, "the typed queries return results ({n})");
+    // And prefix search is what finds them: without it, "authen" finds nothing.
+    let whole = local
+        .search("authen", &aidocs_core::SearchOptions::default())
+        .unwrap();
+    assert!(whole.is_empty());
+    assert!(native[0].contains("authentication"), "{}", native[0]);
+}
+
 #[test]
 fn issue_4_wasm_matches_native_in_vector_and_hybrid_modes() {
     let Some(cli) = wasm_cli() else { return };

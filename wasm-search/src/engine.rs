@@ -106,6 +106,8 @@ pub struct QueryOptions {
     pub mode: String,
     /// Vector partitions probed (`None` = [`aidocs_core::search::DEFAULT_NPROBE`], 0 = all).
     pub nprobe: Option<u32>,
+    /// The last word, with nothing after it, is also a prefix (`SearchOptions::prefix`).
+    pub prefix: bool,
 }
 
 /// The mode named by a `mode` option.
@@ -154,6 +156,7 @@ impl QueryOptions {
             nprobe: self
                 .nprobe
                 .map_or(aidocs_core::search::DEFAULT_NPROBE, |n| n as usize),
+            prefix: self.prefix,
             ..Default::default()
         })
     }
@@ -413,8 +416,14 @@ impl Engine {
     /// Index files `query` needs in `mode` that are not cached (the filters rule out absent terms
     /// first). Call again after adding them: vector and hybrid queries learn which partitions to
     /// probe only once the directory and the query's term rows are here. Empty = ready to rank.
-    pub fn files_for_query(&mut self, query: &str, mode: &str, nprobe: Option<u32>) -> Vec<String> {
-        let plan = self.searcher.plan(query);
+    pub fn files_for_query(
+        &mut self,
+        query: &str,
+        mode: &str,
+        nprobe: Option<u32>,
+        prefix: bool,
+    ) -> Vec<String> {
+        let plan = self.searcher.plan_prefix(query, prefix);
         let mode = parse_mode(mode).unwrap_or(Mode::Lexical);
         let full = self.full_vector(query);
         if !self.vector_mode(mode, full.is_some()) {
@@ -587,7 +596,7 @@ impl Engine {
     /// added) and returns a ticket for [`Self::files_for_ticket`] and [`Self::results`].
     pub fn rank(&mut self, query: &str, opts: &QueryOptions) -> Result<u32, EngineError> {
         let mut search = opts.to_search_options()?;
-        let plan = self.searcher.plan(query);
+        let plan = self.searcher.plan_prefix(query, search.prefix);
         let missing = |file: String| EngineError::Search(SearchError::MissingTermShard(file));
         // The vector side: the static encoding, the directory and the probed partitions.
         let mut vector: Option<VectorSide> = None;

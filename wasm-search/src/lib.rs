@@ -89,11 +89,21 @@ impl SearchEngine {
 
     /// Index files `query` needs in `mode` that are not cached yet; call again after adding them
     /// until it returns nothing (vector and hybrid queries need one more round for the partitions).
-    /// `nprobe` < 0 = the default.
+    /// `nprobe` < 0 = the default; `prefix`: the last word is also a prefix (as in `rank`).
     #[wasm_bindgen(js_name = filesForQuery)]
-    pub fn files_for_query(&mut self, query: &str, mode: &str, nprobe: i32) -> Vec<String> {
-        self.inner
-            .files_for_query(query, mode, u32::try_from(nprobe).ok())
+    pub fn files_for_query(
+        &mut self,
+        query: &str,
+        mode: &str,
+        nprobe: i32,
+        prefix: Option<bool>,
+    ) -> Vec<String> {
+        self.inner.files_for_query(
+            query,
+            mode,
+            u32::try_from(nprobe).ok(),
+            prefix.unwrap_or(false),
+        )
     }
 
     /// Hands in the full model's embedding of `query` (e.g. from `aidocs-wasm-encoder`, in the
@@ -134,7 +144,8 @@ impl SearchEngine {
     }
 
     /// Ranks over cached shards; returns a ticket. `tags` are joined by U+001F; `mode` is lexical,
-    /// vector or hybrid; `nprobe` < 0 = the default.
+    /// vector or hybrid; `nprobe` < 0 = the default; `prefix`: the last word, with nothing after it,
+    /// also matches longer words (what a search box wants while the reader types).
     #[allow(clippy::too_many_arguments)] // flat arguments keep the JS glue small
     pub fn rank(
         &mut self,
@@ -147,6 +158,7 @@ impl SearchEngine {
         explain: bool,
         mode: &str,
         nprobe: i32,
+        prefix: Option<bool>,
     ) -> Result<u32, JsValue> {
         let opts = QueryOptions {
             k,
@@ -161,6 +173,7 @@ impl SearchEngine {
             explain,
             mode: mode.to_owned(),
             nprobe: u32::try_from(nprobe).ok(),
+            prefix: prefix.unwrap_or(false),
         };
         self.inner.rank(query, &opts).map_err(js_err)
     }
