@@ -194,6 +194,20 @@ test('issue 4: the default `auto` mode ranks keystrokes lexically and a pause in
   await context.close();
 });
 
+test('issue 6: a partly typed last word finds the longer word (prefix search)', async () => {
+  const { page, context } = await newPage();
+  await page.goto(`${base}/`);
+  await settle(page);
+  await page.keyboard.press('Control+k');
+  await box(page).locator('input').waitFor({ state: 'visible' });
+  await page.keyboard.type('authen');
+  await settle(page);
+  await options(page).first().waitFor();
+  const titles = await options(page).allTextContents();
+  assert.match(titles[0], /Authentication/, titles.join(' | '));
+  await context.close();
+});
+
 test('Esc closes, "/" opens, and an empty query shows nothing', async () => {
   const { page, context } = await newPage();
   await page.goto(`${base}/`);
