@@ -308,7 +308,8 @@ mod tests {
             cut_last_word("Vitamin D and cancer risk.", 4),
             "Vitamin D and cancer risk"
         );
-        assert_eq!(cut_last_word("does authentication work?", 4), "does auth");
+        assert_eq!(cut_last_word("does authentication", 4), "does auth");
+        assert_eq!(cut_last_word("does it work?", 2), "does it wo");
         assert_eq!(cut_last_word("ab", 4), "ab");
         assert_eq!(cut_last_word("", 4), "");
         assert_eq!(cut_last_word("naïveté", 3), "naï");
