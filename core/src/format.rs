@@ -1024,12 +1024,34 @@ mod tests {
     }
 }
 
+/// Sorted terms and postings of one chunk per text, as the indexer writes them: the analyzer's terms
+/// in the body field, every field length `norm`. For tests that need real term shards.
+#[cfg(test)]
+pub(crate) fn analyzed_postings(texts: &[&str], norm: u8) -> Vec<TermPostings> {
+    let analyzer = crate::analyzer::Analyzer::english();
+    let mut terms: std::collections::BTreeMap<String, Vec<Posting>> = Default::default();
+    for (i, t) in texts.iter().enumerate() {
+        for tok in analyzer.analyze(t) {
+            let list = terms.entry(tok.text).or_default();
+            if list.last().map(|p| p.chunk) != Some(i as u32) {
+                list.push(Posting::new(i as u32));
+            }
+            let p = list.last_mut().unwrap();
+            p.tf[Field::Body as usize] += 1;
+            p.norm[Field::Body as usize] = norm;
+        }
+    }
+    terms
+        .into_iter()
+        .map(|(term, postings)| TermPostings { term, postings })
+        .collect()
+}
+
 #[cfg(test)]
 mod mutation_tests {
     //! Thousands of random byte mutations of real shards: every case must be an error or a valid value,
     //! never a panic (the wasm module must never trap on a damaged file).
     use super::*;
-    use crate::analyzer::Analyzer;
     use crate::search::{SearchOptions, Searcher};
 
     struct Rng(u64);
@@ -1043,29 +1065,13 @@ mod mutation_tests {
     }
 
     fn sample() -> (Manifest, TermShard, MetaShard) {
-        let analyzer = Analyzer::english();
         let texts = [
             "Refresh tokens keep sessions alive",
             "Send the x-request-id header",
             "getUserById returns a user",
         ];
-        let mut terms: std::collections::BTreeMap<String, Vec<Posting>> = Default::default();
-        for (i, t) in texts.iter().enumerate() {
-            for tok in analyzer.analyze(t) {
-                let list = terms.entry(tok.text).or_default();
-                if list.last().map(|p| p.chunk) != Some(i as u32) {
-                    list.push(Posting::new(i as u32));
-                }
-                let p = list.last_mut().unwrap();
-                p.tf[Field::Body as usize] += 1;
-                p.norm[Field::Body as usize] = 5;
-            }
-        }
         let shard = TermShard {
-            terms: terms
-                .into_iter()
-                .map(|(term, postings)| TermPostings { term, postings })
-                .collect(),
+            terms: analyzed_postings(&texts, 5),
         };
         let meta = MetaShard {
             first_page: 0,

@@ -1131,30 +1131,13 @@ mod prefix_tests {
     //! Issue 6: the last word typed is also a prefix.
     use super::*;
     use crate::format::{
-        Audience, Bm25Params, Field, Kind, Manifest, MetaShardEntry, PageEntry, Posting,
-        TermPostings, TermShard, TermShardEntry,
+        Audience, Bm25Params, Kind, Manifest, MetaShardEntry, PageEntry, TermShard, TermShardEntry,
     };
 
     /// One chunk per text, indexed as the indexer does (analyzer terms in the body field), in term
     /// shards of at most `per_shard` terms.
     fn index(texts: &[&str], per_shard: usize) -> (Searcher, Vec<TermShard>) {
-        let analyzer = crate::analyzer::Analyzer::english();
-        let mut terms: BTreeMap<String, Vec<Posting>> = BTreeMap::new();
-        for (i, t) in texts.iter().enumerate() {
-            for tok in analyzer.analyze(t) {
-                let list = terms.entry(tok.text).or_default();
-                if list.last().map(|p| p.chunk) != Some(i as u32) {
-                    list.push(Posting::new(i as u32));
-                }
-                let p = list.last_mut().unwrap();
-                p.tf[Field::Body as usize] += 1;
-                p.norm[Field::Body as usize] = 6;
-            }
-        }
-        let all: Vec<TermPostings> = terms
-            .into_iter()
-            .map(|(term, postings)| TermPostings { term, postings })
-            .collect();
+        let all = crate::format::analyzed_postings(texts, 6);
         let shards: Vec<TermShard> = all
             .chunks(per_shard)
             .map(|c| TermShard { terms: c.to_vec() })
