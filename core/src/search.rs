@@ -381,7 +381,7 @@ impl Searcher {
             .map(|(i, _)| &query[i..])?;
         let text = crate::analyzer::fold(tail);
         let chars = text.chars().count();
-        if chars < PREFIX_MIN_CHARS || text.starts_with('~') {
+        if chars < PREFIX_MIN_CHARS {
             return None;
         }
         // The whole word's term, as the analyzer makes it (stemmed, or an identifier kept whole).
