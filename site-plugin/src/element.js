@@ -5,11 +5,11 @@
 // with up to three section links, excerpts with the query's words in <mark>, API pages with a method
 // badge, their path and a "Copy curl" action. All page text goes through textContent or escapeHtml.
 // Attributes: index (URL of the index directory), placeholder, api-base (for curl), k, mode: `auto` (the
-// default) ranks lexically on every keystroke, then, once typing pauses for 400 ms, hybrid (BM25 + the
+// default) ranks lexically on every keystroke, then, once typing pauses (`hybrid-pause`, 400 ms), hybrid (BM25 + the
 // index's static query encoder) where the index has vectors: a keystroke costs lexical bytes (a hybrid
 // search fetches about twice as much) and what the reader stops at is ranked semantically. `lexical`,
 // `hybrid` and `vector` use that mode for every search (hybrid and vector rank lexically on an index
-// without vectors).
+// without vectors). The list never changes under a reader who has started choosing with the arrow keys.
 // Theme: --aidocs-accent, --aidocs-bg, --aidocs-fg, --aidocs-muted, --aidocs-border, --aidocs-mark,
 // --aidocs-radius, --aidocs-font (light and dark defaults follow prefers-color-scheme).
 
@@ -19,7 +19,7 @@ const GROUPS = [
   ['custom', 'Other'],
 ];
 const DEBOUNCE_MS = 60;
-/** In `auto` mode, the pause in typing after which the query is ranked hybrid. */
+/** In `auto` mode, the default pause in typing after which the query is ranked hybrid (`hybrid-pause`). */
 const HYBRID_PAUSE_MS = 400;
 
 export function escapeHtml(s) {
@@ -102,6 +102,8 @@ export class AidocsSearchElement extends HTMLElement {
   #timer = 0;
   #upgrade = 0;
   #shown = '';
+  /** Set once the reader moves the selection in the current list: an upgrade then leaves the list be. */
+  #choosing = false;
   #options = [];
   #active = -1;
   #lastFocus = null;
@@ -221,11 +223,17 @@ export class AidocsSearchElement extends HTMLElement {
       // The reader may not have finished the last word: it also matches longer words.
       const results = await index.search(q, { k, mode, prefix: true });
       if (seq !== this.#seq) return; // a newer keystroke won: drop this stale response
+      // The list never changes under a reader who has started choosing from it with the keyboard.
+      if (upgrade && this.#choosing) return;
       // An upgrade that ranks the same pages in the same order leaves the list (and the selection) be.
       if (!upgrade || this.#shown !== results.map((r) => r.url).join('\n')) this.#render(results, q);
       this.#status(results.length ? '' : `No results for “${q}”`);
       this.dispatchEvent(new CustomEvent('aidocs-results', { detail: { query: q, results, mode } }));
-      if (!upgrade && paused) this.#upgrade = setTimeout(() => seq === this.#seq && this.#run(q, seq, true), HYBRID_PAUSE_MS - DEBOUNCE_MS);
+      if (!upgrade && paused) {
+        const pause = Number(this.getAttribute('hybrid-pause') ?? HYBRID_PAUSE_MS);
+        const wait = Math.max(0, (Number.isFinite(pause) ? pause : HYBRID_PAUSE_MS) - DEBOUNCE_MS);
+        this.#upgrade = setTimeout(() => seq === this.#seq && this.#run(q, seq, true), wait);
+      }
     } catch (e) {
       if (seq === this.#seq) this.#status(`Search failed: ${e.message}`, true);
     } finally {
@@ -235,6 +243,7 @@ export class AidocsSearchElement extends HTMLElement {
 
   #render(results, q) {
     this.#shown = results.map((r) => r.url).join('\n');
+    this.#choosing = false;
     const list = this.$('#listbox');
     const html = [];
     let n = 0;
@@ -290,12 +299,11 @@ export class AidocsSearchElement extends HTMLElement {
 
   #onKey(e) {
     const count = this.shadowRoot.querySelectorAll('a.opt').length;
-    if (e.key === 'ArrowDown' && count) {
+    if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && count) {
       e.preventDefault();
-      this.#select((this.#active + 1) % count);
-    } else if (e.key === 'ArrowUp' && count) {
-      e.preventDefault();
-      this.#select((this.#active - 1 + count) % count);
+      clearTimeout(this.#upgrade);
+      this.#choosing = true;
+      this.#select((this.#active + (e.key === 'ArrowDown' ? 1 : count - 1)) % count);
     } else if (e.key === 'Enter') {
       const a = this.shadowRoot.querySelectorAll('a.opt')[this.#active];
       if (a) {

@@ -103,10 +103,40 @@ async function settle(page) {
   await page.waitForLoadState('networkidle');
 }
 
+/** Records the search box's `aidocs-results` events in `window.__events`. */
+async function recordResults(page) {
+  await page.evaluate(() => {
+    window.__events = [];
+    document.querySelector('aidocs-search').addEventListener('aidocs-results', (e) =>
+      window.__events.push({ query: e.detail.query, mode: e.detail.mode, first: e.detail.results[0]?.title }),
+    );
+  });
+}
+
+/** Whether the demo index has vectors (then `auto` mode upgrades a paused query to hybrid). */
+async function demoHasVectors() {
+  const { openIndex } = await import('../src/search.js');
+  const dir = join(work, 'site', '_search');
+  const index = await openIndex(async (name) => new Uint8Array(readFileSync(join(dir, name))));
+  const vectors = index.summary.vectorModel != null;
+  index.close();
+  return vectors;
+}
+
+/** Waits for the last search of `q` the box will run: the hybrid upgrade where the index has vectors. */
+async function finalResults(page, q) {
+  const mode = (await demoHasVectors()) ? 'hybrid' : 'lexical';
+  await page.waitForFunction(([q, mode]) => window.__events.some((e) => e.query === q && e.mode === mode), [q, mode], {
+    timeout: 30000,
+  });
+  await settle(page);
+}
+
 test('Ctrl+K, typing key by key, grouped results, keyboard to a section, landing on page#anchor', async () => {
   const { page, net, context } = await newPage();
   await page.goto(`${base}/quickstart/`);
   await settle(page);
+  await recordResults(page);
   const pageLoad = net.bytes;
   const html = net.urls.filter((u) => !u.startsWith('/_search/ui/'));
   const assetBytes = net.bytes;
@@ -123,6 +153,8 @@ test('Ctrl+K, typing key by key, grouped results, keyboard to a section, landing
     await settle(page);
     perKey.push([ch, net.bytes - b0, net.requests - r0]);
   }
+  // The list settles once the paused query's hybrid upgrade (if any) has landed.
+  await finalResults(page, 'refresh token');
   await options(page).first().waitFor();
   await page.screenshot({ path: join(artifacts, 'search-results.png') });
   const groups = await box(page).locator('li.group').allTextContents();
@@ -152,11 +184,7 @@ test('Ctrl+K, typing key by key, grouped results, keyboard to a section, landing
 });
 
 test('issue 4: the default `auto` mode ranks keystrokes lexically and a pause in typing hybrid', async () => {
-  const { openIndex } = await import('../src/search.js');
-  const dir = join(work, 'site', '_search');
-  const index = await openIndex(async (name) => new Uint8Array(readFileSync(join(dir, name))));
-  const vectors = index.summary.vectorModel != null;
-  index.close();
+  const vectors = await demoHasVectors();
   if (!vectors) {
     assert.ok(!process.env.AIDOCS_REQUIRE_MODEL, 'AIDOCS_REQUIRE_MODEL is set but the demo index has no vectors');
     return; // without the model the demo is lexical-only: nothing to upgrade
@@ -164,12 +192,7 @@ test('issue 4: the default `auto` mode ranks keystrokes lexically and a pause in
   const { page, net, context } = await newPage();
   await page.goto(`${base}/`);
   await settle(page);
-  await page.evaluate(() => {
-    window.__events = [];
-    document.querySelector('aidocs-search').addEventListener('aidocs-results', (e) =>
-      window.__events.push({ query: e.detail.query, mode: e.detail.mode, first: e.detail.results[0]?.title }),
-    );
-  });
+  await recordResults(page);
   await page.keyboard.press('Control+k');
   await box(page).locator('input').waitFor({ state: 'visible' });
   await settle(page);
@@ -191,6 +214,38 @@ test('issue 4: the default `auto` mode ranks keystrokes lexically and a pause in
   // Vector files were fetched only for the upgraded query.
   const fetched = net.urls.slice(before);
   assert.ok(fetched.some((u) => u.includes('/_search/v/')), fetched.join());
+  await context.close();
+});
+
+test('issue 4 (CI, stop 14): a hybrid upgrade never changes the list under a reader choosing with the arrow keys', async () => {
+  if (!(await demoHasVectors())) {
+    assert.ok(!process.env.AIDOCS_REQUIRE_MODEL, 'AIDOCS_REQUIRE_MODEL is set but the demo index has no vectors');
+    return; // without vectors there is no upgrade
+  }
+  const { page, context } = await newPage();
+  await page.goto(`${base}/`);
+  await settle(page);
+  // A long pause, so the arrow key below surely comes before the upgrade would, even on a loaded machine.
+  await page.evaluate(() => document.querySelector('aidocs-search').setAttribute('hybrid-pause', '3000'));
+  await recordResults(page);
+  await page.keyboard.press('Control+k');
+  const input = box(page).locator('input');
+  await input.waitFor({ state: 'visible' });
+  await page.keyboard.type('renew my credentials');
+  await page.waitForFunction(() => window.__events.some((e) => e.query === 'renew my credentials'), null, { timeout: 30000 });
+  const shown = await options(page).evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  assert.ok(shown.length > 1, shown.join());
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await input.getAttribute('aria-activedescendant'), 'opt-1');
+  await page.waitForTimeout(4000);
+  await settle(page);
+  const events = await page.evaluate(() => window.__events);
+  assert.ok(events.every((e) => e.mode === 'lexical'), JSON.stringify(events));
+  assert.deepEqual(await options(page).evaluateAll((as) => as.map((a) => a.getAttribute('href'))), shown);
+  assert.equal(await input.getAttribute('aria-activedescendant'), 'opt-1');
+  // The next keystroke starts over: its pause upgrades again.
+  await page.keyboard.type(' ');
+  await page.waitForFunction(() => window.__events.some((e) => e.mode === 'hybrid'), null, { timeout: 30000 });
   await context.close();
 });
 
