@@ -20,9 +20,10 @@ pub const MAGIC: [u8; 4] = *b"AIDX";
 /// The shard format version this code writes. Version 2 adds the manifest's optional vector reference
 /// and the vector shard kinds; version 3 the static query encoder's term rows; version 4 stores vector
 /// shards as 4-bit residuals (half the bytes of a vector query); version 5 the vector directory's
-/// centroids too, and names its partitions by one prefix. Each version's index is the next one's
+/// centroids too, and names its partitions by one prefix; version 6 adds the typo-tolerance files (the
+/// manifest's optional typo directory reference). Each version's index is the next one's
 /// without the new parts or with the older encoding, so all are read.
-pub const FORMAT_VERSION: u16 = 5;
+pub const FORMAT_VERSION: u16 = 6;
 /// The oldest version this code reads.
 pub const MIN_FORMAT_VERSION: u16 = 1;
 pub const HEADER_LEN: usize = 20;
@@ -39,6 +40,8 @@ pub enum ShardKind {
     Vectors = 5,
     TermRows = 6,
     Projection = 7,
+    TypoDir = 8,
+    Typos = 9,
 }
 
 impl ShardKind {
@@ -51,6 +54,8 @@ impl ShardKind {
             5 => Ok(ShardKind::Vectors),
             6 => Ok(ShardKind::TermRows),
             7 => Ok(ShardKind::Projection),
+            8 => Ok(ShardKind::TypoDir),
+            9 => Ok(ShardKind::Typos),
             other => Err(ShardError::UnknownKind(other)),
         }
     }
@@ -63,6 +68,8 @@ impl ShardKind {
             ShardKind::Vectors => "vectors",
             ShardKind::TermRows => "term rows",
             ShardKind::Projection => "projection",
+            ShardKind::TypoDir => "typo directory",
+            ShardKind::Typos => "typos",
         }
     }
 }

@@ -163,6 +163,8 @@ pub struct Manifest {
     pub meta_shards: Vec<MetaShardEntry>,
     /// Chunk vectors (format v2), when the index was built with embeddings.
     pub vectors: Option<crate::vectors::VectorRef>,
+    /// The typo directory's file (format v6), when the index keeps its words for typo tolerance.
+    pub typos: Option<String>,
 }
 
 pub const MANIFEST_FILE: &str = "manifest.bin";
@@ -232,6 +234,14 @@ impl Manifest {
             Some(v) => {
                 w.u8(2);
                 v.encode_v3(&mut w);
+            }
+            None => w.u8(0),
+        }
+        // v6: the typo directory.
+        match &self.typos {
+            Some(file) => {
+                w.u8(1);
+                w.str(file);
             }
             None => w.u8(0),
         }
@@ -404,6 +414,19 @@ impl Manifest {
         if vectors.as_ref().is_some_and(|v| v.count != num_chunks) {
             return Err(invalid("vector count", "differs from the chunk count"));
         }
+        let typos = if version < 6 {
+            None
+        } else {
+            match r.u8("typo flag")? {
+                0 => None,
+                1 => {
+                    let file = r.str("typo directory")?.to_owned();
+                    check_file_name(&file)?;
+                    Some(file)
+                }
+                _ => return Err(invalid("typo flag", "not 0 or 1")),
+            }
+        };
         r.finish("manifest")?;
         Ok(Manifest {
             build_id,
@@ -420,6 +443,7 @@ impl Manifest {
             term_shards,
             meta_shards,
             vectors,
+            typos,
         })
     }
 
@@ -992,6 +1016,7 @@ mod tests {
                 file: "m/1.bin".into(),
             }],
             vectors: None,
+            typos: None,
         };
         let d = Manifest::decode(&m.encode()).unwrap();
         assert_eq!(d, m);
@@ -1117,6 +1142,7 @@ mod mutation_tests {
                 file: "m/a.bin".into(),
             }],
             vectors: None,
+            typos: None,
         };
         (manifest, shard, meta)
     }

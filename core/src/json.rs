@@ -247,6 +247,23 @@ pub fn push_result(out: &mut String, r: &SearchResult, explain: bool) {
 }
 
 /// The results of one query as a JSON array.
+/// `[{"from":…,"to":…}]`: the typo corrections a search applied.
+pub fn corrections_json(corrections: &[crate::typos::Correction]) -> String {
+    let mut out = String::from("[");
+    for (i, c) in corrections.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"from\":");
+        push_str(&mut out, &c.from);
+        out.push_str(",\"to\":");
+        push_str(&mut out, &c.to);
+        out.push('}');
+    }
+    out.push(']');
+    out
+}
+
 pub fn results_json(results: &[SearchResult], explain: bool) -> String {
     let mut out = String::with_capacity(256 * results.len() + 2);
     out.push('[');

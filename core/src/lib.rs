@@ -21,6 +21,7 @@ mod fold_table;
 pub mod json;
 pub mod search;
 pub mod term_rows;
+pub mod typos;
 pub mod vectors;
 pub mod wordpiece;
 

@@ -59,6 +59,9 @@ pub struct SearchOptions {
     /// Read the query's last word, when no space follows it, also as the start of longer words (what
     /// a search box does while the reader types; see [`Searcher::plan_prefix`]).
     pub prefix: bool,
+    /// Correct query words the index lacks to the indexed words they most likely meant
+    /// ([`Searcher::corrections`]); callers fetch the typo files it names and rank the corrected plan.
+    pub typos: bool,
 }
 
 /// Prefix search (issue 6): a last word shorter than this is matched whole only (two letters would
@@ -159,6 +162,7 @@ impl Default for SearchOptions {
             nprobe: DEFAULT_NPROBE,
             candidates: 100,
             prefix: false,
+            typos: false,
         }
     }
 }
@@ -201,6 +205,17 @@ pub struct PrefixTerm {
     pub weight: f32,
     /// Term shards that may hold its expansions (sorted; at most [`PREFIX_MAX_SHARDS`]).
     pub shards: Vec<usize>,
+}
+
+/// A file typo tolerance needs before it can correct a query ([`Searcher::corrections`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TypoNeed {
+    /// The term shard that says whether a query word is indexed.
+    TermShard(usize),
+    /// The typo directory ([`Manifest::typos`]).
+    Directory,
+    /// A typo shard of the directory.
+    Shard(usize),
 }
 
 /// What a query needs: its terms, exact keys, and the term shards to fetch.
@@ -347,6 +362,146 @@ impl Searcher {
             Some(f) if !f.may_contain(term) => None,
             _ => Some(i),
         }
+    }
+
+    /// Typo tolerance: what the query's misspelled words most likely meant. A word is corrected when
+    /// it is a plain word of [`crate::typos::TYPO_MIN_CHARS`]+ letters (never an identifier, never
+    /// inside double quotes) whose term the index lacks, and, for the last word read as a prefix, no
+    /// indexed word starts with it. `Err` lists the files to fetch first: the term shards that say
+    /// whether a word is indexed, then the typo directory, then the typo shards of its deletion keys.
+    /// `terms`, `dir` and `shards` return what is already loaded.
+    pub fn corrections<'s, 't>(
+        &self,
+        query: &str,
+        plan: &QueryPlan,
+        terms: impl Fn(usize) -> Option<&'s TermShard>,
+        dir: Option<&crate::typos::TypoDirectory>,
+        shards: impl Fn(usize) -> Option<&'t crate::typos::TypoShard>,
+    ) -> Result<Vec<crate::typos::Correction>, Vec<TypoNeed>> {
+        use crate::typos::{
+            best_correction, deletion_keys, is_typo_word, Correction, TYPO_MIN_CHARS,
+        };
+        if self.manifest.typos.is_none() {
+            return Ok(Vec::new());
+        }
+        let quoted = crate::typos::quoted_spans(query);
+        let mut need = Vec::new();
+        let mut words: Vec<String> = Vec::new();
+        for tok in self.analyzer.analyze(query) {
+            if tok.kind != TokenKind::Word
+                || quoted
+                    .iter()
+                    .any(|&(s, e)| tok.offset_from > s && tok.offset_from < e)
+            {
+                continue;
+            }
+            let word = crate::analyzer::fold(&query[tok.offset_from..tok.offset_to]);
+            if !is_typo_word(&word, TYPO_MIN_CHARS) || words.contains(&word) {
+                continue;
+            }
+            if let Some(si) = self.locate(&tok.text) {
+                match terms(si) {
+                    Some(t) if t.get(&tok.text).is_some() => continue, // indexed: not a typo
+                    Some(_) => {}
+                    None => {
+                        need.push(TypoNeed::TermShard(si));
+                        continue;
+                    }
+                }
+            }
+            if let Some(p) = plan.prefix.as_ref().filter(|p| p.text == word) {
+                // A word still being typed, while indexed words start with it.
+                let missing: Vec<usize> = p
+                    .shards
+                    .iter()
+                    .copied()
+                    .filter(|&i| terms(i).is_none())
+                    .collect();
+                if !missing.is_empty() {
+                    need.extend(missing.into_iter().map(TypoNeed::TermShard));
+                    continue;
+                }
+                let get = |i: usize| terms(i).ok_or(SearchError::MissingTermShard(String::new()));
+                if self.prefix_expansions(p, &get).is_ok_and(|e| !e.is_empty()) {
+                    continue;
+                }
+            }
+            words.push(word);
+        }
+        if need.is_empty() && !words.is_empty() {
+            match dir {
+                None => need.push(TypoNeed::Directory),
+                Some(dir) => need.extend(
+                    words
+                        .iter()
+                        .flat_map(|w| deletion_keys(w))
+                        .map(|k| dir.shard_for(&k))
+                        .filter(|&i| shards(i).is_none())
+                        .map(TypoNeed::Shard),
+                ),
+            }
+        }
+        if !need.is_empty() {
+            need.sort_unstable();
+            need.dedup();
+            return Err(need);
+        }
+        let Some(dir) = dir.filter(|_| !words.is_empty()) else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for from in words {
+            let keys = deletion_keys(&from);
+            let found = keys
+                .iter()
+                .flat_map(|k| shards(dir.shard_for(k)).map_or(&[][..], |s| s.lookup(k)));
+            if let Some(e) = best_correction(&from, found) {
+                out.push(Correction {
+                    to: e.word.clone(),
+                    from,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// `plan` with each correction's word searched too, its weight damped by
+    /// [`crate::typos::TYPO_DAMPING`] (the misspelled term stays: it matches nothing).
+    pub fn corrected_plan(
+        &self,
+        plan: &QueryPlan,
+        corrections: &[crate::typos::Correction],
+    ) -> QueryPlan {
+        let mut plan = plan.clone();
+        for c in corrections {
+            let from = self.analyzer.stem_word(&c.from);
+            let to = self.analyzer.stem_word(&c.to);
+            let weight = plan
+                .terms
+                .iter()
+                .find(|t| t.text == from)
+                .map_or(1.0, |t| t.weight)
+                * crate::typos::TYPO_DAMPING;
+            let at = plan.terms.partition_point(|t| t.text < to);
+            if plan.terms.get(at).is_some_and(|t| t.text == to) {
+                continue; // already a query term
+            }
+            let shard = self.locate(&to);
+            if let Some(si) = shard {
+                if let Err(i) = plan.shards.binary_search(&si) {
+                    plan.shards.insert(i, si);
+                }
+            }
+            plan.terms.insert(
+                at,
+                QueryTerm {
+                    text: to,
+                    weight,
+                    shard,
+                },
+            );
+        }
+        plan
     }
 
     /// Analyzes the query and lists the term shards it needs.
@@ -1178,6 +1333,7 @@ mod prefix_tests {
                 file: "m/0.bin".into(),
             }],
             vectors: None,
+            typos: None,
         };
         (Searcher::new(manifest).unwrap(), shards)
     }

@@ -140,6 +140,75 @@ pub fn cut_last_word(text: &str, n: usize) -> String {
     format!("{}{word}", &trimmed[..start])
 }
 
+/// `text` with one deterministic one-edit typo, seeded by `seed` (the query id): in one of its words of
+/// 4+ letters, a letter deleted, inserted, substituted or swapped with the next one (which word, which
+/// edit, where and which letter all follow from the seed's hash). Text without such a word is returned
+/// unchanged. The typo variant of a judged query.
+pub fn one_edit_typo(text: &str, seed: &str) -> String {
+    let h = blake3::hash(seed.as_bytes());
+    let b = h.as_bytes();
+    let mut words: Vec<(usize, usize)> = Vec::new(); // byte ranges of alphabetic runs of 4+ letters
+    let mut start = None;
+    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+        match (c.is_alphabetic(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                if text[s..i].chars().count() >= 4 {
+                    words.push((s, i));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if words.is_empty() {
+        return text.to_owned();
+    }
+    let (s, e) = words[b[0] as usize % words.len()];
+    let mut w: Vec<char> = text[s..e].chars().collect();
+    let n = w.len();
+    let letter = |x: u8, not: char| {
+        let c = (b'a' + x % 26) as char;
+        if c == not.to_ascii_lowercase() {
+            (b'a' + (x + 1) % 26) as char
+        } else {
+            c
+        }
+    };
+    match b[1] % 4 {
+        0 => {
+            w.remove(b[2] as usize % n);
+        }
+        1 => {
+            let at = b[2] as usize % (n + 1);
+            let near = w[at.min(n - 1)];
+            w.insert(at, letter(b[3], near));
+        }
+        2 => {
+            let at = b[2] as usize % n;
+            w[at] = letter(b[3], w[at]);
+        }
+        _ => {
+            // Swap two different neighbours (a swap of equal letters is no typo).
+            let at = (0..n - 1)
+                .map(|k| (b[2] as usize + k) % (n - 1))
+                .find(|&i| w[i] != w[i + 1]);
+            match at {
+                Some(i) => w.swap(i, i + 1),
+                None => {
+                    w.remove(b[2] as usize % n);
+                }
+            }
+        }
+    }
+    format!(
+        "{}{}{}",
+        &text[..s],
+        w.into_iter().collect::<String>(),
+        &text[e..]
+    )
+}
+
 /// nDCG@k with linear gains (trec_eval's definition, as BEIR reports).
 pub fn ndcg(ranked: &[String], rels: &HashMap<String, u32>, k: usize) -> f64 {
     let dcg: f64 = ranked
@@ -301,6 +370,28 @@ pub fn evaluate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issue_6_typo_variants_carry_one_edit() {
+        let q = "Vitamin D deficiency is linked to cancer.";
+        let mut changed = 0;
+        for id in 0..200 {
+            let t = one_edit_typo(q, &id.to_string());
+            assert_eq!(t, one_edit_typo(q, &id.to_string()), "deterministic");
+            if t != q {
+                changed += 1;
+            }
+            let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+            let (a, b) = (words(q), words(&t));
+            assert_eq!(a.len(), b.len());
+            let diffs: Vec<_> = a.iter().zip(&b).filter(|(x, y)| x != y).collect();
+            assert_eq!(diffs.len(), 1, "{t}");
+            let (x, y) = diffs[0];
+            assert!(aidocs_core::typos::edit_distance(x, y) == 1, "{x} → {y}");
+        }
+        assert_eq!(changed, 200);
+        assert_eq!(one_edit_typo("a b c", "1"), "a b c");
+    }
 
     #[test]
     fn issue_6_prefix_variants_cut_the_last_word() {

@@ -11,11 +11,11 @@ use aidocs_core::{
 };
 
 use crate::encoder::{self, FitOptions};
-use crate::index::IndexContents;
+use crate::index::{IndexContents, StoredChunk};
 use crate::vectors::{export_vectors, ChunkVectors};
 
 /// The directories of an index's shards: terms, metadata, vectors, static-encoder rows.
-pub const INDEX_DIRS: [&str; 4] = ["t", "m", "v", "q"];
+pub const INDEX_DIRS: [&str; 5] = ["t", "m", "v", "q", "y"];
 
 /// Shard sizing.
 #[derive(Debug, Clone, Copy)]
@@ -314,6 +314,11 @@ pub fn export(
         r
     });
 
+    let typos = export_typos(&contents.chunks, sizes.term_bytes).map(|(dir, typo_files)| {
+        files.extend(typo_files);
+        dir
+    });
+
     let mut build_hash = blake3::Hasher::new();
     for (name, _) in &files {
         build_hash.update(name.as_bytes());
@@ -334,9 +339,79 @@ pub fn export(
         term_shards: term_entries,
         meta_shards: meta_entries,
         vectors: vector_ref,
+        typos,
     };
     files.push((MANIFEST_FILE.to_owned(), manifest.encode()));
     Export { manifest, files }
+}
+
+/// The typo-tolerance files: every word of the site under each of its deletion keys, sorted by key and
+/// cut into shards near `target_bytes` (never inside one key's entries), named by one hash of them all,
+/// and their directory (returned first). `None` when the site has no words.
+fn export_typos(
+    chunks: &[StoredChunk],
+    target_bytes: usize,
+) -> Option<(String, Vec<(String, Vec<u8>)>)> {
+    use aidocs_core::typos::{
+        deletion_keys, frequency_bucket, TypoDirectory, TypoEntry, TypoShard,
+    };
+    let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
+    for c in chunks {
+        for (w, n) in &c.words {
+            *counts.entry(w.as_str()).or_default() += u64::from(*n);
+        }
+    }
+    if counts.is_empty() {
+        return None;
+    }
+    let mut entries: Vec<TypoEntry> = Vec::new();
+    for (word, n) in counts {
+        let frequency = frequency_bucket(n);
+        for key in deletion_keys(word) {
+            entries.push(TypoEntry {
+                key,
+                word: word.to_owned(),
+                frequency,
+            });
+        }
+    }
+    entries.sort_unstable_by(|a, b| (&a.key, &a.word).cmp(&(&b.key, &b.word)));
+    let mut shards: Vec<TypoShard> = vec![TypoShard::default()];
+    let mut bytes = 0;
+    for e in entries {
+        let cur = shards.last_mut().expect("one shard");
+        if bytes >= target_bytes && cur.entries.last().is_some_and(|l| l.key != e.key) {
+            shards.push(TypoShard::default());
+            bytes = 0;
+        }
+        bytes += e.key.len() / 2 + 4;
+        shards.last_mut().expect("one shard").entries.push(e);
+    }
+    let separators = shards
+        .windows(2)
+        .map(|w| {
+            let prev = &w[0].entries.last().expect("non-empty").key;
+            shortest_separator(prev, &w[1].entries[0].key)
+        })
+        .collect();
+    let encoded: Vec<Vec<u8>> = shards.iter().map(TypoShard::encode).collect();
+    let mut h = blake3::Hasher::new();
+    for e in &encoded {
+        h.update(blake3::hash(e).as_bytes());
+    }
+    let dir = TypoDirectory {
+        shard_prefix: format!("y/{}-", &h.finalize().to_hex()[..12]),
+        separators,
+    };
+    let mut files: Vec<(String, Vec<u8>)> = encoded
+        .into_iter()
+        .enumerate()
+        .map(|(i, bytes)| (dir.shard_file(i), bytes))
+        .collect();
+    let bytes = dir.encode();
+    let name = content_name("y", &bytes);
+    files.push((name.clone(), bytes));
+    Some((name, files))
 }
 
 /// What writing changed on disk.

@@ -147,6 +147,10 @@ pub struct StoredChunk {
     /// without the text. Empty in caches written before vectors existed.
     #[serde(default)]
     pub text_hash: String,
+    /// The chunk's words as readers type them (folded, unstemmed, letters only) with their counts:
+    /// the vocabulary typo tolerance corrects to ([`aidocs_core::typos`]).
+    #[serde(default)]
+    pub words: Vec<(String, u32)>,
 }
 
 impl StoredChunk {
@@ -350,6 +354,7 @@ impl BuildIndex {
                     count(texts[3]),
                 ],
                 text_hash: crate::embed::text_hash(&crate::embed::chunk_text(&page.title, c)),
+                words: typo_words(&analyzer, &texts),
             };
             let mut doc = TantivyDocument::new();
             doc.add_text(self.fields.page_id, &page.id);
@@ -379,6 +384,22 @@ impl BuildIndex {
         }
         Ok(page.chunks.len())
     }
+}
+
+/// The words of `texts` typo tolerance may correct to, with their counts, sorted.
+fn typo_words(analyzer: &aidocs_core::Analyzer, texts: &[&str]) -> Vec<(String, u32)> {
+    let mut words: BTreeMap<String, u32> = BTreeMap::new();
+    for t in texts {
+        analyzer.for_each_token(t, |tok| {
+            if tok.kind == aidocs_core::TokenKind::Word {
+                let w = aidocs_core::analyzer::fold(&t[tok.offset_from..tok.offset_to]);
+                if aidocs_core::typos::is_typo_word(&w, aidocs_core::typos::TYPO_VOCAB_MIN_CHARS) {
+                    *words.entry(w).or_default() += 1;
+                }
+            }
+        });
+    }
+    words.into_iter().collect()
 }
 
 /// Everything the exporter reads out of the index.

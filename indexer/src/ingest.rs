@@ -17,8 +17,9 @@ use crate::model::{ApiMeta2, Chunk, Diagnostic, Page, Visibility};
 use crate::openapi::{load_spec, Operation};
 use crate::site::{load_site, markdown_files, page_url, resolve_page_file, NavEntry};
 
-/// Version of everything ingestion derives from a source file; part of every fingerprint.
-const INGEST_VERSION: u32 = 2;
+/// Version of everything ingestion derives from a source file; part of every fingerprint. (3: chunks
+/// keep their words for typo tolerance.)
+const INGEST_VERSION: u32 = 3;
 
 #[derive(Debug, Clone)]
 pub struct IngestOptions {

@@ -326,6 +326,10 @@ struct QueryArgs {
     /// search box does while the reader types).
     #[arg(long)]
     prefix: bool,
+    /// Correct words the index lacks to the indexed words they most likely meant (one edit from 4
+    /// letters, two from 8); the corrections are printed to stderr.
+    #[arg(long)]
+    typos: bool,
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -351,6 +355,12 @@ struct EvalArgs {
     /// reader sees before finishing the word (e.g. 4).
     #[arg(long, value_name = "N")]
     cut_last_word: Option<usize>,
+    /// Typo tolerance (see `query --typos`).
+    #[arg(long)]
+    typos: bool,
+    /// Score each query with one deterministic one-edit typo (seeded by its id): the typo variant.
+    #[arg(long)]
+    typo_queries: bool,
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -648,6 +658,7 @@ fn search_options(a: &QueryArgs, index: &LocalIndex) -> Result<SearchOptions, St
         explain: a.explain,
         params: params(index, &a.rank)?,
         prefix: a.prefix,
+        typos: a.typos,
         ..Default::default()
     })
 }
@@ -706,6 +717,16 @@ fn run_query(a: QueryArgs) -> ExitCode {
         Ok(v) => v,
         Err(e) => return fail(1, e),
     };
+    let corrections = match index.plan(text, &opts) {
+        Ok((_, c)) => c,
+        Err(e) => return fail(1, e),
+    };
+    if !corrections.is_empty() {
+        eprintln!(
+            "showing results for {:?}",
+            aidocs_core::typos::corrected_query(text, &corrections)
+        );
+    }
     match index.search_with(text, qv.as_deref(), &opts) {
         Ok((results, used)) => {
             if used != opts.mode {
@@ -718,6 +739,8 @@ fn run_query(a: QueryArgs) -> ExitCode {
             if a.json {
                 let mut v = String::from("{\"query\":");
                 aidocs_core::json::push_str(&mut v, text);
+                v.push_str(",\"corrections\":");
+                v.push_str(&aidocs_core::json::corrections_json(&corrections));
                 v.push_str(",\"results\":");
                 v.push_str(&aidocs_core::json::results_json(&results, a.explain));
                 v.push('}');
@@ -769,6 +792,17 @@ fn run_eval(a: EvalArgs) -> ExitCode {
             .collect(),
         None => queries,
     };
+    let queries: Vec<(String, String)> = if a.typo_queries {
+        queries
+            .into_iter()
+            .map(|(id, text)| {
+                let t = aidocs_index::eval::one_edit_typo(&text, &id);
+                (id, t)
+            })
+            .collect()
+    } else {
+        queries
+    };
     let qrels = match read_qrels(&a.qrels) {
         Ok(q) => q,
         Err(e) => return fail(3, e),
@@ -778,6 +812,7 @@ fn run_eval(a: EvalArgs) -> ExitCode {
             k: a.k,
             params: p,
             prefix: a.prefix || a.cut_last_word.is_some(),
+            typos: a.typos,
             ..Default::default()
         },
         Err(e) => return fail(2, e),

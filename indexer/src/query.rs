@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use aidocs_core::search::TypoNeed;
 use aidocs_core::term_rows::TermRowShard;
+use aidocs_core::typos::{Correction, TypoDirectory, TypoShard};
 use aidocs_core::vectors::{Projection, VectorDir, VectorShard};
 use aidocs_core::{
     Manifest, MetaShard, Mode, PageHit, QueryPlan, SearchOptions, SearchResult, Searcher,
@@ -36,6 +38,8 @@ pub struct LocalIndex {
     vector_shards: RefCell<HashMap<usize, Rc<VectorShard>>>,
     row_shards: RefCell<HashMap<u32, Rc<TermRowShard>>>,
     projection: RefCell<Option<Rc<Projection>>>,
+    typo_dir: RefCell<Option<Rc<TypoDirectory>>>,
+    typo_shards: RefCell<HashMap<usize, Rc<TypoShard>>>,
     /// Bytes of shard files read so far (for payload reports).
     pub bytes_read: RefCell<u64>,
 }
@@ -60,6 +64,8 @@ impl LocalIndex {
             vector_shards: RefCell::default(),
             row_shards: RefCell::default(),
             projection: RefCell::default(),
+            typo_dir: RefCell::default(),
+            typo_shards: RefCell::default(),
             bytes_read: RefCell::new(bytes.len() as u64),
         })
     }
@@ -98,6 +104,133 @@ impl LocalIndex {
         let rc = Rc::new(shard);
         self.metas.borrow_mut().insert(i, rc.clone());
         Ok(rc)
+    }
+
+    /// The typo directory, when the index has one.
+    pub fn typo_dir(&self) -> Result<Option<Rc<TypoDirectory>>, QueryError> {
+        let Some(name) = &self.searcher.manifest.typos else {
+            return Ok(None);
+        };
+        if let Some(d) = self.typo_dir.borrow().as_ref() {
+            return Ok(Some(d.clone()));
+        }
+        let dir = TypoDirectory::decode(&self.read(name)?).map_err(|source| QueryError::Shard {
+            file: self.dir.join(name),
+            source,
+        })?;
+        let rc = Rc::new(dir);
+        *self.typo_dir.borrow_mut() = Some(rc.clone());
+        Ok(Some(rc))
+    }
+
+    pub fn typo_shard(&self, dir: &TypoDirectory, i: usize) -> Result<Rc<TypoShard>, QueryError> {
+        if let Some(s) = self.typo_shards.borrow().get(&i) {
+            return Ok(s.clone());
+        }
+        let name = dir.shard_file(i);
+        let shard = TypoShard::decode(&self.read(&name)?).map_err(|source| QueryError::Shard {
+            file: self.dir.join(&name),
+            source,
+        })?;
+        let rc = Rc::new(shard);
+        self.typo_shards.borrow_mut().insert(i, rc.clone());
+        Ok(rc)
+    }
+
+    /// What typo tolerance corrects in `text` (see [`Searcher::corrections`]), reading the files it
+    /// names as it names them; and the typo files (directory, shards) it needed.
+    pub fn corrections(
+        &self,
+        text: &str,
+        plan: &QueryPlan,
+    ) -> Result<(Vec<Correction>, Vec<String>), QueryError> {
+        let mut files = Vec::new();
+        // Term shards, then the directory, then typo shards: three rounds at most.
+        for _ in 0..4 {
+            let dir = self.typo_dir.borrow().clone();
+            let terms = self.terms.borrow();
+            let shards = self.typo_shards.borrow();
+            let step = self.searcher.corrections(
+                text,
+                plan,
+                |i| terms.get(&i).map(|r| r.as_ref()),
+                dir.as_deref(),
+                |i| shards.get(&i).map(|r| r.as_ref()),
+            );
+            drop((terms, shards));
+            match step {
+                Ok(c) => return Ok((c, files)),
+                Err(need) => {
+                    for n in need {
+                        match n {
+                            TypoNeed::TermShard(i) => {
+                                self.term_shard(i)?;
+                            }
+                            TypoNeed::Directory => {
+                                self.typo_dir()?;
+                                files.extend(self.searcher.manifest.typos.clone());
+                            }
+                            TypoNeed::Shard(i) => {
+                                if let Some(d) = &dir {
+                                    self.typo_shard(d, i)?;
+                                    files.push(d.shard_file(i));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok((Vec::new(), files))
+    }
+
+    /// The typo files a cold client reads for `text`: the directory and the typo shards of the words
+    /// it corrects (none when every word is indexed).
+    fn typo_files(&self, text: &str, plan: &QueryPlan) -> Result<Vec<String>, QueryError> {
+        self.corrections(text, plan)?; // loads the term shards that say which words are indexed
+        let Some(dir) = self.typo_dir.borrow().clone() else {
+            return Ok(Vec::new());
+        };
+        let terms = self.terms.borrow();
+        let ask = |d: Option<&TypoDirectory>| {
+            self.searcher
+                .corrections(
+                    text,
+                    plan,
+                    |i| terms.get(&i).map(|r| r.as_ref()),
+                    d,
+                    |_| None,
+                )
+                .err()
+                .unwrap_or_default()
+        };
+        if ask(None) != [TypoNeed::Directory] {
+            return Ok(Vec::new());
+        }
+        let mut files: Vec<String> = self.searcher.manifest.typos.iter().cloned().collect();
+        for n in ask(Some(&dir)) {
+            if let TypoNeed::Shard(i) = n {
+                files.push(dir.shard_file(i));
+            }
+        }
+        Ok(files)
+    }
+
+    /// The plan of `text` under `opts` (prefix search, typo corrections) and the corrections made.
+    pub fn plan(
+        &self,
+        text: &str,
+        opts: &SearchOptions,
+    ) -> Result<(QueryPlan, Vec<Correction>), QueryError> {
+        let plan = self.searcher.plan_prefix(text, opts.prefix);
+        if !opts.typos {
+            return Ok((plan, Vec::new()));
+        }
+        let (corrections, _) = self.corrections(text, &plan)?;
+        Ok((
+            self.searcher.corrected_plan(&plan, &corrections),
+            corrections,
+        ))
     }
 
     /// The vector directory, when the index has vectors.
@@ -213,7 +346,7 @@ impl LocalIndex {
         query_vec: Option<&[f32]>,
         opts: &SearchOptions,
     ) -> Result<(QueryPlan, Vec<PageHit>, Mode), QueryError> {
-        let plan = self.searcher.plan_prefix(text, opts.prefix);
+        let (plan, _) = self.plan(text, opts)?;
         let mut terms: HashMap<usize, Rc<TermShard>> = HashMap::new();
         if opts.mode != Mode::Vector || query_vec.is_none() {
             for &i in &plan.shards {
@@ -263,6 +396,9 @@ impl LocalIndex {
         let (plan, hits, used) = self.rank_with(text, query_vec, opts)?;
         let m = &self.searcher.manifest;
         let mut files: Vec<String> = vec![MANIFEST_FILE.to_owned()];
+        if opts.typos {
+            files.extend(self.typo_files(text, &self.searcher.plan_prefix(text, opts.prefix))?);
+        }
         if used != Mode::Vector {
             files.extend(plan.shards.iter().map(|&i| m.term_shards[i].file.clone()));
         }

@@ -1,0 +1,548 @@
+//! Typo tolerance (format v6): here is a typed word absent from the index, give me the indexed word it
+//! most likely meant, without downloading the vocabulary.
+//!
+//! The index keeps the site's words (folded, unstemmed, letters only, as readers type them) in a
+//! deletion neighbourhood (SymSpell): each word is stored under itself and under every form with one
+//! character deleted. A typed word looks up the same keys of its own; two words share a key when one
+//! deletion from each side makes them equal, which covers every single edit (insertion, deletion,
+//! substitution, transposition) and some double ones. Candidates are then checked by their real
+//! (optimal string alignment) distance: 1 edit from 4 letters, 2 from 8.
+//!
+//! Entries are sorted by key and cut into [`TypoShard`]s like the term shards; a [`TypoDirectory`]
+//! (fetched only when a query has a word to correct) holds the separators between shards. A word's
+//! keys start with at most three different pairs of letters, so a correction reads a handful of
+//! shards of a few kilobytes.
+
+use crate::bytes::{ByteReader, ByteWriter};
+use crate::envelope::{self, ShardKind};
+use crate::error::{FormatError, ShardError};
+
+/// Shorter typed words are never corrected: too many words lie one edit away.
+pub const TYPO_MIN_CHARS: usize = 4;
+/// From this length a typed word may be two edits from what was meant.
+pub const TYPO_TWO_EDITS_CHARS: usize = 8;
+/// Longest word kept in the neighbourhood (longer ones are identifiers or noise).
+pub const TYPO_MAX_CHARS: usize = 24;
+/// Shortest word kept in the neighbourhood (a 4-letter typo may have lost one letter).
+pub const TYPO_VOCAB_MIN_CHARS: usize = 3;
+/// A corrected word scores this fraction of what the word typed correctly would.
+pub const TYPO_DAMPING: f32 = 0.8;
+
+/// How many edits a typed word of `chars` characters may carry.
+pub fn max_edits(chars: usize) -> usize {
+    match chars {
+        c if c < TYPO_MIN_CHARS => 0,
+        c if c < TYPO_TWO_EDITS_CHARS => 1,
+        _ => 2,
+    }
+}
+
+/// Whether a folded word takes part in typo tolerance: letters only (no digits, no identifier
+/// joiners), between `min_chars` and [`TYPO_MAX_CHARS`] characters.
+pub fn is_typo_word(word: &str, min_chars: usize) -> bool {
+    let mut n = 0;
+    for c in word.chars() {
+        if !c.is_alphabetic() || crate::analyzer::is_cjk(c) {
+            return false;
+        }
+        n += 1;
+    }
+    (min_chars..=TYPO_MAX_CHARS).contains(&n)
+}
+
+/// The word and every form of it with one character deleted, sorted, without duplicates.
+pub fn deletion_keys(word: &str) -> Vec<String> {
+    let mut keys = vec![word.to_owned()];
+    for (i, c) in word.char_indices() {
+        let mut k = String::with_capacity(word.len());
+        k.push_str(&word[..i]);
+        k.push_str(&word[i + c.len_utf8()..]);
+        keys.push(k);
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+/// Optimal string alignment distance (Levenshtein plus adjacent transpositions) over characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let w = b.len() + 1;
+    // Three rows: two back (transpositions), previous, current.
+    let mut rows = vec![0usize; 3 * w];
+    for (j, x) in rows[w..2 * w].iter_mut().enumerate() {
+        *x = j;
+    }
+    for i in 1..=a.len() {
+        let (back, rest) = rows.split_at_mut(w);
+        let (prev, cur) = rest.split_at_mut(w);
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(back[j - 2] + 1);
+            }
+            cur[j] = d;
+        }
+        rows.copy_within(w..3 * w, 0);
+    }
+    rows[w + b.len()]
+}
+
+/// A word's frequency as one byte that orders like the count: eight steps per doubling.
+pub fn frequency_bucket(count: u64) -> u8 {
+    if count == 0 {
+        return 0;
+    }
+    let l = count.ilog2() as u64;
+    let frac = if l >= 3 {
+        (count >> (l - 3)) & 7
+    } else {
+        (count << (3 - l)) & 7
+    };
+    (1 + l * 8 + frac).min(255) as u8
+}
+
+/// One deletion key and a word it stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypoEntry {
+    pub key: String,
+    pub word: String,
+    /// [`frequency_bucket`] of the word's occurrences in the site's text: ties between equally close
+    /// candidates go to the commoner word.
+    pub frequency: u8,
+}
+
+/// A run of [`TypoEntry`]s sorted by key, then word.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TypoShard {
+    pub entries: Vec<TypoEntry>,
+}
+
+fn invalid(what: &'static str, detail: &'static str) -> ShardError {
+    ShardError::Format(FormatError::Invalid { what, detail })
+}
+
+impl TypoShard {
+    /// Keys are front-coded; a word is stored as where its deleted character goes back into its key.
+    pub fn encode_payload(&self) -> Vec<u8> {
+        let mut w = ByteWriter::new();
+        w.varint(self.entries.len() as u64);
+        let mut prev = "";
+        for e in &self.entries {
+            let shared = common_prefix(prev, &e.key);
+            w.varint(shared as u64);
+            w.str(&e.key[shared..]);
+            match restore_point(&e.key, &e.word) {
+                Some((at, c)) => {
+                    w.varint(at as u64 + 1);
+                    let mut buf = [0u8; 4];
+                    w.str(c.encode_utf8(&mut buf));
+                }
+                None => w.varint(0),
+            }
+            w.u8(e.frequency);
+            prev = &e.key;
+        }
+        w.into_inner()
+    }
+
+    pub fn encode(&self) -> Vec<u8> {
+        envelope::seal(ShardKind::Typos, &self.encode_payload())
+    }
+
+    pub fn decode(file: &[u8]) -> Result<Self, ShardError> {
+        Self::decode_payload(&envelope::open(file, ShardKind::Typos)?)
+    }
+
+    pub fn decode_payload(raw: &[u8]) -> Result<Self, ShardError> {
+        let mut r = ByteReader::new(raw);
+        let n = r.count("typo entry count", 3)?;
+        let mut entries: Vec<TypoEntry> = Vec::with_capacity(n);
+        let mut prev = String::new();
+        for _ in 0..n {
+            let shared = r.varint("typo key prefix")? as usize;
+            if shared > prev.len() || !prev.is_char_boundary(shared) {
+                return Err(invalid("typo key prefix", "longer than the previous key"));
+            }
+            let mut key = prev[..shared].to_owned();
+            key.push_str(r.str("typo key")?);
+            let at = r.varint("typo restore point")? as usize;
+            let word = if at == 0 {
+                key.clone()
+            } else {
+                let at = at - 1;
+                let c = r.str("typo character")?;
+                if at > key.len() || !key.is_char_boundary(at) || c.chars().count() != 1 {
+                    return Err(invalid("typo restore point", "outside the key"));
+                }
+                let mut word = String::with_capacity(key.len() + c.len());
+                word.push_str(&key[..at]);
+                word.push_str(c);
+                word.push_str(&key[at..]);
+                word
+            };
+            let frequency = r.u8("typo frequency")?;
+            if let Some(p) = entries.last() {
+                if (p.key.as_str(), p.word.as_str()) >= (key.as_str(), word.as_str()) {
+                    return Err(invalid("typo entries", "not sorted"));
+                }
+            }
+            prev.clone_from(&key);
+            entries.push(TypoEntry {
+                key,
+                word,
+                frequency,
+            });
+        }
+        r.finish("typo shard")?;
+        Ok(TypoShard { entries })
+    }
+
+    /// The entries under `key`.
+    pub fn lookup<'a>(&'a self, key: &str) -> &'a [TypoEntry] {
+        let start = self.entries.partition_point(|e| e.key.as_str() < key);
+        let end = start + self.entries[start..].partition_point(|e| e.key == key);
+        &self.entries[start..end]
+    }
+}
+
+/// Where `word` puts back the one character `key` lacks, or `None` when they are equal.
+fn restore_point(key: &str, word: &str) -> Option<(usize, char)> {
+    if key == word {
+        return None;
+    }
+    let at = common_prefix(key, word);
+    let c = word[at..].chars().next()?;
+    debug_assert_eq!(
+        format!("{}{c}{}", &key[..at], &key[at..]),
+        word,
+        "a key is its word with one character deleted"
+    );
+    Some((at, c))
+}
+
+/// The byte length of the common prefix, on a character boundary.
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((i, _), _)| i)
+        .min(b.len())
+}
+
+/// Which typo shard holds which keys: shard `i` holds the keys from `separators[i - 1]` (inclusive)
+/// up to `separators[i]`. Shards are named `{prefix}{i:x}.bin`, one hash for them all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypoDirectory {
+    pub shard_prefix: String,
+    pub separators: Vec<String>,
+}
+
+impl TypoDirectory {
+    pub fn shard_count(&self) -> usize {
+        self.separators.len() + 1
+    }
+
+    /// The shard whose range holds `key`.
+    pub fn shard_for(&self, key: &str) -> usize {
+        self.separators.partition_point(|s| s.as_str() <= key)
+    }
+
+    pub fn shard_file(&self, i: usize) -> String {
+        crate::vectors::partition_file(&self.shard_prefix, i)
+    }
+
+    pub fn encode_payload(&self) -> Vec<u8> {
+        let mut w = ByteWriter::new();
+        w.str(&self.shard_prefix);
+        w.varint(self.separators.len() as u64);
+        let mut prev = "";
+        for s in &self.separators {
+            let shared = common_prefix(prev, s);
+            w.varint(shared as u64);
+            w.str(&s[shared..]);
+            prev = s;
+        }
+        w.into_inner()
+    }
+
+    pub fn encode(&self) -> Vec<u8> {
+        envelope::seal(ShardKind::TypoDir, &self.encode_payload())
+    }
+
+    pub fn decode(file: &[u8]) -> Result<Self, ShardError> {
+        Self::decode_payload(&envelope::open(file, ShardKind::TypoDir)?)
+    }
+
+    pub fn decode_payload(raw: &[u8]) -> Result<Self, ShardError> {
+        let mut r = ByteReader::new(raw);
+        let shard_prefix = r.str("typo shard prefix")?.to_owned();
+        crate::format::check_file_name(&crate::vectors::partition_file(&shard_prefix, 0))?;
+        let n = r.count("typo separator count", 2)?;
+        let mut separators: Vec<String> = Vec::with_capacity(n);
+        let mut prev = String::new();
+        for _ in 0..n {
+            let shared = r.varint("typo separator prefix")? as usize;
+            if shared > prev.len() || !prev.is_char_boundary(shared) {
+                return Err(invalid(
+                    "typo separator prefix",
+                    "longer than the previous one",
+                ));
+            }
+            let mut s = prev[..shared].to_owned();
+            s.push_str(r.str("typo separator")?);
+            if separators.last().is_some_and(|p| *p >= s) {
+                return Err(invalid("typo separators", "not strictly increasing"));
+            }
+            prev.clone_from(&s);
+            separators.push(s);
+        }
+        r.finish("typo directory")?;
+        Ok(TypoDirectory {
+            shard_prefix,
+            separators,
+        })
+    }
+}
+
+/// A word of the query replaced by the indexed word it most likely meant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Correction {
+    /// The word as typed, folded and lowercased.
+    pub from: String,
+    /// The indexed word searched instead (folded, unstemmed).
+    pub to: String,
+}
+
+/// `query` with each corrected word replaced by what it was corrected to (for "showing results for").
+pub fn corrected_query(query: &str, corrections: &[Correction]) -> String {
+    let mut out = String::with_capacity(query.len() + 8);
+    let mut rest = query;
+    while let Some(start) = rest.find(|c: char| c.is_alphanumeric()) {
+        out.push_str(&rest[..start]);
+        let run = &rest[start..];
+        let end = run
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(run.len());
+        let word = &run[..end];
+        let folded = crate::analyzer::fold(word);
+        match corrections.iter().find(|c| c.from == folded) {
+            Some(c) => out.push_str(&c.to),
+            None => out.push_str(word),
+        }
+        rest = &run[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The best correction of `word` among `entries` (everything the shards hold under its keys): the
+/// closest within [`max_edits`], then the commonest, then the first in order; `None` when none is
+/// close enough.
+pub fn best_correction<'a>(
+    word: &str,
+    entries: impl Iterator<Item = &'a TypoEntry>,
+) -> Option<&'a TypoEntry> {
+    let limit = max_edits(word.chars().count());
+    let mut best: Option<(usize, &TypoEntry)> = None;
+    for e in entries {
+        if e.word == word {
+            continue;
+        }
+        let d = edit_distance(word, &e.word);
+        if d == 0 || d > limit {
+            continue;
+        }
+        let better = match best {
+            None => true,
+            Some((bd, b)) => {
+                (d, core::cmp::Reverse(e.frequency), &e.word)
+                    < (bd, core::cmp::Reverse(b.frequency), &b.word)
+            }
+        };
+        if better {
+            best = Some((d, e));
+        }
+    }
+    best.map(|(_, e)| e)
+}
+
+/// The spans of `query` inside double quotes (a quote left open runs to the end): never corrected.
+pub fn quoted_spans(query: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut open: Option<usize> = None;
+    for (i, c) in query.char_indices() {
+        if matches!(c, '"' | '“' | '”') {
+            match open.take() {
+                Some(s) => spans.push((s, i)),
+                None => open = Some(i),
+            }
+        }
+    }
+    if let Some(s) = open {
+        spans.push((s, query.len()));
+    }
+    spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_counts_one_edit_of_each_kind() {
+        assert_eq!(edit_distance("vitamin", "vitamin"), 0);
+        assert_eq!(edit_distance("vitamn", "vitamin"), 1); // deletion
+        assert_eq!(edit_distance("vitamiin", "vitamin"), 1); // insertion
+        assert_eq!(edit_distance("vitanin", "vitamin"), 1); // substitution
+        assert_eq!(edit_distance("vitmain", "vitamin"), 1); // transposition
+        assert_eq!(edit_distance("vtmain", "vitamin"), 2);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("écrit", "ecrit"), 1);
+    }
+
+    #[test]
+    fn every_single_edit_shares_a_deletion_key() {
+        let word = "vitamin";
+        let keys = deletion_keys(word);
+        for typo in [
+            "vitamn", "vitamiin", "vitanin", "vitmain", "itamin", "xvitamin",
+        ] {
+            let shared = deletion_keys(typo)
+                .iter()
+                .any(|k| keys.binary_search(k).is_ok());
+            assert!(shared, "{typo}");
+        }
+        assert_eq!(deletion_keys("aab"), vec!["aa", "aab", "ab"]);
+    }
+
+    #[test]
+    fn max_edits_follows_length() {
+        assert_eq!(max_edits(3), 0);
+        assert_eq!(max_edits(4), 1);
+        assert_eq!(max_edits(7), 1);
+        assert_eq!(max_edits(8), 2);
+    }
+
+    #[test]
+    fn frequency_buckets_order_like_counts() {
+        let mut prev = 0;
+        for c in 1..5000u64 {
+            let b = frequency_bucket(c);
+            assert!(b >= prev, "{c}");
+            prev = b;
+        }
+        assert_eq!(frequency_bucket(0), 0);
+        assert_eq!(frequency_bucket(u64::MAX), 255);
+    }
+
+    fn shard(words: &[(&str, u8)]) -> TypoShard {
+        let mut entries: Vec<TypoEntry> = words
+            .iter()
+            .flat_map(|&(w, f)| {
+                deletion_keys(w).into_iter().map(move |key| TypoEntry {
+                    key,
+                    word: w.to_owned(),
+                    frequency: f,
+                })
+            })
+            .collect();
+        entries.sort_by(|a, b| (&a.key, &a.word).cmp(&(&b.key, &b.word)));
+        TypoShard { entries }
+    }
+
+    #[test]
+    fn shards_roundtrip_and_reject_hostile_bytes() {
+        let s = shard(&[
+            ("vitamin", 40),
+            ("vitamins", 20),
+            ("café", 3),
+            ("ねこねこ", 1),
+        ]);
+        let file = s.encode();
+        assert_eq!(TypoShard::decode(&file).unwrap(), s);
+        let raw = s.encode_payload();
+        for n in 0..raw.len() {
+            assert!(TypoShard::decode_payload(&raw[..n]).is_err(), "cut at {n}");
+        }
+        let mut unsorted = s.clone();
+        unsorted.entries.swap(0, 1);
+        assert!(TypoShard::decode_payload(&unsorted.encode_payload()).is_err());
+        for i in 0..raw.len() {
+            let mut bad = raw.clone();
+            bad[i] ^= 0x5a;
+            let _ = TypoShard::decode_payload(&bad); // never panics
+        }
+        assert_eq!(s.lookup("vitamn").len(), 1);
+        assert_eq!(s.lookup("vitamin").len(), 2); // the word, and "vitamins" minus its s
+        assert!(s.lookup("zzz").is_empty());
+    }
+
+    #[test]
+    fn directories_roundtrip_and_locate_keys() {
+        let d = TypoDirectory {
+            shard_prefix: "y/0123456789ab-".into(),
+            separators: vec!["d".into(), "deb".into(), "m".into()],
+        };
+        assert_eq!(TypoDirectory::decode(&d.encode()).unwrap(), d);
+        assert_eq!(d.shard_for("a"), 0);
+        assert_eq!(d.shard_for("d"), 1);
+        assert_eq!(d.shard_for("dea"), 1);
+        assert_eq!(d.shard_for("deb"), 2);
+        assert_eq!(d.shard_for("zz"), 3);
+        assert_eq!(d.shard_count(), 4);
+        let raw = d.encode_payload();
+        for n in 0..raw.len() {
+            assert!(
+                TypoDirectory::decode_payload(&raw[..n]).is_err(),
+                "cut at {n}"
+            );
+        }
+        let hostile = TypoDirectory {
+            shard_prefix: "../x".into(),
+            separators: vec![],
+        };
+        assert!(TypoDirectory::decode_payload(&hostile.encode_payload()).is_err());
+    }
+
+    #[test]
+    fn the_closest_then_commonest_word_wins() {
+        let s = shard(&[("vitamin", 40), ("vitamins", 20), ("vitals", 90)]);
+        let pick = |w: &str| {
+            let entries = deletion_keys(w)
+                .into_iter()
+                .flat_map(|k| s.lookup(&k).to_vec())
+                .collect::<Vec<_>>();
+            best_correction(w, entries.iter()).map(|e| e.word.clone())
+        };
+        assert_eq!(pick("vitamn").as_deref(), Some("vitamin"));
+        assert_eq!(pick("vitamiins").as_deref(), Some("vitamins"));
+        assert_eq!(pick("vit"), None); // too short to correct
+        assert_eq!(pick("qqqqqq"), None);
+    }
+
+    #[test]
+    fn corrected_queries_replace_the_corrected_words() {
+        let c = [Correction {
+            from: "vitamn".into(),
+            to: "vitamin".into(),
+        }];
+        assert_eq!(
+            corrected_query("Is Vitamn D good?", &c),
+            "Is vitamin D good?"
+        );
+        assert_eq!(corrected_query("", &c), "");
+    }
+
+    #[test]
+    fn quoted_spans_cover_phrases() {
+        let q = r#"use "exact phrse" and "open"#;
+        let spans = quoted_spans(q);
+        assert_eq!(spans.len(), 2);
+        assert!(q[spans[0].0..spans[0].1].contains("phrse"));
+        assert!(q[spans[1].0..spans[1].1].contains("open"));
+    }
+}
