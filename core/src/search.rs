@@ -208,7 +208,7 @@ pub struct PrefixTerm {
 }
 
 /// A file typo tolerance needs before it can correct a query ([`Searcher::corrections`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TypoNeed {
     /// The term shard that says whether a query word is indexed.
     TermShard(usize),
@@ -431,30 +431,41 @@ impl Searcher {
         if need.is_empty() && !words.is_empty() {
             match dir {
                 None => need.push(TypoNeed::Directory),
-                Some(dir) => need.extend(
-                    words
-                        .iter()
-                        .flat_map(|w| deletion_keys(w))
-                        .map(|k| dir.shard_for(&k))
-                        .filter(|&i| shards(i).is_none())
-                        .map(TypoNeed::Shard),
-                ),
+                Some(dir) => {
+                    for k in words.iter().flat_map(|w| deletion_keys(w)) {
+                        let i = dir.shard_for(&k);
+                        if shards(i).is_none() && !need.contains(&TypoNeed::Shard(i)) {
+                            need.push(TypoNeed::Shard(i));
+                        }
+                    }
+                }
             }
         }
         if !need.is_empty() {
-            need.sort_unstable();
-            need.dedup();
-            return Err(need);
+            // Duplicates only among term shards (two words in one shard); no sort (wasm size).
+            let mut unique = Vec::with_capacity(need.len());
+            for n in need {
+                if !unique.contains(&n) {
+                    unique.push(n);
+                }
+            }
+            return Err(unique);
         }
         let Some(dir) = dir.filter(|_| !words.is_empty()) else {
             return Ok(Vec::new());
         };
         let mut out = Vec::new();
         for from in words {
-            let keys = deletion_keys(&from);
-            let found = keys
+            let mut seen: Vec<usize> = Vec::new();
+            for k in deletion_keys(&from) {
+                let i = dir.shard_for(&k);
+                if !seen.contains(&i) {
+                    seen.push(i);
+                }
+            }
+            let found = seen
                 .iter()
-                .flat_map(|k| shards(dir.shard_for(k)).map_or(&[][..], |s| s.lookup(k)));
+                .flat_map(|&i| shards(i).map_or(&[][..], |s| &s.words[..]));
             if let Some(e) = best_correction(&from, found) {
                 out.push(Correction {
                     to: e.word.clone(),
@@ -469,10 +480,9 @@ impl Searcher {
     /// [`crate::typos::TYPO_DAMPING`] (the misspelled term stays: it matches nothing).
     pub fn corrected_plan(
         &self,
-        plan: &QueryPlan,
+        mut plan: QueryPlan,
         corrections: &[crate::typos::Correction],
     ) -> QueryPlan {
-        let mut plan = plan.clone();
         for c in corrections {
             let from = self.analyzer.stem_word(&c.from);
             let to = self.analyzer.stem_word(&c.to);
@@ -569,7 +579,8 @@ impl Searcher {
     fn prefix_expansions<'s>(
         &self,
         p: &PrefixTerm,
-        get: &impl Fn(usize) -> Result<&'s TermShard, SearchError>,
+        // `dyn`: one copy in the wasm module for ranking and typo tolerance.
+        get: &dyn Fn(usize) -> Result<&'s TermShard, SearchError>,
     ) -> Result<Vec<&'s crate::format::TermPostings>, SearchError> {
         let mut found = Vec::new();
         for &si in &p.shards {
@@ -1291,7 +1302,7 @@ mod prefix_tests {
 
     /// One chunk per text, indexed as the indexer does (analyzer terms in the body field), in term
     /// shards of at most `per_shard` terms.
-    fn index(texts: &[&str], per_shard: usize) -> (Searcher, Vec<TermShard>) {
+    pub(super) fn index(texts: &[&str], per_shard: usize) -> (Searcher, Vec<TermShard>) {
         let all = crate::format::analyzed_postings(texts, 6);
         let shards: Vec<TermShard> = all
             .chunks(per_shard)
@@ -1417,5 +1428,151 @@ mod prefix_tests {
         assert!(!ranked(&s, &shards, "conf", true).is_empty());
         // Plans without prefix search are unchanged.
         assert_eq!(s.plan_prefix("conf", false), s.plan("conf"));
+    }
+}
+
+#[cfg(test)]
+mod typo_tests {
+    //! Issue 6: words the index lacks are corrected to the indexed words they most likely meant.
+    use super::*;
+    use crate::format::TermShard;
+    use crate::typos::{Correction, TypoDirectory, TypoShard, TypoWord};
+
+    const TEXTS: [&str; 5] = [
+        "Vitamin D deficiency and cancer",
+        "Vitals monitoring in intensive care",
+        "Authentication with tokens",
+        "Call getUserById to read a user",
+        "Cancer screening guidelines",
+    ];
+
+    /// The example index with its words in one typo shard.
+    fn index() -> (Searcher, Vec<TermShard>, TypoDirectory, TypoShard) {
+        let (s, shards) = super::prefix_tests::index(&TEXTS, 3);
+        let mut manifest = s.manifest.clone();
+        manifest.typos = Some("y/d.bin".into());
+        let mut words: Vec<String> = Vec::new();
+        for t in TEXTS {
+            for tok in Analyzer::english().analyze(t) {
+                let w = crate::analyzer::fold(&t[tok.offset_from..tok.offset_to]);
+                if tok.kind == TokenKind::Word
+                    && crate::typos::is_typo_word(&w, 3)
+                    && !words.contains(&w)
+                {
+                    words.push(w);
+                }
+            }
+        }
+        words.sort();
+        let typo = TypoShard {
+            words: words
+                .into_iter()
+                .map(|word| TypoWord { word, frequency: 1 })
+                .collect(),
+        };
+        let dir = TypoDirectory {
+            shard_prefix: "y/s-".into(),
+            separators: Vec::new(),
+        };
+        (Searcher::new(manifest).unwrap(), shards, dir, typo)
+    }
+
+    fn corrections(query: &str, prefix: bool) -> Vec<Correction> {
+        let (s, shards, dir, typo) = index();
+        let plan = s.plan_prefix(query, prefix);
+        s.corrections(query, &plan, |i| shards.get(i), Some(&dir), |_| Some(&typo))
+            .unwrap()
+    }
+
+    fn pairs(c: &[Correction]) -> Vec<(&str, &str)> {
+        c.iter().map(|c| (c.from.as_str(), c.to.as_str())).collect()
+    }
+
+    #[test]
+    fn issue_6_misspelled_words_are_corrected_to_indexed_words() {
+        let c = corrections("Vitamn D deficency", false);
+        assert_eq!(
+            pairs(&c),
+            vec![("vitamn", "vitamin"), ("deficency", "deficiency")]
+        );
+        assert_eq!(
+            crate::typos::corrected_query("Vitamn D deficency", &c),
+            "vitamin D deficiency"
+        );
+        // Indexed words, short words, identifiers and quoted words are left alone.
+        assert!(corrections("vitamin cancer", false).is_empty());
+        assert!(corrections("cnacer", false).len() == 1);
+        assert!(corrections("vit", false).is_empty());
+        assert!(corrections("getUserByIdd", false).is_empty());
+        assert!(corrections("\"vitamn\" levels", false).is_empty());
+        // Nothing within reach: nothing corrected.
+        assert!(corrections("zzzzqqqq", false).is_empty());
+    }
+
+    #[test]
+    fn issue_6_a_word_still_being_typed_is_not_a_typo() {
+        // "scree" starts "screening": prefix search finds it, typo tolerance stays out of the way.
+        assert!(corrections("cancer scree", true).is_empty());
+        // Nor is one that runs past an indexed stem ("screenig" starts "screen", the stem of
+        // "screening": prefix search finds that).
+        assert!(corrections("cancer screenig", true).is_empty());
+        // Once nothing indexed starts with it or is started by it, it is corrected.
+        assert_eq!(
+            pairs(&corrections("cancer screeming", true)),
+            vec![("screeming", "screening")]
+        );
+    }
+
+    #[test]
+    fn issue_6_corrections_name_their_files_round_by_round() {
+        let (s, shards, dir, typo) = index();
+        let q = "vitamn levels";
+        let plan = s.plan(q);
+        let none = |_: usize| -> Option<&TermShard> { None };
+        let need = s.corrections(q, &plan, none, None, |_| None).unwrap_err();
+        assert!(
+            need.iter().all(|n| matches!(n, TypoNeed::TermShard(_))),
+            "{need:?}"
+        );
+        let terms = |i: usize| shards.get(i);
+        assert_eq!(
+            s.corrections(q, &plan, terms, None, |_| None).unwrap_err(),
+            vec![TypoNeed::Directory]
+        );
+        assert_eq!(
+            s.corrections(q, &plan, terms, Some(&dir), |_| None)
+                .unwrap_err(),
+            vec![TypoNeed::Shard(0)]
+        );
+        assert_eq!(
+            s.corrections(q, &plan, terms, Some(&dir), |_| Some(&typo))
+                .unwrap()
+                .len(),
+            1
+        );
+        // An index without typo files corrects nothing and needs nothing.
+        let (plain, _) = super::prefix_tests::index(&TEXTS, 3);
+        assert_eq!(
+            plain.corrections(q, &plan, none, None, |_| None),
+            Ok(Vec::new())
+        );
+    }
+
+    #[test]
+    fn issue_6_a_corrected_word_ranks_below_the_word_typed_right() {
+        let (s, shards, _, _) = index();
+        let opts = SearchOptions::default();
+        let c = vec![Correction {
+            from: "vitamn".into(),
+            to: "vitamin".into(),
+        }];
+        let fixed = s.corrected_plan(s.plan("vitamn"), &c);
+        let hits = s.rank(&fixed, |i| shards.get(i), &opts).unwrap();
+        assert_eq!(hits.iter().map(|h| h.page).collect::<Vec<_>>(), vec![0]);
+        let exact = s
+            .rank(&s.plan("vitamin"), |i| shards.get(i), &opts)
+            .unwrap();
+        let ratio = hits[0].score / exact[0].score;
+        assert!((ratio - crate::typos::TYPO_DAMPING).abs() < 1e-4, "{ratio}");
     }
 }

@@ -50,17 +50,19 @@ pub fn is_typo_word(word: &str, min_chars: usize) -> bool {
     (min_chars..=TYPO_MAX_CHARS).contains(&n)
 }
 
-/// The word and every form of it with one character deleted, sorted, without duplicates.
+/// The word and every form of it with one character deleted, without duplicates (a doubled letter
+/// gives one key), in the order of the deleted character.
 pub fn deletion_keys(word: &str) -> Vec<String> {
     let mut keys = vec![word.to_owned()];
     for (i, c) in word.char_indices() {
         let mut k = String::with_capacity(word.len());
         k.push_str(&word[..i]);
         k.push_str(&word[i + c.len_utf8()..]);
-        keys.push(k);
+        // (A linear check, not a sort: a sort instantiated for strings costs kilobytes of wasm.)
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
     }
-    keys.sort_unstable();
-    keys.dedup();
     keys
 }
 
@@ -105,46 +107,63 @@ pub fn frequency_bucket(count: u64) -> u8 {
     (1 + l * 8 + frac).min(255) as u8
 }
 
-/// One deletion key and a word it stands for.
+/// A word of the site and how common it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TypoEntry {
-    pub key: String,
+pub struct TypoWord {
     pub word: String,
     /// [`frequency_bucket`] of the word's occurrences in the site's text: ties between equally close
     /// candidates go to the commoner word.
     pub frequency: u8,
 }
 
-/// A run of [`TypoEntry`]s sorted by key, then word.
+/// The words whose deletion keys fall in one range of keys, sorted, each once. A reader does not
+/// need the keys themselves: every word within reach of a typed word shares one of the typed word's
+/// keys, so it is in the shards of those keys, and the real distance picks among what they hold.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TypoShard {
-    pub entries: Vec<TypoEntry>,
+    pub words: Vec<TypoWord>,
 }
 
 fn invalid(what: &'static str, detail: &'static str) -> ShardError {
     ShardError::Format(FormatError::Invalid { what, detail })
 }
 
+/// Writes strictly increasing strings front-coded (shared prefix length, then the rest).
+fn write_front_coded<'a>(w: &mut ByteWriter, items: impl Iterator<Item = &'a str>) {
+    let mut prev = "";
+    for s in items {
+        let shared = common_prefix(prev, s);
+        w.varint(shared as u64);
+        w.str(&s[shared..]);
+        prev = s;
+    }
+}
+
+/// Reads one front-coded string after `prev`, which must sort before it.
+fn read_front_coded(
+    r: &mut ByteReader<'_>,
+    prev: &str,
+    what: &'static str,
+) -> Result<String, ShardError> {
+    let shared = r.varint(what)? as usize;
+    if shared > prev.len() || !prev.is_char_boundary(shared) {
+        return Err(invalid(what, "shares more than the previous entry"));
+    }
+    let mut s = prev[..shared].to_owned();
+    s.push_str(r.str(what)?);
+    if !prev.is_empty() && *prev >= *s {
+        return Err(invalid(what, "not strictly increasing"));
+    }
+    Ok(s)
+}
+
 impl TypoShard {
-    /// Keys are front-coded; a word is stored as where its deleted character goes back into its key.
     pub fn encode_payload(&self) -> Vec<u8> {
         let mut w = ByteWriter::new();
-        w.varint(self.entries.len() as u64);
-        let mut prev = "";
-        for e in &self.entries {
-            let shared = common_prefix(prev, &e.key);
-            w.varint(shared as u64);
-            w.str(&e.key[shared..]);
-            match restore_point(&e.key, &e.word) {
-                Some((at, c)) => {
-                    w.varint(at as u64 + 1);
-                    let mut buf = [0u8; 4];
-                    w.str(c.encode_utf8(&mut buf));
-                }
-                None => w.varint(0),
-            }
-            w.u8(e.frequency);
-            prev = &e.key;
+        w.varint(self.words.len() as u64);
+        write_front_coded(&mut w, self.words.iter().map(|t| t.word.as_str()));
+        for t in &self.words {
+            w.u8(t.frequency);
         }
         w.into_inner()
     }
@@ -159,69 +178,23 @@ impl TypoShard {
 
     pub fn decode_payload(raw: &[u8]) -> Result<Self, ShardError> {
         let mut r = ByteReader::new(raw);
-        let n = r.count("typo entry count", 3)?;
-        let mut entries: Vec<TypoEntry> = Vec::with_capacity(n);
+        let n = r.count("typo word count", 3)?;
+        let mut words: Vec<TypoWord> = Vec::with_capacity(n);
         let mut prev = String::new();
         for _ in 0..n {
-            let shared = r.varint("typo key prefix")? as usize;
-            if shared > prev.len() || !prev.is_char_boundary(shared) {
-                return Err(invalid("typo key prefix", "longer than the previous key"));
+            let word = read_front_coded(&mut r, &prev, "typo word")?;
+            if word.is_empty() {
+                return Err(invalid("typo word", "empty"));
             }
-            let mut key = prev[..shared].to_owned();
-            key.push_str(r.str("typo key")?);
-            let at = r.varint("typo restore point")? as usize;
-            let word = if at == 0 {
-                key.clone()
-            } else {
-                let at = at - 1;
-                let c = r.str("typo character")?;
-                if at > key.len() || !key.is_char_boundary(at) || c.chars().count() != 1 {
-                    return Err(invalid("typo restore point", "outside the key"));
-                }
-                let mut word = String::with_capacity(key.len() + c.len());
-                word.push_str(&key[..at]);
-                word.push_str(c);
-                word.push_str(&key[at..]);
-                word
-            };
-            let frequency = r.u8("typo frequency")?;
-            if let Some(p) = entries.last() {
-                if (p.key.as_str(), p.word.as_str()) >= (key.as_str(), word.as_str()) {
-                    return Err(invalid("typo entries", "not sorted"));
-                }
-            }
-            prev.clone_from(&key);
-            entries.push(TypoEntry {
-                key,
-                word,
-                frequency,
-            });
+            prev.clone_from(&word);
+            words.push(TypoWord { word, frequency: 0 });
+        }
+        for t in &mut words {
+            t.frequency = r.u8("typo frequency")?;
         }
         r.finish("typo shard")?;
-        Ok(TypoShard { entries })
+        Ok(TypoShard { words })
     }
-
-    /// The entries under `key`.
-    pub fn lookup<'a>(&'a self, key: &str) -> &'a [TypoEntry] {
-        let start = self.entries.partition_point(|e| e.key.as_str() < key);
-        let end = start + self.entries[start..].partition_point(|e| e.key == key);
-        &self.entries[start..end]
-    }
-}
-
-/// Where `word` puts back the one character `key` lacks, or `None` when they are equal.
-fn restore_point(key: &str, word: &str) -> Option<(usize, char)> {
-    if key == word {
-        return None;
-    }
-    let at = common_prefix(key, word);
-    let c = word[at..].chars().next()?;
-    debug_assert_eq!(
-        format!("{}{c}{}", &key[..at], &key[at..]),
-        word,
-        "a key is its word with one character deleted"
-    );
-    Some((at, c))
 }
 
 /// The byte length of the common prefix, on a character boundary.
@@ -259,13 +232,7 @@ impl TypoDirectory {
         let mut w = ByteWriter::new();
         w.str(&self.shard_prefix);
         w.varint(self.separators.len() as u64);
-        let mut prev = "";
-        for s in &self.separators {
-            let shared = common_prefix(prev, s);
-            w.varint(shared as u64);
-            w.str(&s[shared..]);
-            prev = s;
-        }
+        write_front_coded(&mut w, self.separators.iter().map(String::as_str));
         w.into_inner()
     }
 
@@ -283,21 +250,12 @@ impl TypoDirectory {
         crate::format::check_file_name(&crate::vectors::partition_file(&shard_prefix, 0))?;
         let n = r.count("typo separator count", 2)?;
         let mut separators: Vec<String> = Vec::with_capacity(n);
-        let mut prev = String::new();
         for _ in 0..n {
-            let shared = r.varint("typo separator prefix")? as usize;
-            if shared > prev.len() || !prev.is_char_boundary(shared) {
-                return Err(invalid(
-                    "typo separator prefix",
-                    "longer than the previous one",
-                ));
+            let prev = separators.last().map_or("", String::as_str);
+            let s = read_front_coded(&mut r, prev, "typo separator")?;
+            if s.is_empty() {
+                return Err(invalid("typo separator", "empty"));
             }
-            let mut s = prev[..shared].to_owned();
-            s.push_str(r.str("typo separator")?);
-            if separators.last().is_some_and(|p| *p >= s) {
-                return Err(invalid("typo separators", "not strictly increasing"));
-            }
-            prev.clone_from(&s);
             separators.push(s);
         }
         r.finish("typo directory")?;
@@ -339,16 +297,16 @@ pub fn corrected_query(query: &str, corrections: &[Correction]) -> String {
     out
 }
 
-/// The best correction of `word` among `entries` (everything the shards hold under its keys): the
+/// The best correction of `word` among `candidates` (the words of the typo shards of its keys): the
 /// closest within [`max_edits`], then the commonest, then the first in order; `None` when none is
 /// close enough.
 pub fn best_correction<'a>(
     word: &str,
-    entries: impl Iterator<Item = &'a TypoEntry>,
-) -> Option<&'a TypoEntry> {
+    candidates: impl Iterator<Item = &'a TypoWord>,
+) -> Option<&'a TypoWord> {
     let limit = max_edits(word.chars().count());
-    let mut best: Option<(usize, &TypoEntry)> = None;
-    for e in entries {
+    let mut best: Option<(usize, &TypoWord)> = None;
+    for e in candidates {
         if e.word == word {
             continue;
         }
@@ -411,12 +369,10 @@ mod tests {
         for typo in [
             "vitamn", "vitamiin", "vitanin", "vitmain", "itamin", "xvitamin",
         ] {
-            let shared = deletion_keys(typo)
-                .iter()
-                .any(|k| keys.binary_search(k).is_ok());
+            let shared = deletion_keys(typo).iter().any(|k| keys.contains(k));
             assert!(shared, "{typo}");
         }
-        assert_eq!(deletion_keys("aab"), vec!["aa", "aab", "ab"]);
+        assert_eq!(deletion_keys("aab"), vec!["aab", "ab", "aa"]);
     }
 
     #[test]
@@ -440,18 +396,15 @@ mod tests {
     }
 
     fn shard(words: &[(&str, u8)]) -> TypoShard {
-        let mut entries: Vec<TypoEntry> = words
+        let mut words: Vec<TypoWord> = words
             .iter()
-            .flat_map(|&(w, f)| {
-                deletion_keys(w).into_iter().map(move |key| TypoEntry {
-                    key,
-                    word: w.to_owned(),
-                    frequency: f,
-                })
+            .map(|&(w, f)| TypoWord {
+                word: w.to_owned(),
+                frequency: f,
             })
             .collect();
-        entries.sort_by(|a, b| (&a.key, &a.word).cmp(&(&b.key, &b.word)));
-        TypoShard { entries }
+        words.sort_by(|a, b| a.word.cmp(&b.word));
+        TypoShard { words }
     }
 
     #[test]
@@ -469,16 +422,13 @@ mod tests {
             assert!(TypoShard::decode_payload(&raw[..n]).is_err(), "cut at {n}");
         }
         let mut unsorted = s.clone();
-        unsorted.entries.swap(0, 1);
+        unsorted.words.swap(0, 1);
         assert!(TypoShard::decode_payload(&unsorted.encode_payload()).is_err());
         for i in 0..raw.len() {
             let mut bad = raw.clone();
             bad[i] ^= 0x5a;
             let _ = TypoShard::decode_payload(&bad); // never panics
         }
-        assert_eq!(s.lookup("vitamn").len(), 1);
-        assert_eq!(s.lookup("vitamin").len(), 2); // the word, and "vitamins" minus its s
-        assert!(s.lookup("zzz").is_empty());
     }
 
     #[test]
@@ -510,15 +460,15 @@ mod tests {
 
     #[test]
     fn the_closest_then_commonest_word_wins() {
-        let s = shard(&[("vitamin", 40), ("vitamins", 20), ("vitals", 90)]);
-        let pick = |w: &str| {
-            let entries = deletion_keys(w)
-                .into_iter()
-                .flat_map(|k| s.lookup(&k).to_vec())
-                .collect::<Vec<_>>();
-            best_correction(w, entries.iter()).map(|e| e.word.clone())
-        };
+        let s = shard(&[
+            ("vitamin", 40),
+            ("vitamins", 20),
+            ("vitals", 90),
+            ("vitamix", 1),
+        ]);
+        let pick = |w: &str| best_correction(w, s.words.iter()).map(|e| e.word.clone());
         assert_eq!(pick("vitamn").as_deref(), Some("vitamin"));
+        assert_eq!(pick("vitamim").as_deref(), Some("vitamin")); // as close as "vitamix", commoner
         assert_eq!(pick("vitamiins").as_deref(), Some("vitamins"));
         assert_eq!(pick("vit"), None); // too short to correct
         assert_eq!(pick("qqqqqq"), None);

@@ -175,11 +175,13 @@ impl QueryEncoder {
         }
     }
 
-    /// One vector per text; `None` where the static encoder knows none of the text's terms.
+    /// One vector per text; `None` where the static encoder knows none of the text's terms (which
+    /// reads the texts as `opts` plans them: typo corrections included).
     pub fn encode(
         &self,
         index: &crate::query::LocalIndex,
         texts: &[&str],
+        opts: &aidocs_core::SearchOptions,
     ) -> Result<Vec<Option<Vec<f32>>>, EncodeError> {
         match self {
             QueryEncoder::Full(e) => e
@@ -189,7 +191,7 @@ impl QueryEncoder {
                 .collect(),
             QueryEncoder::Static => texts
                 .iter()
-                .map(|t| index.static_vector(t).map_err(EncodeError::from))
+                .map(|t| index.static_vector(t, opts).map_err(EncodeError::from))
                 .collect(),
         }
     }

@@ -352,9 +352,7 @@ fn export_typos(
     chunks: &[StoredChunk],
     target_bytes: usize,
 ) -> Option<(String, Vec<(String, Vec<u8>)>)> {
-    use aidocs_core::typos::{
-        deletion_keys, frequency_bucket, TypoDirectory, TypoEntry, TypoShard,
-    };
+    use aidocs_core::typos::{deletion_keys, frequency_bucket, TypoDirectory, TypoShard, TypoWord};
     let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
     for c in chunks {
         for (w, n) in &c.words {
@@ -364,35 +362,47 @@ fn export_typos(
     if counts.is_empty() {
         return None;
     }
-    let mut entries: Vec<TypoEntry> = Vec::new();
-    for (word, n) in counts {
-        let frequency = frequency_bucket(n);
-        for key in deletion_keys(word) {
-            entries.push(TypoEntry {
-                key,
-                word: word.to_owned(),
-                frequency,
-            });
-        }
+    // (key, word index): every word under each of its deletion keys.
+    let words: Vec<(&str, u8)> = counts
+        .into_iter()
+        .map(|(w, n)| (w, frequency_bucket(n)))
+        .collect();
+    let mut entries: Vec<(String, usize)> = Vec::new();
+    for (wi, (word, _)) in words.iter().enumerate() {
+        entries.extend(deletion_keys(word).into_iter().map(|k| (k, wi)));
     }
-    entries.sort_unstable_by(|a, b| (&a.key, &a.word).cmp(&(&b.key, &b.word)));
-    let mut shards: Vec<TypoShard> = vec![TypoShard::default()];
-    let mut bytes = 0;
-    for e in entries {
-        let cur = shards.last_mut().expect("one shard");
-        if bytes >= target_bytes && cur.entries.last().is_some_and(|l| l.key != e.key) {
-            shards.push(TypoShard::default());
-            bytes = 0;
+    entries.sort_unstable();
+    // Cut between keys near `target_bytes` of keys; a shard holds the words of its keys, each once.
+    let mut cuts: Vec<(usize, usize)> = Vec::new(); // entry ranges
+    let (mut start, mut bytes) = (0, 0);
+    for (i, (key, _)) in entries.iter().enumerate() {
+        if bytes >= target_bytes && i > start && entries[i - 1].0 != *key {
+            cuts.push((start, i));
+            (start, bytes) = (i, 0);
         }
-        bytes += e.key.len() / 2 + 4;
-        shards.last_mut().expect("one shard").entries.push(e);
+        bytes += key.len() + 2;
     }
-    let separators = shards
-        .windows(2)
-        .map(|w| {
-            let prev = &w[0].entries.last().expect("non-empty").key;
-            shortest_separator(prev, &w[1].entries[0].key)
+    cuts.push((start, entries.len()));
+    let shards: Vec<TypoShard> = cuts
+        .iter()
+        .map(|&(a, b)| {
+            let mut ids: Vec<usize> = entries[a..b].iter().map(|e| e.1).collect();
+            ids.sort_unstable(); // word order (words are sorted)
+            ids.dedup();
+            TypoShard {
+                words: ids
+                    .into_iter()
+                    .map(|wi| TypoWord {
+                        word: words[wi].0.to_owned(),
+                        frequency: words[wi].1,
+                    })
+                    .collect(),
+            }
         })
+        .collect();
+    let separators = cuts
+        .windows(2)
+        .map(|w| shortest_separator(&entries[w[0].1 - 1].0, &entries[w[1].0].0))
         .collect();
     let encoded: Vec<Vec<u8>> = shards.iter().map(TypoShard::encode).collect();
     let mut h = blake3::Hasher::new();

@@ -326,10 +326,11 @@ struct QueryArgs {
     /// search box does while the reader types).
     #[arg(long)]
     prefix: bool,
-    /// Correct words the index lacks to the indexed words they most likely meant (one edit from 4
-    /// letters, two from 8); the corrections are printed to stderr.
+    /// Do not correct words the index lacks (by default each is corrected to the indexed word it
+    /// most likely meant, one edit away from 4 letters, two from 8, as the search box does; the
+    /// corrections are printed to stderr, or as `corrections` with --json).
     #[arg(long)]
-    typos: bool,
+    no_typos: bool,
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -355,9 +356,9 @@ struct EvalArgs {
     /// reader sees before finishing the word (e.g. 4).
     #[arg(long, value_name = "N")]
     cut_last_word: Option<usize>,
-    /// Typo tolerance (see `query --typos`).
+    /// No typo tolerance (see `query --no-typos`).
     #[arg(long)]
-    typos: bool,
+    no_typos: bool,
     /// Score each query with one deterministic one-edit typo (seeded by its id): the typo variant.
     #[arg(long)]
     typo_queries: bool,
@@ -658,7 +659,7 @@ fn search_options(a: &QueryArgs, index: &LocalIndex) -> Result<SearchOptions, St
         explain: a.explain,
         params: params(index, &a.rank)?,
         prefix: a.prefix,
-        typos: a.typos,
+        typos: !a.no_typos,
         ..Default::default()
     })
 }
@@ -681,7 +682,7 @@ fn run_query(a: QueryArgs) -> ExitCode {
         match &encoder {
             None => Ok(None),
             Some(enc) => enc
-                .encode(&index, &[text])
+                .encode(&index, &[text], &opts)
                 .map(|mut v| v.pop().flatten())
                 .map_err(|e| e.to_string()),
         }
@@ -812,7 +813,7 @@ fn run_eval(a: EvalArgs) -> ExitCode {
             k: a.k,
             params: p,
             prefix: a.prefix || a.cut_last_word.is_some(),
-            typos: a.typos,
+            typos: !a.no_typos,
             ..Default::default()
         },
         Err(e) => return fail(2, e),
@@ -828,7 +829,7 @@ fn run_eval(a: EvalArgs) -> ExitCode {
         Some(enc) => {
             let t = std::time::Instant::now();
             let texts: Vec<&str> = queries.iter().map(|(_, t)| t.as_str()).collect();
-            match enc.encode(&index, &texts) {
+            match enc.encode(&index, &texts, &opts) {
                 Ok(v) => {
                     encode_ms =
                         Some(t.elapsed().as_secs_f64() * 1000.0 / texts.len().max(1) as f64);

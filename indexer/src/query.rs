@@ -228,7 +228,7 @@ impl LocalIndex {
         }
         let (corrections, _) = self.corrections(text, &plan)?;
         Ok((
-            self.searcher.corrected_plan(&plan, &corrections),
+            self.searcher.corrected_plan(plan, &corrections),
             corrections,
         ))
     }
@@ -319,9 +319,13 @@ impl LocalIndex {
     }
 
     /// `text` encoded by the index's static query encoder (the browser's encoder): `None` when the
-    /// index has none or no query term has a row.
-    pub fn static_vector(&self, text: &str) -> Result<Option<Vec<f32>>, QueryError> {
-        let plan = self.searcher.plan(text);
+    /// index has none or no query term has a row. With `opts.typos`, corrected words are encoded too.
+    pub fn static_vector(
+        &self,
+        text: &str,
+        opts: &SearchOptions,
+    ) -> Result<Option<Vec<f32>>, QueryError> {
+        let (plan, _) = self.plan(text, opts)?;
         let mut shards = HashMap::new();
         for i in self.searcher.term_row_shards(&plan) {
             shards.insert(i, self.row_shard(i)?);

@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 // aidocs-search: the wasm engine from the command line, for parity tests and benchmarks.
 //   aidocs-search query --index DIR --queries FILE.jsonl [--k N] [--mode M] [--nprobe N] [--encoder static|full]
-//                       [--model DIR] [--kind K]... [--explain] [--prefix]
+//                       [--model DIR] [--kind K]... [--explain] [--prefix] [--no-typos]
 //   aidocs-search query --index DIR [--json] TEXT...
 // Batch mode prints the same JSONL as `aidocs-index query --queries` ({"query_id","results"} per line).
 // Exit codes as the native CLI: 0 ok, 1 runtime failure, 2 usage, 3 invalid input.
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openIndex, AidocsSearchError } from '../src/search.js';
+import { openIndex, AidocsSearchError, correctedQuery } from '../src/search.js';
 
 const USAGE = `usage: aidocs-search query --index DIR (--queries FILE.jsonl | TEXT...) [--k N] [--kind K]... [--tag T]...
                             [--group G] [--mode lexical|vector|hybrid] [--nprobe N] [--encoder static|full]
-                            [--model DIR] [--explain] [--prefix] [--json]`;
+                            [--model DIR] [--explain] [--prefix] [--no-typos] [--json]`;
 
 function fail(code, msg) {
   process.stderr.write(`error: ${msg}\n`);
@@ -62,6 +62,7 @@ async function main(argv) {
         group: { type: 'string' },
         explain: { type: 'boolean', default: false },
         prefix: { type: 'boolean', default: false },
+        'no-typos': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
       },
     });
@@ -92,7 +93,7 @@ async function main(argv) {
   }
   const nprobe = v.nprobe == null ? undefined : Number(v.nprobe);
   if (nprobe !== undefined && !(Number.isInteger(nprobe) && nprobe >= 0)) fail(2, `--nprobe must be a whole number, got ${v.nprobe}`);
-  const opts = { k, kind: v.kind, tags: v.tag, group: v.group, explain: v.explain, mode: v.mode, nprobe, prefix: v.prefix };
+  const opts = { k, kind: v.kind, tags: v.tag, group: v.group, explain: v.explain, mode: v.mode, nprobe, prefix: v.prefix, typos: !v['no-typos'] };
   const write = (line) => process.stdout.write(`${line}\n`);
   try {
     if (v.queries) {
@@ -103,11 +104,13 @@ async function main(argv) {
     }
     const text = positionals.join(' ');
     if (!text) fail(2, `give a query text or --queries FILE.jsonl\n${USAGE}`);
-    const raw = await index.searchRaw(text, opts);
+    const { raw, corrections } = await index.searchRawDetailed(text, opts);
     if (v.json) {
-      write(`{"query":${JSON.stringify(text)},"results":${raw}}`);
+      write(`{"query":${JSON.stringify(text)},"corrections":${corrections},"results":${raw}}`);
       return;
     }
+    const fixed = JSON.parse(corrections);
+    if (fixed.length) process.stderr.write(`showing results for ${JSON.stringify(correctedQuery(text, fixed))}\n`);
     const results = JSON.parse(raw);
     if (!results.length) write(`no results for ${JSON.stringify(text)}`);
     results.forEach((r, i) => {

@@ -9,7 +9,8 @@
 // index's static query encoder) where the index has vectors: a keystroke costs lexical bytes (a hybrid
 // search fetches about twice as much) and what the reader stops at is ranked semantically. `lexical`,
 // `hybrid` and `vector` use that mode for every search (hybrid and vector rank lexically on an index
-// without vectors). The list never changes under a reader who has started choosing with the arrow keys.
+// without vectors). Misspelled words are corrected ("Showing results for …" above the list). The list
+// never changes under a reader who has started choosing with the arrow keys.
 // Theme: --aidocs-accent, --aidocs-bg, --aidocs-fg, --aidocs-muted, --aidocs-border, --aidocs-mark,
 // --aidocs-radius, --aidocs-font (light and dark defaults follow prefers-color-scheme).
 
@@ -226,9 +227,13 @@ export class AidocsSearchElement extends HTMLElement {
       // The list never changes under a reader who has started choosing from it with the keyboard.
       if (upgrade && this.#choosing) return;
       // An upgrade that ranks the same pages in the same order leaves the list (and the selection) be.
-      if (!upgrade || this.#shown !== results.map((r) => r.url).join('\n')) this.#render(results, q);
-      this.#status(results.length ? '' : `No results for “${q}”`);
-      this.dispatchEvent(new CustomEvent('aidocs-results', { detail: { query: q, results, mode } }));
+      // Marks follow the words searched: the corrected ones where typo tolerance stepped in.
+      if (!upgrade || this.#shown !== results.map((r) => r.url).join('\n')) this.#render(results, results.correctedQuery ?? q);
+      // Typo tolerance searched corrected words: say so (textContent, never HTML).
+      const fixed = results.correctedQuery;
+      this.#status(!results.length ? `No results for “${q}”` : fixed ? `Showing results for “${fixed}”` : '');
+      const corrections = results.corrections ?? [];
+      this.dispatchEvent(new CustomEvent('aidocs-results', { detail: { query: q, results, mode, corrections, correctedQuery: fixed ?? null } }));
       if (!upgrade && paused) {
         const pause = Number(this.getAttribute('hybrid-pause') ?? HYBRID_PAUSE_MS);
         const wait = Math.max(0, (Number.isFinite(pause) ? pause : HYBRID_PAUSE_MS) - DEBOUNCE_MS);

@@ -1,9 +1,9 @@
 // The search API as a Fetch-standard handler: `(Request) => Promise<Response>`, for Cloudflare Workers,
 // Deno, Bun and Node 20 (through `toNodeListener`). Same engine and results JSON as the CLI.
 //
-//   GET /search?q=refresh+tokens&k=10&kind=docs,api&mode=lexical|vector|hybrid
-//   200 {"query": "...", "results": [...]}
-//   400 {"error": {"code": "missing_query" | "query_too_long" | "bad_k" | "bad_kind" | "bad_mode", "message"}}
+//   GET /search?q=refresh+tokens&k=10&kind=docs,api&mode=lexical|vector|hybrid&typos=1|0
+//   200 {"query": "...", "corrections": [{"from", "to"}], "results": [...]}
+//   400 {"error": {"code": "missing_query" | "query_too_long" | "bad_k" | "bad_kind" | "bad_mode" | "bad_typos", "message"}}
 //   404 / 405 for other paths and methods; 503 {"error": {"code", "message"}} when the index cannot be used.
 // Nothing a request sends can crash the worker: every failure is one of the responses above.
 import { openIndex } from './search.js';
@@ -46,7 +46,9 @@ function parseQuery(params, headers) {
   if (unknown.length) return error(400, 'bad_kind', `unknown kind ${JSON.stringify(unknown[0])}: expected docs, api or custom`, headers);
   const mode = params.get('mode') || 'lexical';
   if (!MODES.has(mode)) return error(400, 'bad_mode', `unknown mode ${JSON.stringify(mode)}: expected lexical, vector or hybrid`, headers);
-  return { q, k, kind, mode };
+  const typosRaw = params.get('typos') ?? '1';
+  if (typosRaw !== '0' && typosRaw !== '1') return error(400, 'bad_typos', `typos must be 0 or 1, got ${JSON.stringify(typosRaw)}`, headers);
+  return { q, k, kind, mode, typos: typosRaw === '1' };
 }
 
 /**
@@ -77,13 +79,14 @@ export function createSearchHandler({ loadShard, cors = false, cacheControl = 'p
       const p = parseQuery(url.searchParams, headers);
       if (p instanceof Response) return p;
       let raw;
+      let corrections;
       try {
-        raw = await (await index()).searchRaw(p.q, { k: p.k, kind: p.kind, mode: p.mode });
+        ({ raw, corrections } = await (await index()).searchRawDetailed(p.q, { k: p.k, kind: p.kind, mode: p.mode, typos: p.typos }));
       } catch (e) {
         if (e?.code === 'bad_option') return error(400, 'bad_option', e.message, headers);
         return error(503, e?.code ?? 'index_unavailable', `the search index is unavailable: ${e?.message ?? e}`, { ...headers, 'retry-after': '5' });
       }
-      const body = `{"query":${JSON.stringify(p.q)},"results":${raw}}`;
+      const body = `{"query":${JSON.stringify(p.q)},"corrections":${corrections},"results":${raw}}`;
       return json(200, request.method === 'HEAD' ? '' : body, { ...headers, 'cache-control': cacheControl });
     } catch (e) {
       return error(500, 'internal', `unexpected failure: ${e?.message ?? e}`, headers);

@@ -39,6 +39,14 @@ export interface SearchOptions {
   mode?: 'lexical' | 'vector' | 'hybrid';
   /** Vector partitions probed by vector and hybrid queries (default: the index's default; 0 = all). */
   nprobe?: number;
+  /** The last word, with no space after it, also matches longer words (what a search box wants as the reader types). */
+  prefix?: boolean;
+  /**
+   * Correct words the index lacks to the indexed words they most likely meant (one edit from 4
+   * letters, two from 8; never identifiers or words in double quotes). Default true. The results'
+   * `corrections` say what was corrected ("showing results for …").
+   */
+  typos?: boolean;
   /**
    * A full encoder (`aidocs-search/full-encoder`) that embeds the query exactly instead of the static
    * encoder, in vector and hybrid modes; `null` forces the static encoder. Default: the index's `encoder`.
@@ -77,6 +85,19 @@ export interface SearchResult {
   };
 }
 
+/** A typed word (folded to lowercase) and the indexed word searched in its place. */
+export interface Correction {
+  from: string;
+  to: string;
+}
+
+/** The results, and the typo corrections applied to the query (empty when none). */
+export interface SearchResults extends Array<SearchResult> {
+  readonly corrections: Correction[];
+  /** The query with its corrected words replaced, when any was corrected ("showing results for …"). */
+  readonly correctedQuery: string | null;
+}
+
 export interface OpenOptions {
   /** Bound on decoded shards kept in memory, in bytes of inflated payload (default 8 MiB). */
   cacheBytes?: number;
@@ -98,9 +119,11 @@ export class AidocsIndex {
   readonly cache: { bytes: number; entries: number; limit: number; evictions: number };
   /** Files fetched so far, their bytes, and manifest reloads. */
   readonly stats: { requests: number; bytes: number; reloads: number };
-  search(query: string, options?: SearchOptions): Promise<SearchResult[]>;
+  search(query: string, options?: SearchOptions): Promise<SearchResults>;
   /** The results as the JSON text `aidocs-index query` prints. */
   searchRaw(query: string, options?: SearchOptions): Promise<string>;
+  /** The results JSON text and the typo corrections' JSON text (`[{"from","to"}]`). */
+  searchRawDetailed(query: string, options?: SearchOptions): Promise<{ raw: string; corrections: string }>;
   /** Warms the shards of a query being typed; resolves to the number of files fetched. */
   preload(partial: string): Promise<number>;
   clearCache(): void;

@@ -162,7 +162,16 @@ function normalizeOptions(opts) {
     mode: opts.mode == null ? '' : String(opts.mode),
     nprobe: opts.nprobe == null ? -1 : Number(opts.nprobe),
     prefix: Boolean(opts.prefix),
+    typos: opts.typos ?? true,
   };
+}
+
+/** `query` with each corrected word (matched folded to lowercase) replaced: "showing results for …". */
+export function correctedQuery(query, corrections) {
+  return query.replace(/[\p{L}\p{N}]+/gu, (w) => {
+    const folded = w.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+    return corrections.find((c) => c.from === folded)?.to ?? w;
+  });
 }
 
 /** One opened index. Create with `openIndex`. */
@@ -286,15 +295,16 @@ export class AidocsIndex {
     if (o.mode === 'vector' || o.mode === 'hybrid') this.#call(engine, (e) => e.provideQueryVector(query, vector ?? undefined));
     for (let attempt = 0; ; attempt++) {
       // Lexical queries need one round of files; vector and hybrid two (the partitions to probe are
-      // known once the query's term rows and the vector directory are here).
-      for (let round = 0; round < 4; round++) {
-        const names = this.#call(engine, (e) => e.filesForQuery(query, o.mode, o.nprobe, o.prefix));
+      // known once the query's term rows and the vector directory are here); a misspelled word up to
+      // three more (the typo directory, its shards, the corrected words' term shards).
+      for (let round = 0; round < 8; round++) {
+        const names = this.#call(engine, (e) => e.filesForQuery(query, o.mode, o.nprobe, o.prefix, o.typos));
         if (names.length === 0) break;
         await this.#fetchInto(engine, names);
       }
       let ticket;
       try {
-        ticket = this.#call(engine, (e) => e.rank(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix));
+        ticket = this.#call(engine, (e) => e.rank(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix, o.typos));
       } catch (err) {
         // Another search evicted a shard between our fetch and our rank: fetch again.
         if (err.code === 'missing_shard' && attempt < 3) continue;
@@ -304,7 +314,8 @@ export class AidocsIndex {
         for (let again = 0; ; again++) {
           await this.#fetchInto(engine, this.#call(engine, (e) => e.filesForTicket(ticket)));
           try {
-            return this.#call(engine, (e) => e.results(ticket));
+            const corrections = this.#call(engine, (e) => e.corrections(ticket));
+            return { raw: this.#call(engine, (e) => e.results(ticket)), corrections };
           } catch (err) {
             if (err.code === 'missing_shard' && again < 3) continue;
             throw err;
@@ -321,6 +332,18 @@ export class AidocsIndex {
    * Options as for `search`.
    */
   async searchRaw(query, opts = {}) {
+    return (await this.#searchDetailed(query, opts)).raw;
+  }
+
+  /**
+   * `{ raw, corrections }`: the results as `searchRaw` gives them and the typo corrections applied,
+   * as JSON text (`[{"from","to"}]`). Options as for `search`.
+   */
+  async searchRawDetailed(query, opts = {}) {
+    return this.#searchDetailed(query, opts);
+  }
+
+  async #searchDetailed(query, opts) {
     this.#check();
     if (typeof query !== 'string') throw new AidocsSearchError('bad_option', 'query must be a string');
     const o = normalizeOptions(opts);
@@ -345,13 +368,20 @@ export class AidocsIndex {
    * 'vector' or 'hybrid': semantic ranking with the index's static query encoder; an index without
    * vectors ranks lexically), `nprobe` (vector partitions probed; 0 = all), `prefix` (the last word,
    * with no space after it, also matches longer words: what a search box wants as the reader types),
+   * `typos` (default true: words the index lacks are corrected to the indexed words they most likely
+   * meant; the resolved array's `corrections` and `correctedQuery` say what was corrected),
    * `encoder` (a full
    * encoder from `aidocs-search/full-encoder` to embed the query exactly instead of the static
    * encoder; null = static; default the index's `encoder` option).
    * Resolves to the result objects of the native JSON shape.
    */
   async search(query, opts = {}) {
-    return JSON.parse(await this.searchRaw(query, opts));
+    const { raw, corrections } = await this.#searchDetailed(query, opts);
+    const results = JSON.parse(raw);
+    const list = JSON.parse(corrections);
+    Object.defineProperty(results, 'corrections', { value: list });
+    Object.defineProperty(results, 'correctedQuery', { value: list.length ? correctedQuery(query, list) : null });
+    return results;
   }
 
   /**

@@ -263,6 +263,48 @@ test('issue 6: a partly typed last word finds the longer word (prefix search)', 
   await context.close();
 });
 
+test('issue 6: a misspelled query is corrected, says so, and costs few bytes per keystroke', async () => {
+  const { page, net, context } = await newPage();
+  await page.goto(`${base}/`);
+  await settle(page);
+  await recordResults(page);
+  await page.keyboard.press('Control+k');
+  await box(page).locator('input').waitFor({ state: 'visible' });
+  await settle(page);
+  const perKey = [];
+  for (const ch of 'refesh tokns') {
+    const [b0, r0] = [net.bytes, net.requests];
+    await page.keyboard.type(ch);
+    await settle(page);
+    perKey.push([ch, net.bytes - b0, net.requests - r0]);
+  }
+  await finalResults(page, 'refesh tokns');
+  const status = (await box(page).locator('.status').textContent()) ?? '';
+  assert.equal(status, 'Showing results for “refresh tokens”');
+  const titles = await options(page).allTextContents();
+  assert.match(titles[0], /Refresh tokens/, titles.join(' | '));
+  assert.ok(await box(page).locator('mark').count() > 0, 'the corrected words are marked');
+  const events = await page.evaluate(() => window.__events);
+  const last = events[events.length - 1];
+  assert.equal(last.query, 'refesh tokns');
+  // Typo files are fetched only once a word is absent and no indexed word starts with it.
+  assert.ok(net.urls.some((u) => u.includes('/_search/y/')), net.urls.join());
+  const total = perKey.reduce((a, [, b]) => a + b, 0);
+  console.log(
+    `# typo tolerance in Chromium, "refesh tokns" key by key: ${total} B in all; per keystroke: ` +
+      perKey.map(([c, b, r]) => `${JSON.stringify(c)} ${b} B/${r}`).join(', '),
+  );
+  // An identifier is never corrected, and a quoted word neither.
+  for (const q of ['"refesh"', 'getUserByIdd']) {
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type(q);
+    await settle(page);
+    await page.waitForFunction((q) => window.__events.some((e) => e.query === q), q, { timeout: 30000 });
+    assert.doesNotMatch((await box(page).locator('.status').textContent()) ?? '', /Showing results for/, q);
+  }
+  await context.close();
+});
+
 test('Esc closes, "/" opens, and an empty query shows nothing', async () => {
   const { page, context } = await newPage();
   await page.goto(`${base}/`);

@@ -55,10 +55,12 @@ fn native_encoded(
     let index = LocalIndex::open(index).unwrap();
     // The engine's default fusion for the encoder it ranks with, as the CLI's.
     let static_encoder = matches!(encoder, aidocs_index::embed::QueryEncoder::Static);
+    // Typo tolerance on, as both CLIs default (SciFact's claims have words the corpus lacks).
     let opts = aidocs_core::SearchOptions {
         k,
         mode,
         fusion: aidocs_core::Fusion::default_for(static_encoder),
+        typos: true,
         ..Default::default()
     };
     aidocs_index::eval::read_queries(queries)
@@ -67,7 +69,11 @@ fn native_encoded(
         .map(|(id, text)| {
             let qv = match mode {
                 aidocs_core::Mode::Lexical => None,
-                _ => encoder.encode(&index, &[&text]).unwrap().pop().unwrap(),
+                _ => encoder
+                    .encode(&index, &[&text], &opts)
+                    .unwrap()
+                    .pop()
+                    .unwrap(),
             };
             let (results, _) = index.search_with(&text, qv.as_deref(), &opts).unwrap();
             aidocs_core::json::batch_line(&id, &results, false)

@@ -21,6 +21,7 @@ pub enum Shard {
     Vectors(Rc<VectorShard>),
     TermRows(Rc<TermRowShard>),
     Projection(Rc<Projection>),
+    Typos(Rc<aidocs_core::typos::TypoShard>),
 }
 
 struct Entry {
@@ -51,6 +52,11 @@ impl ShardCache {
 
     pub fn contains(&self, id: usize) -> bool {
         self.entries.contains_key(&id)
+    }
+
+    /// The shard, without marking it used (for lookups that borrow it).
+    pub fn peek(&self, id: usize) -> Option<&Shard> {
+        self.entries.get(&id).map(|e| &e.shard)
     }
 
     /// The shard, marked as just used.

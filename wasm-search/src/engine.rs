@@ -14,6 +14,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use aidocs_core::envelope::{self, ShardKind};
+use aidocs_core::search::TypoNeed;
+use aidocs_core::typos::{Correction, TypoDirectory, TypoShard};
 use aidocs_core::term_rows::TermRowShard;
 use aidocs_core::vectors::{Projection, VectorDir, VectorShard};
 use aidocs_core::{
@@ -108,6 +110,8 @@ pub struct QueryOptions {
     pub nprobe: Option<u32>,
     /// The last word, with nothing after it, is also a prefix (`SearchOptions::prefix`).
     pub prefix: bool,
+    /// Words the index lacks are corrected (`SearchOptions::typos`).
+    pub typos: bool,
 }
 
 /// The mode named by a `mode` option.
@@ -157,6 +161,7 @@ impl QueryOptions {
                 .nprobe
                 .map_or(aidocs_core::search::DEFAULT_NPROBE, |n| n as usize),
             prefix: self.prefix,
+            typos: self.typos,
             ..Default::default()
         })
     }
@@ -169,7 +174,11 @@ struct Ticket {
     id: u32,
     hits: Vec<PageHit>,
     explain: bool,
+    corrections: Vec<Correction>,
 }
+
+/// Cache keys of typo shards start here (far above every other kind's).
+const TYPO_SHARD_BASE: usize = 1 << 30;
 
 /// One opened index: its manifest, a bounded cache of decoded shards, and ranked queries in flight.
 ///
@@ -187,6 +196,9 @@ pub struct Engine {
     next_ticket: u32,
     /// Full-model embeddings of query texts ([`Engine::provide_query_vector`]), oldest first.
     query_vectors: Vec<(String, Vec<f32>)>,
+    /// The typo directory once fetched (small; kept outside the cache), and its shards' file names.
+    typo_dir: Option<Rc<TypoDirectory>>,
+    typo_files: HashMap<String, usize>,
 }
 
 /// Verifies the envelope of `file` (magic, version, kind, length, CRC) and returns its codec
@@ -242,6 +254,8 @@ impl Engine {
             tickets: Vec::new(),
             next_ticket: 1,
             query_vectors: Vec::new(),
+            typo_dir: None,
+            typo_files: HashMap::new(),
         })
     }
 
@@ -422,8 +436,18 @@ impl Engine {
         mode: &str,
         nprobe: Option<u32>,
         prefix: bool,
+        typos: bool,
     ) -> Vec<String> {
         let plan = self.searcher.plan_prefix(query, prefix);
+        // Typo tolerance first: which words are indexed, then the directory, then the typo shards.
+        let plan = if typos {
+            match self.corrections(query, &plan) {
+                Ok(c) => self.searcher.corrected_plan(plan, &c),
+                Err(need) => return need,
+            }
+        } else {
+            plan
+        };
         let mode = parse_mode(mode).unwrap_or(Mode::Lexical);
         let full = self.full_vector(query);
         if !self.vector_mode(mode, full.is_some()) {
@@ -467,6 +491,34 @@ impl Engine {
             .collect()
     }
 
+    /// [`Searcher::corrections`] over what is cached: the corrections, or the files still needed.
+    fn corrections(&self, query: &str, plan: &QueryPlan) -> Result<Vec<Correction>, Vec<String>> {
+        let cache = &self.cache;
+        let step = self.searcher.corrections(
+            query,
+            plan,
+            |i| match cache.peek(i) {
+                Some(Shard::Terms(t)) => Some(t.as_ref()),
+                _ => None,
+            },
+            self.typo_dir.as_deref(),
+            |i| match cache.peek(TYPO_SHARD_BASE + i) {
+                Some(Shard::Typos(t)) => Some(t.as_ref()),
+                _ => None,
+            },
+        );
+        step.map_err(|need| {
+            let m = &self.searcher.manifest;
+            need.into_iter()
+                .filter_map(|n| match n {
+                    TypoNeed::TermShard(i) => Some(m.term_shards[i].file.clone()),
+                    TypoNeed::Directory => m.typos.clone(),
+                    TypoNeed::Shard(i) => self.typo_dir.as_ref().map(|d| d.shard_file(i)),
+                })
+                .collect()
+        })
+    }
+
     /// Term shard files worth warming while the user types `partial`.
     pub fn files_for_preload(&self, partial: &str) -> Vec<String> {
         self.missing_terms(&self.searcher.preload_shards(partial))
@@ -495,6 +547,12 @@ impl Engine {
         }
         if let Some(&i) = self.partitions.get(name) {
             return Ok((self.partition_id(i), ShardKind::Vectors));
+        }
+        if self.searcher.manifest.typos.as_deref() == Some(name) {
+            return Ok((TYPO_SHARD_BASE - 1, ShardKind::TypoDir));
+        }
+        if let Some(&i) = self.typo_files.get(name) {
+            return Ok((TYPO_SHARD_BASE + i, ShardKind::Typos));
         }
         Err(EngineError::UnknownFile(name.to_owned()))
     }
@@ -561,6 +619,15 @@ impl Engine {
                 }
                 Shard::TermRows(Rc::new(r))
             }
+            ShardKind::TypoDir => {
+                let dir = TypoDirectory::decode_payload(&raw).map_err(shard_err)?;
+                self.typo_files = (0..dir.shard_count()).map(|i| (dir.shard_file(i), i)).collect();
+                self.typo_dir = Some(Rc::new(dir));
+                return Ok(());
+            }
+            ShardKind::Typos => Shard::Typos(Rc::new(
+                TypoShard::decode_payload(&raw).map_err(shard_err)?,
+            )),
             ShardKind::Projection => {
                 let p = Projection::decode_payload(&raw).map_err(shard_err)?;
                 if p.out_dims != dims {
@@ -598,6 +665,13 @@ impl Engine {
         let mut search = opts.to_search_options()?;
         let plan = self.searcher.plan_prefix(query, search.prefix);
         let missing = |file: String| EngineError::Search(SearchError::MissingTermShard(file));
+        let corrections = if search.typos {
+            self.corrections(query, &plan)
+                .map_err(|need| missing(need.into_iter().next().unwrap_or_default()))?
+        } else {
+            Vec::new()
+        };
+        let plan = self.searcher.corrected_plan(plan, &corrections);
         // The vector side: the static encoding, the directory and the probed partitions.
         let mut vector: Option<VectorSide> = None;
         let full = self.full_vector(query);
@@ -659,6 +733,7 @@ impl Engine {
             id,
             hits,
             explain: opts.explain,
+            corrections,
         });
         Ok(id)
     }
@@ -668,6 +743,11 @@ impl Engine {
             .iter()
             .find(|t| t.id == id)
             .ok_or(EngineError::UnknownTicket(id))
+    }
+
+    /// The typo corrections a ranked query applied, as JSON.
+    pub fn corrections_json(&self, id: u32) -> Result<String, EngineError> {
+        Ok(aidocs_core::json::corrections_json(&self.ticket(id)?.corrections))
     }
 
     /// Metadata shard files a ranked query still needs.

@@ -97,12 +97,14 @@ impl SearchEngine {
         mode: &str,
         nprobe: i32,
         prefix: Option<bool>,
+        typos: Option<bool>,
     ) -> Vec<String> {
         self.inner.files_for_query(
             query,
             mode,
             u32::try_from(nprobe).ok(),
             prefix.unwrap_or(false),
+            typos.unwrap_or(false),
         )
     }
 
@@ -132,7 +134,7 @@ impl SearchEngine {
     }
 
     /// The envelope kind byte of an index file (2 terms, 3 meta, 4 vector directory, 5 vectors,
-    /// 6 term rows, 7 projection), or an `unknown_file` error.
+    /// 6 term rows, 7 projection, 8 typo directory, 9 typos), or an `unknown_file` error.
     #[wasm_bindgen(js_name = kindOf)]
     pub fn kind_of(&self, name: &str) -> Result<u8, JsValue> {
         self.inner.kind_of(name).map(|k| k as u8).map_err(js_err)
@@ -145,7 +147,8 @@ impl SearchEngine {
 
     /// Ranks over cached shards; returns a ticket. `tags` are joined by U+001F; `mode` is lexical,
     /// vector or hybrid; `nprobe` < 0 = the default; `prefix`: the last word, with nothing after it,
-    /// also matches longer words (what a search box wants while the reader types).
+    /// also matches longer words (what a search box wants while the reader types); `typos`: words the
+    /// index lacks are corrected (see `corrections`).
     #[allow(clippy::too_many_arguments)] // flat arguments keep the JS glue small
     pub fn rank(
         &mut self,
@@ -159,6 +162,7 @@ impl SearchEngine {
         mode: &str,
         nprobe: i32,
         prefix: Option<bool>,
+        typos: Option<bool>,
     ) -> Result<u32, JsValue> {
         let opts = QueryOptions {
             k,
@@ -174,6 +178,7 @@ impl SearchEngine {
             mode: mode.to_owned(),
             nprobe: u32::try_from(nprobe).ok(),
             prefix: prefix.unwrap_or(false),
+            typos: typos.unwrap_or(false),
         };
         self.inner.rank(query, &opts).map_err(js_err)
     }
@@ -182,6 +187,11 @@ impl SearchEngine {
     #[wasm_bindgen(js_name = filesForTicket)]
     pub fn files_for_ticket(&self, ticket: u32) -> Result<Vec<String>, JsValue> {
         self.inner.files_for_ticket(ticket).map_err(js_err)
+    }
+
+    /// The typo corrections a ranked query applied, as JSON `[{"from","to"}]` (call before `results`).
+    pub fn corrections(&self, ticket: u32) -> Result<String, JsValue> {
+        self.inner.corrections_json(ticket).map_err(js_err)
     }
 
     /// The results JSON of a ranked query (consumes the ticket).

@@ -50,7 +50,7 @@ fn opts(mode: &str) -> QueryOptions {
 fn fetch_all(engine: &mut Engine, query: &str, mode: &str) -> Vec<String> {
     let mut asked = Vec::new();
     for _ in 0..4 {
-        let names = engine.files_for_query(query, mode, None, false);
+        let names = engine.files_for_query(query, mode, None, false, false);
         if names.is_empty() {
             break;
         }
@@ -59,7 +59,7 @@ fn fetch_all(engine: &mut Engine, query: &str, mode: &str) -> Vec<String> {
         }
         asked.extend(names);
     }
-    assert!(engine.files_for_query(query, mode, None, false).is_empty());
+    assert!(engine.files_for_query(query, mode, None, false, false).is_empty());
     asked
 }
 

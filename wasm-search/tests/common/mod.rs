@@ -39,10 +39,10 @@ fn search_with(
     kinds: &str,
     mut fetch: impl FnMut(&str) -> Vec<u8>,
 ) -> Result<String, JsValue> {
-    for name in engine.files_for_query(query, "lexical", -1, None) {
+    for name in engine.files_for_query(query, "lexical", -1, None, None) {
         engine.add(&name, &fetch(&name), None)?;
     }
-    let ticket = engine.rank(query, 10, kinds, "", "", 0.0, false, "lexical", -1, None)?;
+    let ticket = engine.rank(query, 10, kinds, "", "", 0.0, false, "lexical", -1, None, None)?;
     for name in engine.files_for_ticket(ticket)? {
         if let Err(e) = engine.add(&name, &fetch(&name), None) {
             engine.release(ticket);
@@ -80,16 +80,16 @@ fn issue_3_same_results_as_the_native_cli() {
 fn loads_only_the_shards_a_query_needs() {
     let mut engine = open(NO_LIMIT);
     let terms = FILES.iter().filter(|(n, _)| n.starts_with("t/")).count();
-    let needed = engine.files_for_query("refresh tokens", "lexical", -1, None);
+    let needed = engine.files_for_query("refresh tokens", "lexical", -1, None, None);
     assert!(!needed.is_empty() && needed.len() < terms, "{needed:?}");
     // A word the site never uses is ruled out by the manifest's filters: no fetch at all.
     assert!(engine
-        .files_for_query("zzzqqqxx", "lexical", -1, None)
+        .files_for_query("zzzqqqxx", "lexical", -1, None, None)
         .is_empty());
     search(&mut engine, "refresh tokens", "");
     assert!(
         engine
-            .files_for_query("refresh tokens", "lexical", -1, None)
+            .files_for_query("refresh tokens", "lexical", -1, None, None)
             .is_empty(),
         "cached"
     );
@@ -103,11 +103,11 @@ fn filters_and_options() {
     assert!(api.contains("\"kind\":\"api\"") && !api.contains("\"kind\":\"docs\""));
     let both = search(&mut engine, "user", "docs,api");
     assert!(both.contains("\"kind\":\"api\"") && both.contains("\"kind\":\"docs\""));
-    for name in engine.files_for_query("user", "lexical", -1, None) {
+    for name in engine.files_for_query("user", "lexical", -1, None, None) {
         engine.add(&name, file(&name), None).unwrap();
     }
     let t = engine
-        .rank("user", 2, "", "", "Users", 0.0, true, "", -1, None)
+        .rank("user", 2, "", "", "Users", 0.0, true, "", -1, None, None)
         .unwrap();
     for name in engine.files_for_ticket(t).unwrap() {
         engine.add(&name, file(&name), None).unwrap();
@@ -123,7 +123,7 @@ fn filters_and_options() {
         (5, "", "semantic"),
     ] {
         let e = engine
-            .rank("user", k, kinds, "", "", 0.0, false, mode, -1, None)
+            .rank("user", k, kinds, "", "", 0.0, false, mode, -1, None, None)
             .unwrap_err();
         assert_eq!(code(e), "bad_option");
     }
@@ -136,9 +136,9 @@ fn issue_4_vector_modes_without_vectors_rank_lexically() {
     for mode in ["vector", "hybrid"] {
         let mut engine = open(NO_LIMIT);
         for (id, text, kinds) in QUERIES {
-            let lexical = engine.files_for_query(text, "lexical", -1, None);
+            let lexical = engine.files_for_query(text, "lexical", -1, None, None);
             assert_eq!(
-                engine.files_for_query(text, mode, -1, None),
+                engine.files_for_query(text, mode, -1, None, None),
                 lexical,
                 "{mode} {text}"
             );
@@ -146,7 +146,7 @@ fn issue_4_vector_modes_without_vectors_rank_lexically() {
                 engine.add(&name, file(&name), None).unwrap();
             }
             let t = engine
-                .rank(text, 10, kinds, "", "", 0.0, false, mode, -1, None)
+                .rank(text, 10, kinds, "", "", 0.0, false, mode, -1, None, None)
                 .unwrap();
             for name in engine.files_for_ticket(t).unwrap() {
                 engine.add(&name, file(&name), None).unwrap();
@@ -161,7 +161,7 @@ fn issue_4_vector_modes_without_vectors_rank_lexically() {
 fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
     let mut engine = open(NO_LIMIT);
     let name = engine
-        .files_for_query("refresh tokens", "lexical", -1, None)
+        .files_for_query("refresh tokens", "lexical", -1, None, None)
         .remove(0);
     let good = file(&name);
     let cases: Vec<(Vec<u8>, &str)> = vec![
@@ -215,7 +215,7 @@ fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
     assert_eq!(
         code(
             engine
-                .rank("refresh tokens", 10, "", "", "", 0.0, false, "", -1, None)
+                .rank("refresh tokens", 10, "", "", "", 0.0, false, "", -1, None, None)
                 .unwrap_err()
         ),
         "missing_shard"
@@ -269,7 +269,7 @@ fn payload_inflated_by_the_caller_gives_the_same_results() {
     )
     .unwrap();
     for (id, text, kinds) in QUERIES {
-        for name in engine.files_for_query(text, "lexical", -1, None) {
+        for name in engine.files_for_query(text, "lexical", -1, None, None) {
             let f = file(&name);
             let h = envelope::read_header(f).unwrap();
             engine
@@ -277,7 +277,7 @@ fn payload_inflated_by_the_caller_gives_the_same_results() {
                 .unwrap();
         }
         let t = engine
-            .rank(text, 10, kinds, "", "", 0.0, false, "", -1, None)
+            .rank(text, 10, kinds, "", "", 0.0, false, "", -1, None, None)
             .unwrap();
         for name in engine.files_for_ticket(t).unwrap() {
             let f = file(&name);
