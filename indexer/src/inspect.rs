@@ -170,6 +170,45 @@ pub fn inspect(dir: &Path) -> Result<InspectReport, String> {
             shards.push(report(name, "projection", format!("to {} dims", v.dims), r));
         }
     }
+    if let Some(file) = &m.typos {
+        let tdir = std::fs::read(dir.join(file))
+            .map_err(|e| e.to_string())
+            .and_then(|b| {
+                aidocs_core::typos::TypoDirectory::decode(&b)
+                    .map(|d| (b.len() as u64, d))
+                    .map_err(|e| format!("{e} (code {})", e.code()))
+            });
+        let (r, typo_dir) = match tdir {
+            Ok((len, d)) => (Ok((len, d.shard_count(), true)), Some(d)),
+            Err(e) => (Err(e), None),
+        };
+        shards.push(report(file, "typodir", "typo shards".into(), r));
+        for i in 0..typo_dir.as_ref().map_or(0, |d| d.shard_count()) {
+            let d = typo_dir.as_ref().expect("checked");
+            let name = d.shard_file(i);
+            // Each shard's words share at least one deletion key with its range.
+            let lo = (i > 0).then(|| d.separators[i - 1].as_str());
+            let hi = d.separators.get(i).map(String::as_str);
+            let r = std::fs::read(dir.join(&name))
+                .map_err(|e| e.to_string())
+                .and_then(|b| {
+                    aidocs_core::typos::TypoShard::decode(&b)
+                        .map(|s| {
+                            let ok = !s.words.is_empty()
+                                && s.words.iter().all(|w| {
+                                    aidocs_core::typos::deletion_keys(&w.word).iter().any(|k| {
+                                        lo.is_none_or(|l| k.as_str() >= l)
+                                            && hi.is_none_or(|h| k.as_str() < h)
+                                    })
+                                });
+                            (b.len() as u64, s.words.len(), ok)
+                        })
+                        .map_err(|e| format!("{e} (code {})", e.code()))
+                });
+            let range = format!("keys {}..{}", lo.unwrap_or(""), hi.unwrap_or(""));
+            shards.push(report(&name, "typos", range, r));
+        }
+    }
     let mut term_sizes: Vec<u64> = shards
         .iter()
         .filter(|s| s.kind == "terms")

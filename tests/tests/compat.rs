@@ -102,7 +102,7 @@ fn issue_4_v2_fixture_vectors_rank_without_the_model() {
 /// full-model clients reads back.
 #[test]
 fn issue_4_v3_fixture_static_encoder_ranks_without_the_model() {
-    for version in ["v3", "v4", "v5"] {
+    for version in ["v3", "v4", "v5", "v6"] {
         static_encoder_ranks_without_the_model(version);
     }
 }
@@ -127,7 +127,7 @@ fn static_encoder_ranks_without_the_model(version: &str) {
         .unwrap_or_else(|| panic!("{version} stores projected vectors"));
     assert_eq!((projection.in_dims, projection.out_dims), (384, vref.dims));
     let q = index
-        .static_vector("renew my credentials")
+        .static_vector("renew my credentials", &Default::default())
         .unwrap()
         .expect("the query's words have rows");
     assert_eq!(q.len(), vref.dims as usize);
@@ -143,5 +143,35 @@ fn static_encoder_ranks_without_the_model(version: &str) {
         assert_eq!(hits[0].url, "/guides/refresh-tokens", "{version} {mode:?}");
     }
     // No word with a row: nothing to encode, and hybrid ranks lexically.
-    assert!(index.static_vector("zzzqqq").unwrap().is_none());
+    assert!(index
+        .static_vector("zzzqqq", &Default::default())
+        .unwrap()
+        .is_none());
+}
+
+/// Issue 6: the v6 fixture carries typo tolerance: a misspelled query is corrected and finds what the
+/// word typed right finds; fixtures before v6 have no typo files and correct nothing.
+#[test]
+fn issue_6_v6_fixture_corrects_misspelled_words() {
+    let opts = aidocs_core::SearchOptions {
+        typos: true,
+        ..Default::default()
+    };
+    let index = LocalIndex::open(&repo().join("tests/compat/v6")).unwrap();
+    let (_, corrections) = index.plan("refesh tokns", &opts).unwrap();
+    let pairs: Vec<(&str, &str)> = corrections
+        .iter()
+        .map(|c| (c.from.as_str(), c.to.as_str()))
+        .collect();
+    assert_eq!(pairs, vec![("refesh", "refresh"), ("tokns", "tokens")]);
+    let fixed = index.search("refesh tokns", &opts).unwrap();
+    let right = index.search("refresh tokens", &opts).unwrap();
+    assert_eq!(fixed[0].id, right[0].id);
+    assert!(
+        fixed[0].score < right[0].score,
+        "corrected words are damped"
+    );
+    let v5 = LocalIndex::open(&repo().join("tests/compat/v5")).unwrap();
+    assert!(v5.plan("refesh tokns", &opts).unwrap().1.is_empty());
+    assert!(v5.search("refesh tokns", &opts).unwrap().is_empty());
 }

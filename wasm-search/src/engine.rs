@@ -15,8 +15,8 @@ use std::rc::Rc;
 
 use aidocs_core::envelope::{self, ShardKind};
 use aidocs_core::search::TypoNeed;
-use aidocs_core::typos::{Correction, TypoDirectory, TypoShard};
 use aidocs_core::term_rows::TermRowShard;
+use aidocs_core::typos::{Correction, TypoDirectory, TypoShard};
 use aidocs_core::vectors::{Projection, VectorDir, VectorShard};
 use aidocs_core::{
     Kind, Manifest, MetaShard, Mode, PageHit, QueryPlan, SearchError, SearchOptions, Searcher,
@@ -621,13 +621,15 @@ impl Engine {
             }
             ShardKind::TypoDir => {
                 let dir = TypoDirectory::decode_payload(&raw).map_err(shard_err)?;
-                self.typo_files = (0..dir.shard_count()).map(|i| (dir.shard_file(i), i)).collect();
+                self.typo_files = (0..dir.shard_count())
+                    .map(|i| (dir.shard_file(i), i))
+                    .collect();
                 self.typo_dir = Some(Rc::new(dir));
                 return Ok(());
             }
-            ShardKind::Typos => Shard::Typos(Rc::new(
-                TypoShard::decode_payload(&raw).map_err(shard_err)?,
-            )),
+            ShardKind::Typos => {
+                Shard::Typos(Rc::new(TypoShard::decode_payload(&raw).map_err(shard_err)?))
+            }
             ShardKind::Projection => {
                 let p = Projection::decode_payload(&raw).map_err(shard_err)?;
                 if p.out_dims != dims {
@@ -747,7 +749,9 @@ impl Engine {
 
     /// The typo corrections a ranked query applied, as JSON.
     pub fn corrections_json(&self, id: u32) -> Result<String, EngineError> {
-        Ok(aidocs_core::json::corrections_json(&self.ticket(id)?.corrections))
+        Ok(aidocs_core::json::corrections_json(
+            &self.ticket(id)?.corrections,
+        ))
     }
 
     /// Metadata shard files a ranked query still needs.

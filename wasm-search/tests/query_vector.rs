@@ -1,6 +1,6 @@
 //! Issue 4: a full-model query vector handed in by the caller (`provideQueryVector`, what the Node and
 //! edge full encoder does) is mapped through the index's projection and ranks without row shards; bad
-//! vectors are typed errors. Runs natively over the checked-in v3 to v5 compatibility fixtures (with
+//! vectors are typed errors. Runs natively over the checked-in v3 to v6 compatibility fixtures (with
 //! vectors, term rows and a projection from the real model; v3 stores int8 partitions, v4 4-bit
 //! residuals, v5 a 4-bit directory with one partition prefix and a manifest with 6-byte names).
 
@@ -10,10 +10,10 @@ use aidocs_core::vectors::Projection;
 use aidocs_wasm_search::engine::{Engine, EngineError, QueryOptions};
 
 /// The fixtures every test runs over.
-const VERSIONS: [&str; 3] = ["v3", "v4", "v5"];
+const VERSIONS: [&str; 4] = ["v3", "v4", "v5", "v6"];
 
 thread_local! {
-    static VERSION: std::cell::Cell<&'static str> = const { std::cell::Cell::new("v5") };
+    static VERSION: std::cell::Cell<&'static str> = const { std::cell::Cell::new("v6") };
 }
 
 fn fixture() -> PathBuf {
@@ -59,7 +59,9 @@ fn fetch_all(engine: &mut Engine, query: &str, mode: &str) -> Vec<String> {
         }
         asked.extend(names);
     }
-    assert!(engine.files_for_query(query, mode, None, false, false).is_empty());
+    assert!(engine
+        .files_for_query(query, mode, None, false, false)
+        .is_empty());
     asked
 }
 

@@ -42,7 +42,9 @@ fn search_with(
     for name in engine.files_for_query(query, "lexical", -1, None, None) {
         engine.add(&name, &fetch(&name), None)?;
     }
-    let ticket = engine.rank(query, 10, kinds, "", "", 0.0, false, "lexical", -1, None, None)?;
+    let ticket = engine.rank(
+        query, 10, kinds, "", "", 0.0, false, "lexical", -1, None, None,
+    )?;
     for name in engine.files_for_ticket(ticket)? {
         if let Err(e) = engine.add(&name, &fetch(&name), None) {
             engine.release(ticket);
@@ -215,7 +217,19 @@ fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
     assert_eq!(
         code(
             engine
-                .rank("refresh tokens", 10, "", "", "", 0.0, false, "", -1, None, None)
+                .rank(
+                    "refresh tokens",
+                    10,
+                    "",
+                    "",
+                    "",
+                    0.0,
+                    false,
+                    "",
+                    -1,
+                    None,
+                    None
+                )
                 .unwrap_err()
         ),
         "missing_shard"

@@ -1,0 +1,118 @@
+//! Issue 6: typo tolerance in the engine the wasm module runs: the files it names round by round, the
+//! corrections it reports, and typed errors for a corrupt typo file. Runs natively over the checked-in
+//! v6 compatibility fixture.
+
+use std::path::{Path, PathBuf};
+
+use aidocs_wasm_search::engine::{Engine, QueryOptions};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/compat/v6")
+}
+
+fn read(name: &str) -> Vec<u8> {
+    std::fs::read(fixture().join(name)).unwrap_or_else(|e| panic!("v6/{name}: {e}"))
+}
+
+fn opts(typos: bool) -> QueryOptions {
+    QueryOptions {
+        k: 10,
+        typos,
+        ..Default::default()
+    }
+}
+
+/// Fetches what the engine asks for until it asks for nothing; returns the rounds' file lists.
+fn fetch_all(engine: &mut Engine, query: &str, typos: bool) -> Vec<Vec<String>> {
+    let mut rounds = Vec::new();
+    for _ in 0..8 {
+        let names = engine.files_for_query(query, "lexical", None, false, typos);
+        if names.is_empty() {
+            return rounds;
+        }
+        for n in &names {
+            engine.add(n, &read(n), None).unwrap();
+        }
+        rounds.push(names);
+    }
+    panic!("the engine kept asking for files: {rounds:?}");
+}
+
+fn titles(engine: &mut Engine, query: &str, typos: bool) -> (String, String) {
+    let ticket = engine.rank(query, &opts(typos)).unwrap();
+    for n in engine.files_for_ticket(ticket).unwrap() {
+        engine.add(&n, &read(&n), None).unwrap();
+    }
+    let corrections = engine.corrections_json(ticket).unwrap();
+    (corrections, engine.results(ticket).unwrap())
+}
+
+#[test]
+fn issue_6_the_engine_corrects_misspelled_words_round_by_round() {
+    let mut engine = Engine::open(&read("manifest.bin"), None, 64 << 20).unwrap();
+    let rounds = fetch_all(&mut engine, "refesh tokns", true);
+    // The fixture's filters say both words are absent without a fetch: the typo directory first,
+    // then the shards of the words' deletion keys, then the corrected words' term shards.
+    let kinds: Vec<Vec<&str>> = rounds
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|n| {
+                    if n.contains('-') {
+                        "typo shard"
+                    } else {
+                        &n[..2]
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(kinds[0], vec!["y/"], "{rounds:?}");
+    assert!(kinds[1].iter().all(|k| *k == "typo shard"), "{rounds:?}");
+    assert!(kinds[2].iter().all(|k| *k == "t/"), "{rounds:?}");
+    assert_eq!(rounds.len(), 3, "{rounds:?}");
+    let (corrections, results) = titles(&mut engine, "refesh tokns", true);
+    assert_eq!(
+        corrections,
+        r#"[{"from":"refesh","to":"refresh"},{"from":"tokns","to":"tokens"}]"#
+    );
+    assert!(results.contains("Refresh tokens"), "{results}");
+    // Without typo tolerance: no typo files, no results.
+    let mut plain = Engine::open(&read("manifest.bin"), None, 64 << 20).unwrap();
+    let rounds = fetch_all(&mut plain, "refesh tokns", false);
+    assert!(
+        rounds.iter().flatten().all(|n| !n.starts_with("y/")),
+        "{rounds:?}"
+    );
+    let (corrections, results) = titles(&mut plain, "refesh tokns", false);
+    assert_eq!((corrections.as_str(), results.as_str()), ("[]", "[]"));
+}
+
+#[test]
+fn issue_6_a_corrupt_typo_file_is_a_typed_error() {
+    let mut engine = Engine::open(&read("manifest.bin"), None, 64 << 20).unwrap();
+    for _ in 0..8 {
+        let names = engine.files_for_query("refesh tokns", "lexical", None, false, true);
+        let Some(typo) = names.iter().find(|n| n.starts_with("y/")) else {
+            for n in &names {
+                engine.add(n, &read(n), None).unwrap();
+            }
+            continue;
+        };
+        let mut bytes = read(typo);
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0xff;
+        let err = engine.add(typo, &bytes, None).unwrap_err();
+        assert_eq!(err.code(), "checksum_mismatch", "{}", err.message());
+        // A typo file under another name is refused too.
+        assert_eq!(
+            engine
+                .add("y/000000000000-0.bin", &read(typo), None)
+                .unwrap_err()
+                .code(),
+            "unknown_file"
+        );
+        return;
+    }
+    panic!("no typo file was asked for");
+}
