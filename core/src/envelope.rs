@@ -168,11 +168,23 @@ pub fn open(file: &[u8], expected: ShardKind) -> Result<Vec<u8>, ShardError> {
     let raw = if header.codec == 0 {
         payload.to_vec()
     } else {
-        miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(payload, header.raw_len as usize)
-            .map_err(|_| ShardError::Inflate("corrupt or truncated zlib stream"))?
+        inflate(payload, header.raw_len as usize)?
     };
     check_inflated(&header, &raw)?;
     Ok(raw)
+}
+
+#[cfg(feature = "inflate")]
+fn inflate(payload: &[u8], limit: usize) -> Result<Vec<u8>, ShardError> {
+    miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(payload, limit)
+        .map_err(|_| ShardError::Inflate("corrupt or truncated zlib stream"))
+}
+
+#[cfg(not(feature = "inflate"))]
+fn inflate(_: &[u8], _: usize) -> Result<Vec<u8>, ShardError> {
+    Err(ShardError::Inflate(
+        "this build does not inflate: inflate the payload first (DecompressionStream) and hand it in",
+    ))
 }
 
 /// [`read_header`] plus the expected kind: what a reader that inflates the payload itself (the browser,

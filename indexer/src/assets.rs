@@ -12,11 +12,13 @@ use std::path::{Path, PathBuf};
 pub const UI_DIR: &str = "ui";
 
 /// The files a page needs, relative to the package root (and to `OUT/ui/`).
-pub const FILES: [&str; 4] = [
+pub const FILES: [&str; 5] = [
     "src/element.js",
     "src/search.js",
     "wasm/aidocs_search.js",
     "wasm/aidocs_search_bg.wasm",
+    // Loaded only where the browser lacks DecompressionStream.
+    "wasm/aidocs_search_inflate_bg.wasm",
 ];
 
 #[derive(Debug, thiserror::Error)]

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // Builds wasm-search/ into site-plugin/wasm/ (wasm-pack, web target, wasm-opt -Oz from npm `binaryen`,
 // never Debian's: see ../shared/TOOLCHAIN.md) and prints the sizes readers pay.
+// The search module is built twice from the same code: `aidocs_search_bg.wasm` without an inflater
+// (every platform with DecompressionStream: what readers load) and `aidocs_search_inflate_bg.wasm`
+// with one (older browsers, `inflate: 'wasm'`); both share the one JS glue, which is checked.
 // `build-wasm.mjs encoder` builds wasm-encoder/ (the full model for Node and edge, never shipped to
 // browsers) into site-plugin/wasm-encoder/ instead.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, statSync, existsSync, renameSync, rmSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,18 +24,35 @@ if (!existsSync(join(bin, 'wasm-opt'))) {
   process.exit(1);
 }
 const env = { ...process.env, PATH: `${bin}:${process.env.HOME}/.cargo/bin:${process.env.PATH}` };
-const r = spawnSync(
-  'wasm-pack',
-  ['build', crate, '--release', '--target', 'web', '--out-dir', out, '--out-name', name, '--no-pack'],
-  { stdio: 'inherit', env },
-);
-if (r.status !== 0) {
-  console.error(`wasm-pack build failed (exit ${r.status ?? r.error})`);
-  process.exit(1);
+function wasmPack(outDir, extra = []) {
+  const r = spawnSync(
+    'wasm-pack',
+    ['build', crate, '--release', '--target', 'web', '--out-dir', outDir, '--out-name', name, '--no-pack', ...extra],
+    { stdio: 'inherit', env },
+  );
+  if (r.status !== 0) {
+    console.error(`wasm-pack build failed (exit ${r.status ?? r.error})`);
+    process.exit(1);
+  }
+}
+if (encoder) {
+  wasmPack(out);
+} else {
+  // With the inflater first (into a scratch directory), then the lean module into wasm/.
+  const scratch = mkdtempSync(join(tmpdir(), 'aidocs-wasm-'));
+  wasmPack(scratch);
+  wasmPack(out, ['--', '--no-default-features']);
+  if (!readFileSync(join(scratch, `${name}.js`)).equals(readFileSync(join(out, `${name}.js`)))) {
+    console.error('the two builds of the search module need different JS glue: they cannot share it');
+    process.exit(1);
+  }
+  renameSync(join(scratch, `${name}_bg.wasm`), join(out, `${name}_inflate_bg.wasm`));
+  rmSync(scratch, { recursive: true, force: true });
 }
 const size = (f) => {
   const b = readFileSync(join(out, f));
   return `${f}: ${statSync(join(out, f)).size} B, ${gzipSync(b, { level: 9 }).length} B gzipped`;
 };
 console.log(size(`${name}_bg.wasm`));
+if (!encoder) console.log(size(`${name}_inflate_bg.wasm`));
 console.log(size(`${name}.js`));

@@ -13,7 +13,7 @@
 //   - Every failure is an AidocsSearchError with a stable `code` and the `file` it concerns; the index
 //     stays usable afterwards.
 
-import initWasm, { initSync, SearchEngine, verifyEnvelope } from '../wasm/aidocs_search.js';
+import initWasm, { initSync, SearchEngine, verifyEnvelope, hasInflate } from '../wasm/aidocs_search.js';
 
 export const MANIFEST_FILE = 'manifest.bin';
 const HEADER_LEN = 20;
@@ -45,32 +45,50 @@ function fromWasm(e) {
 }
 
 let wasmReady = null;
+/** Whether the loaded module inflates payloads itself (known once it is loaded). */
+let wasmInflates = false;
+
 
 /**
  * Loads the wasm module once. `source`: nothing (the file next to this package), a URL, the bytes,
- * or a compiled WebAssembly.Module (edge runtimes that import .wasm as a module).
+ * or a compiled WebAssembly.Module (edge runtimes that import .wasm as a module). Without a source,
+ * the lean module (`aidocs_search_bg.wasm`) is loaded where DecompressionStream inflates payloads,
+ * and the one with an inflater (`aidocs_search_inflate_bg.wasm`) where it is missing or `inflate`
+ * is 'wasm'. A page loads one module: the first `openIndex` decides.
  */
-export function loadWasm(source) {
+export function loadWasm(source, { inflate } = {}) {
+  const needInflater = inflate === 'wasm' || !canStream;
   wasmReady ??= (async () => {
     if (source instanceof WebAssembly.Module || ArrayBuffer.isView(source) || source instanceof ArrayBuffer) {
       initSync({ module: source });
-      return;
+    } else {
+      const file = needInflater ? '../wasm/aidocs_search_inflate_bg.wasm' : '../wasm/aidocs_search_bg.wasm';
+      const url = source ? new URL(source, globalThis.location?.href) : new URL(file, import.meta.url);
+      if (url.protocol === 'file:') {
+        // A variable specifier: bundlers and edge runtimes (wrangler, miniflare) must not try to resolve
+        // a Node built-in for a code path they never take (they pass the module as `wasm`).
+        const fsModule = 'node:fs/promises';
+        const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
+        initSync({ module: await readFile(url) });
+      } else {
+        await initWasm({ module_or_path: url });
+      }
     }
-    const url = source ? new URL(source, globalThis.location?.href) : new URL('../wasm/aidocs_search_bg.wasm', import.meta.url);
-    if (url.protocol === 'file:') {
-      // A variable specifier: bundlers and edge runtimes (wrangler, miniflare) must not try to resolve
-      // a Node built-in for a code path they never take (they pass the module as `wasm`).
-      const fsModule = 'node:fs/promises';
-      const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
-      initSync({ module: await readFile(url) });
-      return;
-    }
-    await initWasm({ module_or_path: url });
+    wasmInflates = hasInflate();
   })().catch((e) => {
     wasmReady = null;
     throw new AidocsSearchError('wasm_load_failed', `could not load the search module: ${e?.message ?? e}`, null, { cause: e });
   });
-  return wasmReady;
+  return wasmReady.then(() => {
+    if (needInflater && !wasmInflates) {
+      throw new AidocsSearchError(
+        'bad_option',
+        canStream
+          ? "inflate: 'wasm' needs the module with an inflater, but this page already loaded the lean one: pass inflate: 'wasm' to the first openIndex"
+          : 'this platform has no DecompressionStream: load aidocs_search_inflate_bg.wasm (the `wasm` option)',
+      );
+    }
+  });
 }
 
 /** A loader that fetches `name` relative to `base` (a URL or a path on the current site). */
@@ -420,7 +438,7 @@ export class AidocsIndex {
  */
 export async function openIndex(source, options = {}) {
   const load = typeof source === 'function' ? source : urlLoader(String(source), options.fetch ?? globalThis.fetch);
-  await loadWasm(options.wasm);
+  await loadWasm(options.wasm, { inflate: options.inflate });
   const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
   if (!Number.isInteger(cacheBytes) || cacheBytes < 0 || cacheBytes > 2 ** 32 - 1) {
     throw new AidocsSearchError('bad_option', `cacheBytes must be an integer number of bytes, got ${cacheBytes}`);

@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync, crc32 } from 'node:zlib';
+import { spawnSync } from 'node:child_process';
 import { openIndex, AidocsSearchError } from '../src/search.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -41,13 +42,33 @@ const line = (id, raw) => `{"query_id":"${id}","results":${raw}}`;
 
 test('fixture queries give the native CLI results, through DecompressionStream and through wasm inflate', async () => {
   assert.ok(QUERIES.length >= 10);
-  for (const inflate of ['auto', 'wasm']) {
-    const index = await openIndex(dirLoader(FIXTURE).fn, { inflate });
-    for (const [i, [id, text, kinds]] of QUERIES.entries()) {
-      assert.equal(line(id, await index.searchRaw(text, { kind: kinds || undefined })), EXPECTED[i], `${inflate} ${id}`);
-    }
-    index.close();
+  // This process loads the lean module (DecompressionStream inflates)...
+  const index = await openIndex(dirLoader(FIXTURE).fn);
+  for (const [i, [id, text, kinds]] of QUERIES.entries()) {
+    assert.equal(line(id, await index.searchRaw(text, { kind: kinds || undefined, typos: false })), EXPECTED[i], `auto ${id}`);
   }
+  index.close();
+  // ...so an index that asks for wasm inflate gets a typed error, never a silent JS inflate.
+  await assert.rejects(openIndex(dirLoader(FIXTURE).fn, { inflate: 'wasm' }), (e) => e.code === 'bad_option' && /first openIndex/.test(e.message));
+  // A fresh process with inflate: 'wasm' loads the module that carries the inflater.
+  const script = `
+    import { openIndex, AidocsSearchError } from ${JSON.stringify(new URL('../src/search.js', import.meta.url).href)};
+    import { readFile } from 'node:fs/promises';
+    const index = await openIndex(async (n) => new Uint8Array(await readFile(${JSON.stringify(FIXTURE)} + '/' + n)), { inflate: 'wasm' });
+    const out = [];
+    for (const [id, text, kinds] of ${JSON.stringify(QUERIES)}) out.push('{"query_id":"' + id + '","results":' + (await index.searchRaw(text, { kind: kinds || undefined, typos: false })) + '}');
+    process.stdout.write(out.join('\\n'));
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.split('\n'), EXPECTED);
+});
+
+test('the module readers load leaves the inflater out; the other carries it', async () => {
+  const wasm = join(repo, 'site-plugin', 'wasm');
+  const lean = readFileSync(join(wasm, 'aidocs_search_bg.wasm')).length;
+  const full = readFileSync(join(wasm, 'aidocs_search_inflate_bg.wasm')).length;
+  assert.ok(full - lean > 8000, `lean ${lean} B, with the inflater ${full} B`);
 });
 
 test('loads the manifest, then only the shards a query needs', async () => {
@@ -62,8 +83,15 @@ test('loads the manifest, then only the shards a query needs', async () => {
   const before = index.stats.requests;
   await index.search('refresh tokens', { k: 3 });
   assert.equal(index.stats.requests, before, 'a repeated query is served from the cache');
-  await index.search('zzzqqqxx');
+  await index.search('zzzqqqxx', { typos: false });
   assert.equal(index.stats.requests, before, 'absent words cost no fetch (filters)');
+  // With typo tolerance (the default) an absent word reads the typo directory and shards instead.
+  const fixed = await index.search('refesh tokens', { k: 3 });
+  assert.deepEqual(fixed.corrections, [{ from: 'refesh', to: 'refresh' }]);
+  assert.equal(fixed.correctedQuery, 'refresh tokens');
+  assert.equal(fixed[0].id, 'guides/refresh-tokens');
+  assert.ok([...l.calls.keys()].some((n) => n.startsWith('y/')), [...l.calls.keys()].join());
+  assert.deepEqual((await index.search('refresh tokens')).corrections, []);
 });
 
 test('concurrent requests for the same shard are coalesced', async () => {
@@ -174,7 +202,7 @@ test('the cache stays within its byte bound', async () => {
   const index = await openIndex(dirLoader(FIXTURE).fn, { cacheBytes: 1500 });
   for (let round = 0; round < 2; round++) {
     for (const [i, [id, text, kinds]] of QUERIES.entries()) {
-      assert.equal(line(id, await index.searchRaw(text, { kind: kinds || undefined })), EXPECTED[i]);
+      assert.equal(line(id, await index.searchRaw(text, { kind: kinds || undefined, typos: false })), EXPECTED[i]);
       assert.ok(index.cache.bytes <= 1500, JSON.stringify(index.cache));
     }
   }

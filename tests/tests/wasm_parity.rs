@@ -224,6 +224,7 @@ fn issue_6_wasm_matches_native_with_prefix_search() {
     let local = LocalIndex::open(&index).unwrap();
     let opts = aidocs_core::SearchOptions {
         prefix: true,
+        typos: true, // the Node CLI's default, as the native CLI's
         ..Default::default()
     };
     let native: Vec<String> = typed

@@ -25,6 +25,13 @@ fn js_err(e: EngineError) -> JsValue {
     ))
 }
 
+/// Whether this build inflates payloads itself (the `aidocs_search_inflate_bg.wasm` module, for
+/// platforms without DecompressionStream and `inflate: 'wasm'`); the lean module leaves that to its JS.
+#[wasm_bindgen(js_name = hasInflate)]
+pub fn has_inflate() -> bool {
+    cfg!(feature = "inflate")
+}
+
 /// Verifies a fetched file's envelope before the caller inflates it; returns the codec (0 stored, 1 zlib).
 /// `kind`: 1 manifest, 2 terms, 3 meta, 4 vector directory, 5 vectors, 6 term rows, 7 projection.
 #[wasm_bindgen(js_name = verifyEnvelope)]
