@@ -165,7 +165,7 @@ mod tests {
         for f in FILES {
             assert_eq!(std::fs::read(out.join("ui").join(f)).unwrap(), f.as_bytes());
         }
-        assert_eq!(got.files, 5);
+        assert_eq!(got.files, FILES.len() + 1); // and the snippet
         let snip = std::fs::read_to_string(out.join("ui/snippet.html")).unwrap();
         assert!(snip.contains("src=\"/docs/_search/ui/src/element.js\""));
         assert!(snip.contains("index=\"/docs/_search/\""));

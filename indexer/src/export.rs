@@ -345,13 +345,13 @@ pub fn export(
     Export { manifest, files }
 }
 
+/// Index files as (relative path, bytes).
+type NamedFiles = Vec<(String, Vec<u8>)>;
+
 /// The typo-tolerance files: every word of the site under each of its deletion keys, sorted by key and
 /// cut into shards near `target_bytes` (never inside one key's entries), named by one hash of them all,
 /// and their directory (returned first). `None` when the site has no words.
-fn export_typos(
-    chunks: &[StoredChunk],
-    target_bytes: usize,
-) -> Option<(String, Vec<(String, Vec<u8>)>)> {
+fn export_typos(chunks: &[StoredChunk], target_bytes: usize) -> Option<(String, NamedFiles)> {
     use aidocs_core::typos::{deletion_keys, frequency_bucket, TypoDirectory, TypoShard, TypoWord};
     let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
     for c in chunks {

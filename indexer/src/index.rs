@@ -354,7 +354,7 @@ impl BuildIndex {
                     count(texts[3]),
                 ],
                 text_hash: crate::embed::text_hash(&crate::embed::chunk_text(&page.title, c)),
-                words: typo_words(&analyzer, &texts),
+                words: typo_words(analyzer, &texts),
             };
             let mut doc = TantivyDocument::new();
             doc.add_text(self.fields.page_id, &page.id);
