@@ -111,6 +111,8 @@ run_tests() {
   log "cargo clippy -D warnings"
   cargo clippy --workspace --all-targets -- -D warnings
   cargo clippy --manifest-path wasm-search/Cargo.toml --all-targets -- -D warnings
+  # The lean module readers load (no inflater), as build-wasm.mjs builds it.
+  cargo clippy --manifest-path wasm-search/Cargo.toml --target wasm32-unknown-unknown --no-default-features -- -D warnings
   (cd wasm-encoder && cargo clippy --target wasm32-unknown-unknown -- -D warnings)
   log "aidocs-core builds for wasm32-unknown-unknown"
   cargo build -p aidocs-core --target wasm32-unknown-unknown --release
