@@ -123,6 +123,8 @@ pub struct PageEntry {
     pub group: Option<u32>,
     /// Index into [`Manifest::tagsets`].
     pub tagset: u32,
+    /// Index into [`Manifest::languages`] (format v6), when the page has a language.
+    pub language: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -165,6 +167,8 @@ pub struct Manifest {
     pub vectors: Option<crate::vectors::VectorRef>,
     /// The typo directory's file (format v6), when the index keeps its words for typo tolerance.
     pub typos: Option<String>,
+    /// The pages' languages (format v6), sorted (`en`, `fr`, `zh`...); empty on a one-language site.
+    pub languages: Vec<String>,
 }
 
 pub const MANIFEST_FILE: &str = "manifest.bin";
@@ -244,6 +248,16 @@ impl Manifest {
                 w.str(file);
             }
             None => w.u8(0),
+        }
+        // v6: languages, then each page's (0 = none, else 1 + index), when there are any.
+        w.varint(self.languages.len() as u64);
+        for l in &self.languages {
+            w.str(l);
+        }
+        if !self.languages.is_empty() {
+            for p in &self.pages {
+                w.varint(p.language.map_or(0, |l| l as u64 + 1));
+            }
         }
         envelope::seal(ShardKind::Manifest, &w.into_inner())
     }
@@ -332,6 +346,7 @@ impl Manifest {
                 kind,
                 group,
                 tagset,
+                language: None,
             });
         }
         if chunk_sum != num_chunks as u64 {
@@ -427,6 +442,26 @@ impl Manifest {
                 _ => return Err(invalid("typo flag", "not 0 or 1")),
             }
         };
+        let mut languages: Vec<String> = Vec::new();
+        if version >= 6 {
+            let n = r.count("language count", 2)?;
+            for _ in 0..n {
+                let l = r.str("language")?;
+                if l.is_empty() || languages.last().is_some_and(|p| p.as_str() >= l) {
+                    return Err(invalid("languages", "empty or not strictly increasing"));
+                }
+                languages.push(l.to_owned());
+            }
+            if !languages.is_empty() {
+                for p in &mut pages {
+                    p.language = match r.varint_u32("page language")? {
+                        0 => None,
+                        l if (l as usize) <= languages.len() => Some(l - 1),
+                        _ => return Err(invalid("page language", "language id out of range")),
+                    };
+                }
+            }
+        }
         r.finish("manifest")?;
         Ok(Manifest {
             build_id,
@@ -444,6 +479,7 @@ impl Manifest {
             meta_shards,
             vectors,
             typos,
+            languages,
         })
     }
 
@@ -988,12 +1024,14 @@ mod tests {
                     kind: Kind::Docs,
                     group: Some(0),
                     tagset: 1,
+                    language: None,
                 },
                 PageEntry {
                     chunk_count: 1,
                     kind: Kind::Api,
                     group: None,
                     tagset: 0,
+                    language: None,
                 },
             ],
             term_shards: vec![
@@ -1017,6 +1055,7 @@ mod tests {
             }],
             vectors: None,
             typos: None,
+            languages: Vec::new(),
         };
         let d = Manifest::decode(&m.encode()).unwrap();
         assert_eq!(d, m);
@@ -1046,6 +1085,24 @@ mod tests {
         for cut in 0..raw.len() {
             assert!(Manifest::decode_payload(&raw[..cut]).is_err(), "cut {cut}");
         }
+
+        // Issue 6 (v6): the typo directory and the pages' languages.
+        let mut multi = hashed.clone();
+        multi.typos = Some("y/0123456789ab.bin".into());
+        multi.languages = vec!["en".into(), "zh".into()];
+        multi.pages[0].language = Some(1);
+        let file = multi.encode();
+        assert_eq!(Manifest::decode(&file).unwrap(), multi);
+        let raw = envelope::open(&file, ShardKind::Manifest).unwrap();
+        for cut in 0..raw.len() {
+            assert!(Manifest::decode_payload(&raw[..cut]).is_err(), "cut {cut}");
+        }
+        let mut unsorted = multi.clone();
+        unsorted.languages = vec!["zh".into(), "en".into()];
+        assert!(Manifest::decode(&unsorted.encode()).is_err());
+        let mut out_of_range = multi.clone();
+        out_of_range.pages[1].language = Some(2);
+        assert!(Manifest::decode(&out_of_range.encode()).is_err());
     }
 }
 
@@ -1128,6 +1185,7 @@ mod mutation_tests {
                     kind: Kind::Docs,
                     group: Some(0),
                     tagset: i % 2,
+                    language: None,
                 })
                 .collect(),
             term_shards: vec![TermShardEntry {
@@ -1143,6 +1201,7 @@ mod mutation_tests {
             }],
             vectors: None,
             typos: None,
+            languages: Vec::new(),
         };
         (manifest, shard, meta)
     }

@@ -247,6 +247,19 @@ pub fn push_result(out: &mut String, r: &SearchResult, explain: bool) {
 }
 
 /// The results of one query as a JSON array.
+/// `["a","b"]`.
+pub fn string_array(items: &[String]) -> String {
+    let mut out = String::from("[");
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_str(&mut out, x);
+    }
+    out.push(']');
+    out
+}
+
 /// `[{"from":…,"to":…}]`: the typo corrections a search applied.
 pub fn corrections_json(corrections: &[crate::typos::Correction]) -> String {
     let mut out = String::from("[");

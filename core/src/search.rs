@@ -62,6 +62,10 @@ pub struct SearchOptions {
     /// Correct query words the index lacks to the indexed words they most likely meant
     /// ([`Searcher::corrections`]); callers fetch the typo files it names and rank the corrected plan.
     pub typos: bool,
+    /// The reader's language (`fr`, `zh-CN`): only pages in it (and pages without a language) are
+    /// returned. Ignored when the index has no page in that language, so a reader whose language the
+    /// site lacks still gets results.
+    pub language: Option<String>,
 }
 
 /// Prefix search (issue 6): a last word shorter than this is matched whole only (two letters would
@@ -163,6 +167,7 @@ impl Default for SearchOptions {
             candidates: 100,
             prefix: false,
             typos: false,
+            language: None,
         }
     }
 }
@@ -781,6 +786,18 @@ impl Searcher {
             .map(|&i| self.manifest.term_shards[i].file.as_str())
     }
 
+    /// The index's language a reader's language tag selects: equal ignoring case, or one is the
+    /// other's primary subtag (`zh-CN` reads `zh` pages; `pt` reads `pt-BR` pages).
+    pub fn language_id(&self, lang: &str) -> Option<u32> {
+        let primary = |t: &str| t.split(['-', '_']).next().unwrap_or(t).to_ascii_lowercase();
+        let langs = &self.manifest.languages;
+        langs
+            .iter()
+            .position(|l| l.eq_ignore_ascii_case(lang))
+            .or_else(|| langs.iter().position(|l| primary(l) == primary(lang)))
+            .map(|i| i as u32)
+    }
+
     fn page_allowed(&self, page: u32, opts: &SearchOptions) -> bool {
         let entry = &self.manifest.pages[page as usize];
         if !opts.kinds.is_empty() && !opts.kinds.contains(&entry.kind) {
@@ -791,6 +808,14 @@ impl Searcher {
             let name = &self.manifest.groups[g as usize];
             let last = name.rsplit(" > ").next().unwrap_or(name);
             if !name.eq_ignore_ascii_case(group) && !last.eq_ignore_ascii_case(group) {
+                return false;
+            }
+        }
+        if let (Some(page_lang), Some(want)) = (
+            entry.language,
+            opts.language.as_deref().and_then(|l| self.language_id(l)),
+        ) {
+            if page_lang != want {
                 return false;
             }
         }
@@ -1326,6 +1351,7 @@ mod prefix_tests {
                     kind: Kind::Docs,
                     group: None,
                     tagset: 0,
+                    language: None,
                 })
                 .collect(),
             term_shards: shards
@@ -1345,6 +1371,7 @@ mod prefix_tests {
             }],
             vectors: None,
             typos: None,
+            languages: Vec::new(),
         };
         (Searcher::new(manifest).unwrap(), shards)
     }
@@ -1574,5 +1601,50 @@ mod typo_tests {
             .unwrap();
         let ratio = hits[0].score / exact[0].score;
         assert!((ratio - crate::typos::TYPO_DAMPING).abs() < 1e-4, "{ratio}");
+    }
+}
+
+#[cfg(test)]
+mod language_tests {
+    //! Issue 6: a reader's language selects that language's pages.
+    use super::*;
+
+    #[test]
+    fn issue_6_a_readers_language_selects_its_pages() {
+        let texts = [
+            "Quickstart guide",
+            "Guide de démarrage",
+            "Quickstart API reference",
+        ];
+        let (s, shards) = super::prefix_tests::index(&texts, 8);
+        let mut m = s.manifest.clone();
+        m.languages = vec!["en".into(), "fr".into()];
+        m.pages[0].language = Some(0);
+        m.pages[1].language = Some(1);
+        m.pages[2].language = None; // no language: every reader sees it
+        let s = Searcher::new(m).unwrap();
+        let pages = |q: &str, lang: Option<&str>| -> Vec<u32> {
+            let opts = SearchOptions {
+                language: lang.map(str::to_owned),
+                ..Default::default()
+            };
+            let mut p: Vec<u32> = s
+                .rank(&s.plan(q), |i| shards.get(i), &opts)
+                .unwrap()
+                .into_iter()
+                .map(|h| h.page)
+                .collect();
+            p.sort_unstable();
+            p
+        };
+        assert_eq!(pages("guide", None), vec![0, 1]);
+        assert_eq!(pages("guide", Some("fr")), vec![1]);
+        assert_eq!(pages("guide", Some("FR-ca")), vec![1]);
+        assert_eq!(pages("quickstart", Some("en-US")), vec![0, 2]);
+        assert_eq!(pages("quickstart", Some("fr")), vec![2]);
+        // A language the index lacks filters nothing.
+        assert_eq!(pages("guide", Some("de")), vec![0, 1]);
+        assert_eq!(s.language_id("zh"), None);
+        assert_eq!(s.language_id("en"), Some(0));
     }
 }

@@ -161,12 +161,13 @@ h2 a,h3 a{color:inherit;text-decoration:none}pre{background:#f3f4f6;padding:.8re
 
 fn page_html(site_name: &str, p: &Page, nav: &str, api_base: &str) -> String {
     format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+        "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
 <title>{title} · {site}</title><style>{CSS}</style>\
 <script type=\"module\" src=\"/{INDEX_DIR}/{UI_DIR}/src/element.js\"></script></head><body>\
 <header><a class=\"brand\" href=\"/\">{site}</a><aidocs-search index=\"/{INDEX_DIR}/\" api-base=\"{api}\" placeholder=\"Search docs\"></aidocs-search></header>\
 <div class=\"layout\">{nav}{article}</div></body></html>\n",
         title = esc(&p.title),
+        lang = esc(p.language.as_deref().unwrap_or("en")),
         site = esc(site_name),
         api = esc(api_base),
         article = article(p),

@@ -126,14 +126,17 @@ pub fn export(
     }
     let mut groups = BTreeSet::new();
     let mut tags = BTreeSet::new();
+    let mut languages = BTreeSet::new();
     for &(first, _) in &pages {
         let p = &contents.chunks[first].page;
         if let Some(g) = &p.group {
             groups.insert(g.clone());
         }
         tags.extend(p.tags.iter().cloned());
+        languages.extend(p.language.iter().filter(|l| !l.is_empty()).cloned());
     }
     let groups: Vec<String> = groups.into_iter().collect();
+    let languages: Vec<String> = languages.into_iter().collect();
     let tags: Vec<String> = tags.into_iter().collect();
     let mut tagsets: Vec<Vec<u32>> = vec![Vec::new()];
     let mut tagset_ids: BTreeMap<Vec<u32>, u32> = BTreeMap::from([(Vec::new(), 0)]);
@@ -162,6 +165,12 @@ pub fn export(
                 .and_then(|g| groups.binary_search(g).ok())
                 .map(|i| i as u32),
             tagset: id,
+            language: c
+                .page
+                .language
+                .as_ref()
+                .and_then(|l| languages.binary_search(l).ok())
+                .map(|i| i as u32),
         });
     }
     let mut field_tokens = [0u64; SCORED_FIELDS];
@@ -340,6 +349,7 @@ pub fn export(
         meta_shards: meta_entries,
         vectors: vector_ref,
         typos,
+        languages,
     };
     files.push((MANIFEST_FILE.to_owned(), manifest.encode()));
     Export { manifest, files }

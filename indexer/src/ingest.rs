@@ -681,6 +681,7 @@ pub fn parse(
                 );
             }
             let (breadcrumb, group, language, version) = nav_fields(nav);
+            let language = fm.language.clone().or(language);
             Page {
                 id: p.id.clone(),
                 url: page_url(&p.id),

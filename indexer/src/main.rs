@@ -316,6 +316,10 @@ struct QueryArgs {
     /// Only pages in this navigation group.
     #[arg(long)]
     group: Option<String>,
+    /// The reader's language (`fr`, `zh-CN`): only pages in it and pages without a language (ignored
+    /// when the index has no page in it).
+    #[arg(long)]
+    language: Option<String>,
     #[arg(long, default_value_t = 0.0)]
     min_score: f32,
     #[command(flatten)]
@@ -660,6 +664,7 @@ fn search_options(a: &QueryArgs, index: &LocalIndex) -> Result<SearchOptions, St
         params: params(index, &a.rank)?,
         prefix: a.prefix,
         typos: !a.no_typos,
+        language: a.language.clone(),
         ..Default::default()
     })
 }

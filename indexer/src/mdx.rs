@@ -33,6 +33,8 @@ pub struct Frontmatter {
     pub noindex: bool,
     pub hidden: bool,
     pub visibility: Option<String>,
+    /// `lang:` (or `language:`): the page's language, over the navigation's.
+    pub language: Option<String>,
 }
 
 /// An error at a line of a file (1-based).
@@ -119,6 +121,7 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
         noindex: flag("noindex"),
         hidden: flag("hidden"),
         visibility: string("visibility"),
+        language: string("lang").or_else(|| string("language")),
     })
 }
 

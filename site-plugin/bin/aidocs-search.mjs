@@ -12,7 +12,7 @@ import { openIndex, AidocsSearchError, correctedQuery } from '../src/search.js';
 
 const USAGE = `usage: aidocs-search query --index DIR (--queries FILE.jsonl | TEXT...) [--k N] [--kind K]... [--tag T]...
                             [--group G] [--mode lexical|vector|hybrid] [--nprobe N] [--encoder static|full]
-                            [--model DIR] [--explain] [--prefix] [--no-typos] [--json]`;
+                            [--model DIR] [--explain] [--prefix] [--no-typos] [--language L] [--json]`;
 
 function fail(code, msg) {
   process.stderr.write(`error: ${msg}\n`);
@@ -63,6 +63,7 @@ async function main(argv) {
         explain: { type: 'boolean', default: false },
         prefix: { type: 'boolean', default: false },
         'no-typos': { type: 'boolean', default: false },
+        language: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
     });
@@ -93,7 +94,7 @@ async function main(argv) {
   }
   const nprobe = v.nprobe == null ? undefined : Number(v.nprobe);
   if (nprobe !== undefined && !(Number.isInteger(nprobe) && nprobe >= 0)) fail(2, `--nprobe must be a whole number, got ${v.nprobe}`);
-  const opts = { k, kind: v.kind, tags: v.tag, group: v.group, explain: v.explain, mode: v.mode, nprobe, prefix: v.prefix, typos: !v['no-typos'] };
+  const opts = { k, kind: v.kind, tags: v.tag, group: v.group, explain: v.explain, mode: v.mode, nprobe, prefix: v.prefix, typos: !v['no-typos'], language: v.language };
   const write = (line) => process.stdout.write(`${line}\n`);
   try {
     if (v.queries) {

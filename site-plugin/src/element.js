@@ -4,7 +4,8 @@
 // first open (or on hover/focus of the button, to hide the latency). Results are grouped by kind, each page
 // with up to three section links, excerpts with the query's words in <mark>, API pages with a method
 // badge, their path and a "Copy curl" action. All page text goes through textContent or escapeHtml.
-// Attributes: index (URL of the index directory), placeholder, api-base (for curl), k, mode: `auto` (the
+// Attributes: index (URL of the index directory), placeholder, api-base (for curl), k, lang (the reader's
+// language; default the page's <html lang>: a multilingual index searches that language's pages), mode: `auto` (the
 // default) ranks lexically on every keystroke, then, once typing pauses (`hybrid-pause`, 400 ms), hybrid (BM25 + the
 // index's static query encoder) where the index has vectors: a keystroke costs lexical bytes (a hybrid
 // search fetches about twice as much) and what the reader stops at is ranked semantically. `lexical`,
@@ -222,7 +223,10 @@ export class AidocsSearchElement extends HTMLElement {
       const [typing, paused] = this.#modes(index);
       const mode = upgrade ? paused : typing;
       // The reader may not have finished the last word: it also matches longer words.
-      const results = await index.search(q, { k, mode, prefix: true });
+      // The reader's language: the element's `lang`, else the page's (a multilingual index then
+      // searches that language's pages; an index without it ignores it).
+      const language = this.getAttribute('lang') || globalThis.document?.documentElement?.lang || undefined;
+      const results = await index.search(q, { k, mode, prefix: true, language });
       if (seq !== this.#seq) return; // a newer keystroke won: drop this stale response
       // The list never changes under a reader who has started choosing from it with the keyboard.
       if (upgrade && this.#choosing) return;

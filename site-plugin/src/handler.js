@@ -1,9 +1,9 @@
 // The search API as a Fetch-standard handler: `(Request) => Promise<Response>`, for Cloudflare Workers,
 // Deno, Bun and Node 20 (through `toNodeListener`). Same engine and results JSON as the CLI.
 //
-//   GET /search?q=refresh+tokens&k=10&kind=docs,api&mode=lexical|vector|hybrid&typos=1|0
+//   GET /search?q=refresh+tokens&k=10&kind=docs,api&mode=lexical|vector|hybrid&typos=1|0&lang=fr
 //   200 {"query": "...", "corrections": [{"from", "to"}], "results": [...]}
-//   400 {"error": {"code": "missing_query" | "query_too_long" | "bad_k" | "bad_kind" | "bad_mode" | "bad_typos", "message"}}
+//   400 {"error": {"code": "missing_query" | "query_too_long" | "bad_k" | "bad_kind" | "bad_mode" | "bad_typos" | "bad_lang", "message"}}
 //   404 / 405 for other paths and methods; 503 {"error": {"code", "message"}} when the index cannot be used.
 // Nothing a request sends can crash the worker: every failure is one of the responses above.
 import { openIndex } from './search.js';
@@ -48,7 +48,9 @@ function parseQuery(params, headers) {
   if (!MODES.has(mode)) return error(400, 'bad_mode', `unknown mode ${JSON.stringify(mode)}: expected lexical, vector or hybrid`, headers);
   const typosRaw = params.get('typos') ?? '1';
   if (typosRaw !== '0' && typosRaw !== '1') return error(400, 'bad_typos', `typos must be 0 or 1, got ${JSON.stringify(typosRaw)}`, headers);
-  return { q, k, kind, mode, typos: typosRaw === '1' };
+  const language = params.get('lang') ?? '';
+  if (!/^[A-Za-z]{0,8}(-[A-Za-z0-9]{1,8})*$/.test(language)) return error(400, 'bad_lang', `lang must be a language tag such as fr or zh-CN, got ${JSON.stringify(language)}`, headers);
+  return { q, k, kind, mode, typos: typosRaw === '1', language };
 }
 
 /**
@@ -81,7 +83,7 @@ export function createSearchHandler({ loadShard, cors = false, cacheControl = 'p
       let raw;
       let corrections;
       try {
-        ({ raw, corrections } = await (await index()).searchRawDetailed(p.q, { k: p.k, kind: p.kind, mode: p.mode, typos: p.typos }));
+        ({ raw, corrections } = await (await index()).searchRawDetailed(p.q, { k: p.k, kind: p.kind, mode: p.mode, typos: p.typos, language: p.language }));
       } catch (e) {
         if (e?.code === 'bad_option') return error(400, 'bad_option', e.message, headers);
         return error(503, e?.code ?? 'index_unavailable', `the search index is unavailable: ${e?.message ?? e}`, { ...headers, 'retry-after': '5' });

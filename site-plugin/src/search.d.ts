@@ -48,6 +48,11 @@ export interface SearchOptions {
    */
   typos?: boolean;
   /**
+   * The reader's language (`fr`, `zh-CN`): only pages in it, and pages without a language. Ignored
+   * when the index has no page in that language. `summary.languages` lists the index's languages.
+   */
+  language?: string;
+  /**
    * A full encoder (`aidocs-search/full-encoder`) that embeds the query exactly instead of the static
    * encoder, in vector and hybrid modes; `null` forces the static encoder. Default: the index's `encoder`.
    */
@@ -115,7 +120,7 @@ export interface OpenOptions {
 
 export class AidocsIndex {
   readonly buildId: string;
-  readonly summary: { buildId: string; generator: string; vectorModel: string | null; pages: number; chunks: number; termShards: number; metaShards: number };
+  readonly summary: { buildId: string; generator: string; vectorModel: string | null; languages: string[]; pages: number; chunks: number; termShards: number; metaShards: number };
   readonly cache: { bytes: number; entries: number; limit: number; evictions: number };
   /** Files fetched so far, their bytes, and manifest reloads. */
   readonly stats: { requests: number; bytes: number; reloads: number };

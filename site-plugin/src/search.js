@@ -181,6 +181,7 @@ function normalizeOptions(opts) {
     nprobe: opts.nprobe == null ? -1 : Number(opts.nprobe),
     prefix: Boolean(opts.prefix),
     typos: opts.typos ?? true,
+    language: opts.language == null ? '' : String(opts.language),
   };
 }
 
@@ -322,7 +323,7 @@ export class AidocsIndex {
       }
       let ticket;
       try {
-        ticket = this.#call(engine, (e) => e.rank(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix, o.typos));
+        ticket = this.#call(engine, (e) => e.rank(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix, o.typos, o.language));
       } catch (err) {
         // Another search evicted a shard between our fetch and our rank: fetch again.
         if (err.code === 'missing_shard' && attempt < 3) continue;
@@ -388,6 +389,8 @@ export class AidocsIndex {
    * with no space after it, also matches longer words: what a search box wants as the reader types),
    * `typos` (default true: words the index lacks are corrected to the indexed words they most likely
    * meant; the resolved array's `corrections` and `correctedQuery` say what was corrected),
+   * `language` (the reader's, e.g. 'fr' or 'zh-CN': only pages in it and pages without a language;
+   * ignored when the index has none in it; `summary.languages` lists the index's),
    * `encoder` (a full
    * encoder from `aidocs-search/full-encoder` to embed the query exactly instead of the static
    * encoder; null = static; default the index's `encoder` option).

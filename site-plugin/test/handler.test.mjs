@@ -33,6 +33,12 @@ test('GET /search answers with the results JSON, cache and CORS headers', async 
   const api = await (await fetch(`${base}/search?q=getUserById&kind=api`)).json();
   assert.deepEqual(api.results[0].api, { method: 'GET', path: '/v1/users/{id}', operationId: 'getUserById' });
   assert.equal((await fetch(`${base}/search?q=x`, { method: 'OPTIONS' })).status, 204);
+  // Issue 6: a misspelled query is corrected and says so; typos=0 turns that off; lang is accepted.
+  const typo = await (await fetch(`${base}/search?q=refesh+tokens&k=3&lang=en-US`)).json();
+  assert.deepEqual(typo.corrections, [{ from: 'refesh', to: 'refresh' }]);
+  assert.equal(typo.results[0].id, 'guides/refresh-tokens');
+  const strict = await (await fetch(`${base}/search?q=refesh+tokens&k=3&typos=0`)).json();
+  assert.deepEqual(strict.corrections, []);
 });
 
 test('bad requests get a 400 with a JSON error body', async (t) => {
@@ -48,6 +54,8 @@ test('bad requests get a 400 with a JSON error body', async (t) => {
     ['/search?q=x&k=1e2', 400, 'bad_k'],
     ['/search?q=x&kind=blog', 400, 'bad_kind'],
     ['/search?q=x&mode=semantic', 400, 'bad_mode'],
+    ['/search?q=x&typos=yes', 400, 'bad_typos'],
+    ['/search?q=x&lang=%3Cscript%3E', 400, 'bad_lang'],
     ['/nope?q=x', 404, 'not_found'],
   ];
   for (const [path, status, code] of cases) {

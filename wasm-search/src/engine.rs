@@ -112,6 +112,8 @@ pub struct QueryOptions {
     pub prefix: bool,
     /// Words the index lacks are corrected (`SearchOptions::typos`).
     pub typos: bool,
+    /// The reader's language (`SearchOptions::language`).
+    pub language: Option<String>,
 }
 
 /// The mode named by a `mode` option.
@@ -162,6 +164,7 @@ impl QueryOptions {
                 .map_or(aidocs_core::search::DEFAULT_NPROBE, |n| n as usize),
             prefix: self.prefix,
             typos: self.typos,
+            language: self.language.clone(),
             ..Default::default()
         })
     }

@@ -71,8 +71,8 @@ impl SearchEngine {
         self.inner.manifest().build_id.clone()
     }
 
-    /// `{"buildId","generator","vectorModel","pages","chunks","termShards","metaShards"}`
-    /// (`vectorModel` is null for a lexical-only index).
+    /// `{"buildId","generator","vectorModel","languages","pages","chunks","termShards","metaShards"}`
+    /// (`vectorModel` is null for a lexical-only index; `languages` is empty on a one-language site).
     pub fn summary(&self) -> String {
         let m = self.inner.manifest();
         let mut s = String::from("{\"buildId\":");
@@ -84,6 +84,8 @@ impl SearchEngine {
             Some(v) => aidocs_core::json::push_str(&mut s, &v.model),
             None => s.push_str("null"),
         }
+        s.push_str(",\"languages\":");
+        s.push_str(&aidocs_core::json::string_array(&m.languages));
         s.push_str(&format!(
             ",\"pages\":{},\"chunks\":{},\"termShards\":{},\"metaShards\":{}}}",
             m.pages.len(),
@@ -170,6 +172,7 @@ impl SearchEngine {
         nprobe: i32,
         prefix: Option<bool>,
         typos: Option<bool>,
+        language: Option<String>,
     ) -> Result<u32, JsValue> {
         let opts = QueryOptions {
             k,
@@ -186,6 +189,7 @@ impl SearchEngine {
             nprobe: u32::try_from(nprobe).ok(),
             prefix: prefix.unwrap_or(false),
             typos: typos.unwrap_or(false),
+            language: language.filter(|l| !l.is_empty()),
         };
         self.inner.rank(query, &opts).map_err(js_err)
     }

@@ -43,7 +43,7 @@ fn search_with(
         engine.add(&name, &fetch(&name), None)?;
     }
     let ticket = engine.rank(
-        query, 10, kinds, "", "", 0.0, false, "lexical", -1, None, None,
+        query, 10, kinds, "", "", 0.0, false, "lexical", -1, None, None, None,
     )?;
     for name in engine.files_for_ticket(ticket)? {
         if let Err(e) = engine.add(&name, &fetch(&name), None) {
@@ -109,7 +109,9 @@ fn filters_and_options() {
         engine.add(&name, file(&name), None).unwrap();
     }
     let t = engine
-        .rank("user", 2, "", "", "Users", 0.0, true, "", -1, None, None)
+        .rank(
+            "user", 2, "", "", "Users", 0.0, true, "", -1, None, None, None,
+        )
         .unwrap();
     for name in engine.files_for_ticket(t).unwrap() {
         engine.add(&name, file(&name), None).unwrap();
@@ -125,7 +127,9 @@ fn filters_and_options() {
         (5, "", "semantic"),
     ] {
         let e = engine
-            .rank("user", k, kinds, "", "", 0.0, false, mode, -1, None, None)
+            .rank(
+                "user", k, kinds, "", "", 0.0, false, mode, -1, None, None, None,
+            )
             .unwrap_err();
         assert_eq!(code(e), "bad_option");
     }
@@ -148,7 +152,9 @@ fn issue_4_vector_modes_without_vectors_rank_lexically() {
                 engine.add(&name, file(&name), None).unwrap();
             }
             let t = engine
-                .rank(text, 10, kinds, "", "", 0.0, false, mode, -1, None, None)
+                .rank(
+                    text, 10, kinds, "", "", 0.0, false, mode, -1, None, None, None,
+                )
                 .unwrap();
             for name in engine.files_for_ticket(t).unwrap() {
                 engine.add(&name, file(&name), None).unwrap();
@@ -228,6 +234,7 @@ fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
                     "",
                     -1,
                     None,
+                    None,
                     None
                 )
                 .unwrap_err()
@@ -291,7 +298,9 @@ fn payload_inflated_by_the_caller_gives_the_same_results() {
                 .unwrap();
         }
         let t = engine
-            .rank(text, 10, kinds, "", "", 0.0, false, "", -1, None, None)
+            .rank(
+                text, 10, kinds, "", "", 0.0, false, "", -1, None, None, None,
+            )
             .unwrap();
         for name in engine.files_for_ticket(t).unwrap() {
             let f = file(&name);

@@ -1,0 +1,69 @@
+//! Issue 6: languages, on the real `mintlify-docs` site (English pages with es/fr/zh translations,
+//! languages from `docs.json`'s `navigation.languages`): every page knows its language, a reader's
+//! language selects that language's pages, and Chinese text is found by a Chinese query.
+
+use aidocs_e2e::{build_with, shared_data};
+use aidocs_index::LocalIndex;
+
+fn search(index: &LocalIndex, q: &str, language: Option<&str>) -> Vec<(String, String)> {
+    let opts = aidocs_core::SearchOptions {
+        k: 10,
+        typos: true,
+        language: language.map(str::to_owned),
+        ..Default::default()
+    };
+    index
+        .search(q, &opts)
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.id, r.url))
+        .collect()
+}
+
+#[test]
+fn issue_6_a_readers_language_selects_its_pages_and_chinese_queries_find_chinese_pages() {
+    let Some(site) = shared_data("sites/mintlify-docs") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    build_with(&site, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    let index = LocalIndex::open(&out).unwrap();
+    let m = &index.searcher.manifest;
+    assert_eq!(m.languages, ["en", "es", "fr", "zh"]);
+    let lang_of = |url: &str| {
+        let first = url.trim_start_matches('/').split('/').next().unwrap_or("");
+        if ["es", "fr", "zh"].contains(&first) {
+            first.to_owned()
+        } else {
+            "en".to_owned()
+        }
+    };
+    // The page table agrees with the navigation: translated pages live under /es, /fr, /zh.
+    let zh = m.languages.iter().position(|l| l == "zh").unwrap() as u32;
+    assert!(m.pages.iter().filter(|p| p.language == Some(zh)).count() > 20);
+
+    // A Chinese query finds the Chinese page, with or without the reader's language.
+    for lang in [None, Some("zh"), Some("zh-CN")] {
+        let hits = search(&index, "快速入门", lang);
+        assert_eq!(hits[0].1, "/zh/quickstart", "{lang:?}: {hits:?}");
+    }
+    // A French reader searches the French pages: an English word they type still finds French pages.
+    let fr = search(&index, "Démarrage rapide", Some("fr"));
+    assert_eq!(fr[0].1, "/fr/quickstart", "{fr:?}");
+    for lang in ["fr", "es", "zh", "en"] {
+        let hits = search(&index, "quickstart", Some(lang));
+        assert!(!hits.is_empty(), "{lang}");
+        assert!(
+            hits.iter().all(|(_, u)| lang_of(u) == lang),
+            "{lang}: {hits:?}"
+        );
+    }
+    // Without a language, every language's pages compete; a language the site lacks filters nothing.
+    let all = search(&index, "quickstart", None);
+    let de = search(&index, "quickstart", Some("de"));
+    assert_eq!(all, de);
+    assert!(all.iter().any(|(_, u)| lang_of(u) == "en"));
+}
