@@ -1,8 +1,9 @@
 //! `aidocs-core`: what the build side and the query side share byte for byte.
 //!
 //! - [`analyzer`]: the tokenizer/stemmer both sides run;
-//! - [`envelope`], [`format`] and [`vectors`], [`term_rows`]: shard format v3 (writer and reader side by side);
+//! - [`envelope`], [`format`] and [`vectors`], [`term_rows`]: shard format v6 (writer and reader side by side);
 //! - [`filter`]: per-shard binary-fuse filters for "term absent" without a fetch;
+//! - [`typos`]: the site's words in a deletion neighbourhood, for typo tolerance (format v6);
 //! - [`search`]: query planning, BM25F, boosts, aggregation;
 //! - [`json`]: the result JSON both sides print byte for byte.
 //!
