@@ -43,7 +43,7 @@ pub enum Source {
     Mdx {
         rel: String,
         text: String,
-        frontmatter: Frontmatter,
+        frontmatter: Box<Frontmatter>,
         /// Byte offset of the body after the frontmatter (parsed once, during ingestion).
         body_start: usize,
         nav: Option<NavEntry>,
@@ -485,7 +485,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             source: Source::Mdx {
                 rel: r.rel,
                 text: r.text,
-                frontmatter: r.fm,
+                frontmatter: Box::new(r.fm),
                 body_start: r.body_start,
                 nav: r.nav,
                 operation,
