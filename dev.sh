@@ -3,6 +3,8 @@
 #   ./dev.sh demo   set up, render the bundled example site with the search box, serve it, print the URL
 #   ./dev.sh test   set up, then run the whole test suite (what .ci/run runs)
 #   ./dev.sh setup  only install what is missing (idempotent)
+#   ./dev.sh bench  set up, then benchmark against the peers (Pagefind, Orama, MiniSearch, Lunr,
+#                   FlexSearch) and write BENCHMARKS.md (not part of the tests)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
@@ -130,9 +132,20 @@ run_tests() {
   AIDOCS_REQUIRE_WASM=1 AIDOCS_REQUIRE_MODEL=1 cargo test --workspace
 }
 
+bench() {
+  setup
+  log "benchmark peers (npm ci in bench/)"
+  (cd bench && npm ci --no-audit --no-fund)
+  build_wasm
+  build_bin >/dev/null
+  log "benchmarks (BENCHMARKS.md, bench/results/)"
+  node bench/run.mjs "${@}"
+}
+
 case "${1:-}" in
   demo) demo ;;
   test) run_tests ;;
   setup) setup ;;
-  *) echo "usage: ./dev.sh demo | test | setup" >&2; exit 2 ;;
+  bench) shift; bench "$@" ;;
+  *) echo "usage: ./dev.sh demo | test | setup | bench" >&2; exit 2 ;;
 esac

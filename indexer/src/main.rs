@@ -56,6 +56,17 @@ enum Command {
         #[arg(long)]
         plugin: Option<PathBuf>,
     },
+    /// Print judged queries as a reader would type them, as JSONL (`{"id","text"}`): the typo variant
+    /// (one deterministic one-edit typo per query, as `eval --typo-queries`) or the prefix variant (the
+    /// last word cut to N letters, as `eval --cut-last-word N`). For benchmarks of other engines.
+    Variants {
+        #[arg(long)]
+        queries: PathBuf,
+        #[arg(long)]
+        typo: bool,
+        #[arg(long, value_name = "N")]
+        cut_last_word: Option<usize>,
+    },
     /// Serve a directory on 127.0.0.1 (shards immutable, manifest and pages revalidated).
     Serve {
         dir: PathBuf,
@@ -440,6 +451,32 @@ fn main() -> ExitCode {
                 Err(e @ aidocs_index::demo::DemoError::Build(BuildError::Input(_))) => fail(3, e),
                 Err(e) => fail(1, e),
             }
+        }
+        Command::Variants {
+            queries,
+            typo,
+            cut_last_word,
+        } => {
+            let qs = match read_queries(&queries) {
+                Ok(q) => q,
+                Err(e) => return fail(3, e),
+            };
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            for (id, text) in qs {
+                let mut t = text;
+                if let Some(n) = cut_last_word {
+                    t = aidocs_index::eval::cut_last_word(&t, n);
+                }
+                if typo {
+                    t = aidocs_index::eval::one_edit_typo(&t, &id);
+                }
+                let line = serde_json::json!({ "id": id, "text": t });
+                if writeln!(out, "{line}").is_err() {
+                    break;
+                }
+            }
+            ExitCode::SUCCESS
         }
         Command::Serve { dir, port, host } => {
             if !dir.is_dir() {

@@ -116,3 +116,89 @@ fn issue_6_a_corrupt_typo_file_is_a_typed_error() {
     }
     panic!("no typo file was asked for");
 }
+
+/// Typo files damaged at random, including damage re-sealed with a valid checksum, are typed errors
+/// or still-valid files, never a panic; the engine answers the next search.
+#[test]
+fn issue_6_random_damage_to_typo_files_is_an_error_or_a_valid_file() {
+    use aidocs_core::envelope;
+    let typo_files: Vec<String> = std::fs::read_dir(fixture().join("y"))
+        .unwrap()
+        .map(|e| format!("y/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    assert!(typo_files.len() >= 2);
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut errors, mut ok) = (0, 0);
+    for case in 0..600 {
+        let target = &typo_files[case % typo_files.len()];
+        let good = read(target);
+        let header = envelope::read_header(&good).unwrap();
+        let mut raw = envelope::open(&good, header.kind).unwrap();
+        let bad = match next() % 3 {
+            0 => {
+                let mut b = good.clone();
+                let i = (next() as usize) % b.len();
+                b[i] ^= 1 + (next() as u8 % 255);
+                b
+            }
+            1 => {
+                for _ in 0..1 + next() % 4 {
+                    let i = (next() as usize) % raw.len();
+                    raw[i] = next() as u8;
+                }
+                envelope::seal(header.kind, &raw)
+            }
+            _ => {
+                raw.truncate((next() as usize) % raw.len());
+                envelope::seal(header.kind, &raw)
+            }
+        };
+        let mut engine = Engine::open(&read("manifest.bin"), None, 64 << 20).unwrap();
+        let mut failed = false;
+        for _ in 0..8 {
+            let names = engine.files_for_query("refesh tokns", "lexical", None, false, true);
+            if names.is_empty() {
+                break;
+            }
+            for n in &names {
+                // A name the damaged directory invented is a 404: empty bytes.
+                let bytes = if n == target {
+                    bad.clone()
+                } else {
+                    std::fs::read(fixture().join(n)).unwrap_or_default()
+                };
+                if let Err(e) = engine.add(n, &bytes, None) {
+                    assert!(!e.code().is_empty());
+                    failed = true;
+                }
+            }
+            if failed {
+                break;
+            }
+        }
+        if failed {
+            errors += 1;
+        } else {
+            ok += 1;
+            let _ = engine.rank("refesh tokns", &opts(true)); // Ok, or a typed error
+        }
+        // The engine still answers a search that needs no typo file.
+        let (c, _) = titles_or_retry(&mut engine);
+        assert_eq!(c, "[]");
+    }
+    assert!(errors > 100, "{errors} errors, {ok} valid");
+}
+
+/// A plain search on an engine that may hold damaged typo state: fetch what it asks, rank, results.
+fn titles_or_retry(engine: &mut Engine) -> (String, String) {
+    for n in engine.files_for_query("refresh tokens", "lexical", None, false, false) {
+        engine.add(&n, &read(&n), None).unwrap();
+    }
+    titles(engine, "refresh tokens", false)
+}

@@ -259,7 +259,7 @@ fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
         "wrong_kind"
     );
     assert_eq!(
-        code(verify_envelope("x", good, 9).unwrap_err()),
+        code(verify_envelope("x", good, 99).unwrap_err()),
         "unknown_kind"
     );
     assert_eq!(verify_envelope(&name, good, 2).unwrap(), 1);
@@ -388,8 +388,15 @@ fn mutate(rng: &mut Rng, bytes: &[u8]) -> Vec<u8> {
 fn issue_3_random_mutations_are_errors_or_valid_results() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let (mut errors, mut ok) = (0u32, 0u32);
+    // The files these (lexical, typo-free) searches read: typo files are never fetched here, so their
+    // mutations are covered by tests/typos.rs instead.
+    let targets: Vec<&str> = FILES
+        .iter()
+        .map(|(f, _)| *f)
+        .filter(|f| !f.starts_with("y/"))
+        .collect();
     for case in 0..3000 {
-        let (target, _) = FILES[rng.below(FILES.len())];
+        let target = targets[rng.below(targets.len())];
         let bad = mutate(&mut rng, file(target));
         let (id, text, kinds) = QUERIES[case % QUERIES.len()];
         // A name the (tampered) manifest invented is a 404: empty bytes.
