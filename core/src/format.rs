@@ -781,7 +781,8 @@ impl TermShard {
     }
 }
 
-fn common_prefix(a: &str, b: &str) -> usize {
+/// The byte length of the common prefix of `a` and `b`, on a character boundary (front coding).
+pub(crate) fn common_prefix(a: &str, b: &str) -> usize {
     let mut n = 0;
     for ((i, x), y) in a.char_indices().zip(b.chars()) {
         if x != y {

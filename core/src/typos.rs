@@ -16,6 +16,7 @@
 use crate::bytes::{ByteReader, ByteWriter};
 use crate::envelope::{self, ShardKind};
 use crate::error::{FormatError, ShardError};
+use crate::format::common_prefix;
 
 /// Shorter typed words are never corrected: too many words lie one edit away.
 pub const TYPO_MIN_CHARS: usize = 4;
@@ -195,15 +196,6 @@ impl TypoShard {
         r.finish("typo shard")?;
         Ok(TypoShard { words })
     }
-}
-
-/// The byte length of the common prefix, on a character boundary.
-fn common_prefix(a: &str, b: &str) -> usize {
-    a.char_indices()
-        .zip(b.chars())
-        .find(|((_, x), y)| x != y)
-        .map_or(a.len().min(b.len()), |((i, _), _)| i)
-        .min(b.len())
 }
 
 /// Which typo shard holds which keys: shard `i` holds the keys from `separators[i - 1]` (inclusive)
