@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openIndex, AidocsSearchError, correctedQuery } from '../src/search.js';
+import { openIndex, AidocsSearchError } from '../src/search.js';
 
 const USAGE = `usage: aidocs-search query --index DIR (--queries FILE.jsonl | TEXT...) [--k N] [--kind K]... [--tag T]...
                             [--group G] [--mode lexical|vector|hybrid] [--nprobe N] [--encoder static|full]
@@ -105,13 +105,12 @@ async function main(argv) {
     }
     const text = positionals.join(' ');
     if (!text) fail(2, `give a query text or --queries FILE.jsonl\n${USAGE}`);
-    const { raw, corrections } = await index.searchRawDetailed(text, opts);
+    const { raw, corrections, correctedQuery } = await index.searchRawDetailed(text, opts);
     if (v.json) {
       write(`{"query":${JSON.stringify(text)},"corrections":${corrections},"results":${raw}}`);
       return;
     }
-    const fixed = JSON.parse(corrections);
-    if (fixed.length) process.stderr.write(`showing results for ${JSON.stringify(correctedQuery(text, fixed))}\n`);
+    if (correctedQuery != null) process.stderr.write(`showing results for ${JSON.stringify(correctedQuery)}\n`);
     const results = JSON.parse(raw);
     if (!results.length) write(`no results for ${JSON.stringify(text)}`);
     results.forEach((r, i) => {

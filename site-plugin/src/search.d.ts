@@ -127,8 +127,8 @@ export class AidocsIndex {
   search(query: string, options?: SearchOptions): Promise<SearchResults>;
   /** The results as the JSON text `aidocs-index query` prints. */
   searchRaw(query: string, options?: SearchOptions): Promise<string>;
-  /** The results JSON text and the typo corrections' JSON text (`[{"from","to"}]`). */
-  searchRawDetailed(query: string, options?: SearchOptions): Promise<{ raw: string; corrections: string }>;
+  /** The results JSON text, the typo corrections' JSON text (`[{"from","to"}]`) and the corrected query. */
+  searchRawDetailed(query: string, options?: SearchOptions): Promise<{ raw: string; corrections: string; correctedQuery: string | null }>;
   /** Warms the shards of a query being typed; resolves to the number of files fetched. */
   preload(partial: string): Promise<number>;
   clearCache(): void;

@@ -185,14 +185,6 @@ function normalizeOptions(opts) {
   };
 }
 
-/** `query` with each corrected word (matched folded to lowercase) replaced: "showing results for …". */
-export function correctedQuery(query, corrections) {
-  return query.replace(/[\p{L}\p{N}]+/gu, (w) => {
-    const folded = w.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-    return corrections.find((c) => c.from === folded)?.to ?? w;
-  });
-}
-
 /** One opened index. Create with `openIndex`. */
 export class AidocsIndex {
   #load;
@@ -334,7 +326,8 @@ export class AidocsIndex {
           await this.#fetchInto(engine, this.#call(engine, (e) => e.filesForTicket(ticket)));
           try {
             const corrections = this.#call(engine, (e) => e.corrections(ticket));
-            return { raw: this.#call(engine, (e) => e.results(ticket)), corrections };
+            const correctedQuery = this.#call(engine, (e) => e.correctedQuery(ticket, query)) ?? null;
+            return { raw: this.#call(engine, (e) => e.results(ticket)), corrections, correctedQuery };
           } catch (err) {
             if (err.code === 'missing_shard' && again < 3) continue;
             throw err;
@@ -355,8 +348,9 @@ export class AidocsIndex {
   }
 
   /**
-   * `{ raw, corrections }`: the results as `searchRaw` gives them and the typo corrections applied,
-   * as JSON text (`[{"from","to"}]`). Options as for `search`.
+   * `{ raw, corrections, correctedQuery }`: the results as `searchRaw` gives them, the typo
+   * corrections applied as JSON text (`[{"from","to"}]`), and the query with them applied (null when
+   * none). Options as for `search`.
    */
   async searchRawDetailed(query, opts = {}) {
     return this.#searchDetailed(query, opts);
@@ -397,11 +391,10 @@ export class AidocsIndex {
    * Resolves to the result objects of the native JSON shape.
    */
   async search(query, opts = {}) {
-    const { raw, corrections } = await this.#searchDetailed(query, opts);
+    const { raw, corrections, correctedQuery } = await this.#searchDetailed(query, opts);
     const results = JSON.parse(raw);
-    const list = JSON.parse(corrections);
-    Object.defineProperty(results, 'corrections', { value: list });
-    Object.defineProperty(results, 'correctedQuery', { value: list.length ? correctedQuery(query, list) : null });
+    Object.defineProperty(results, 'corrections', { value: JSON.parse(corrections) });
+    Object.defineProperty(results, 'correctedQuery', { value: correctedQuery });
     return results;
   }
 

@@ -757,6 +757,13 @@ impl Engine {
         ))
     }
 
+    /// `query` with its corrected words replaced (what the CLI prints as "showing results for"), or
+    /// `None` when the ranked query corrected nothing.
+    pub fn corrected_query(&self, id: u32, query: &str) -> Result<Option<String>, EngineError> {
+        let c = &self.ticket(id)?.corrections;
+        Ok((!c.is_empty()).then(|| aidocs_core::typos::corrected_query(query, c)))
+    }
+
     /// Metadata shard files a ranked query still needs.
     pub fn files_for_ticket(&self, id: u32) -> Result<Vec<String>, EngineError> {
         let t = self.ticket(id)?;

@@ -205,6 +205,13 @@ impl SearchEngine {
         self.inner.corrections_json(ticket).map_err(js_err)
     }
 
+    /// The ranked `query` with its corrected words replaced ("showing results for …"), or undefined
+    /// when nothing was corrected (call before `results`).
+    #[wasm_bindgen(js_name = correctedQuery)]
+    pub fn corrected_query(&self, ticket: u32, query: &str) -> Result<Option<String>, JsValue> {
+        self.inner.corrected_query(ticket, query).map_err(js_err)
+    }
+
     /// The results JSON of a ranked query (consumes the ticket).
     pub fn results(&mut self, ticket: u32) -> Result<String, JsValue> {
         self.inner.results(ticket).map_err(js_err)
