@@ -1,6 +1,10 @@
-// Headless Chromium behind a byte-counting static server on 127.0.0.1: what a reader's browser fetches.
-// Text files (HTML, JS, JSON, CSS, wasm) are served gzip-compressed as a static host would; files that
-// are compressed already (Pagefind's pf_* files, aidocs shards) as they are.
+// Headless Chromium behind a byte-counting static server on 127.0.0.1: what a reader's browser
+// fetches, for every engine the same way. Text files (HTML, JS, JSON, wasm) are served gzip -9 as a
+// static host would; files compressed already (Pagefind's pf_* files, aidocs shards) as they are.
+//
+// Each engine's site root holds `engine.js`, an ES module whose `open()` resolves to
+// `{ search(text, vector?) → ids }`: the peers' adapters bundled with their library by esbuild (what a
+// site ships), aidocs' and Pagefind's loaders importing their own runtime files as deployed.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -15,68 +19,111 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/ja
 /** Serves `root`; `counter.bytes` / `counter.requests` grow with every response body sent. */
 export async function serve(root) {
   const counter = { bytes: 0, requests: 0 };
+  const gz = new Map();
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
     const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
+    const type = TYPES[extname(file)];
     let body;
     try {
-      body = await readFile(file);
+      if (type) {
+        if (!gz.has(file)) gz.set(file, gzipSync(await readFile(file), { level: 9 }));
+        body = gz.get(file);
+      } else body = await readFile(file);
     } catch {
       res.writeHead(404).end();
       return;
     }
-    const type = TYPES[extname(file)];
     const headers = { 'content-type': type ?? 'application/octet-stream', 'cache-control': 'no-store' };
-    if (type) {
-      body = gzipSync(body, { level: 9 });
-      headers['content-encoding'] = 'gzip';
-    }
+    if (type) headers['content-encoding'] = 'gzip';
     counter.bytes += body.length;
     counter.requests += 1;
     res.writeHead(200, headers).end(body);
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { base: `http://127.0.0.1:${server.address().port}`, counter, close: () => server.close() };
+  return { base: `http://127.0.0.1:${server.address().port}`, counter, close: () => new Promise((r) => server.close(r)) };
 }
 
 export async function launch() {
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--js-flags=--max-old-space-size=8192'],
   });
 }
 
+const since = (c, before) => ({ bytes: c.bytes - before.bytes, requests: c.requests - before.requests });
+
+async function openEngine(page, srv, arg) {
+  await page.goto(`${srv.base}/`);
+  const before = { ...srv.counter };
+  const t0 = Date.now();
+  await page.evaluate(async (a) => {
+    const m = await import('/engine.js');
+    window.engine = await m.open(a);
+  }, arg);
+  return { ...since(srv.counter, before), ms: Date.now() - t0 };
+}
+
 /**
- * Runs `queries` ([id, text]) through Pagefind in one page, as its UI would: search, then load the top
- * 10 results' data. Resolves to { runs: Map(id → ids), firstQuery: {bytes, requests}, pageLoad, latencies }.
+ * Measures one engine on its site root:
+ * - `pageLoad`: the engine's code and start-up (`open()`), in a fresh page;
+ * - `firstQuery`: what the first query then fetches;
+ * - `runs`: every query of `variants` ({name: [[id, text, vector?]]}), in page order, as ranked ids;
+ * - `warm`: p50/p95 ms of the first `latencyQueries` clean queries run again (their files cached);
+ * - `typed`: per typed query, the bytes and requests of each keystroke (a fresh page each).
  */
-export async function pagefindRuns(browser, siteDir, queries) {
-  const srv = await serve(siteDir);
+export async function measure(browser, root, { variants, typed, arg, latencyQueries = 100 }) {
+  const srv = await serve(root);
   try {
     const page = await browser.newPage();
-    await page.goto(`${srv.base}/`);
-    const pageLoad = { ...srv.counter };
-    const runs = new Map();
-    const latencies = [];
-    let firstQuery = null;
-    await page.evaluate(async () => {
-      window.pf = await import('/pagefind/pagefind.js');
-      await window.pf.init();
-    });
-    for (const [id, text] of queries) {
-      const t0 = performance.now();
-      const urls = await page.evaluate(async (q) => {
-        const r = await window.pf.search(q);
-        const top = await Promise.all(r.results.slice(0, 10).map((x) => x.data()));
-        return top.map((d) => d.url);
-      }, text);
-      latencies.push(performance.now() - t0);
-      if (!firstQuery) firstQuery = { bytes: srv.counter.bytes - pageLoad.bytes, requests: srv.counter.requests - pageLoad.requests };
-      runs.set(id, urls.map((u) => u.replace(/^\/d\//, '').replace(/\/$/, '')));
+    const pageLoad = await openEngine(page, srv, arg);
+    const search = (q, v) => page.evaluate(async ([q, v]) => window.engine.search(q, v), [q, v ?? null]);
+    const clean = variants.clean;
+    let before = { ...srv.counter };
+    const first = await search(clean[0][1], clean[0][2]);
+    const firstQuery = since(srv.counter, before);
+    const runs = {};
+    for (const [name, qs] of Object.entries(variants)) {
+      const m = new Map();
+      for (const [id, text, vec] of qs) m.set(id, id === clean[0][0] && name === 'clean' ? first : await search(text, vec));
+      runs[name] = m;
     }
+    const timed = clean.slice(0, latencyQueries);
+    const lat = await page.evaluate(async (qs) => {
+      const out = [];
+      for (const [, q, v] of qs) {
+        const t = performance.now();
+        await window.engine.search(q, v ?? null);
+        out.push(performance.now() - t);
+      }
+      return out;
+    }, timed);
+    lat.sort((a, b) => a - b);
+    const pct = (p) => lat[Math.min(lat.length - 1, Math.round((lat.length - 1) * p))];
     await page.close();
-    return { runs, firstQuery, pageLoad, latencies };
+    const typing = [];
+    for (const text of typed) {
+      const p = await browser.newPage();
+      const load = await openEngine(p, srv, arg);
+      const keys = [];
+      for (let i = 1; i <= text.length; i++) {
+        before = { ...srv.counter };
+        const t = Date.now();
+        await p.evaluate(async (q) => window.engine.search(q, null), text.slice(0, i));
+        keys.push({ ...since(srv.counter, before), ms: Date.now() - t });
+      }
+      await p.close();
+      typing.push({
+        text,
+        pageLoad: load,
+        bytes: keys.reduce((a, k) => a + k.bytes, 0),
+        requests: keys.reduce((a, k) => a + k.requests, 0),
+        maxKeyBytes: Math.max(...keys.map((k) => k.bytes)),
+        keys,
+      });
+    }
+    return { pageLoad, firstQuery, runs, warm: { queries: lat.length, p50: pct(0.5), p95: pct(0.95) }, typed: typing };
   } finally {
-    srv.close();
+    await srv.close();
   }
 }

@@ -1,178 +1,135 @@
-// The engines compared, each behind the same two calls: `build(corpus, dir)` writes its index files
-// into `dir` (what a site would deploy), `open(dir)` resolves to `{ search(text, variant) → ids }`.
-// Peers run with the settings their docs give for a search box; where a peer has a typo or prefix
-// option it is on, so each is measured at its best. Pagefind runs in headless Chromium (browser.mjs):
-// its search runtime is browser code.
+// The engines compared. Each `build(ctx)` writes a deployable site root (`ctx.root`): the index files
+// plus `engine.js`, the ES module the browser harness imports (browser.mjs). Builds run as their own
+// processes under /usr/bin/time, so build time and peak memory are each engine's alone. Peers run with
+// the settings their docs give for a search box; where a peer has a typo or prefix option it is on.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import MiniSearch from 'minisearch';
-import lunr from 'lunr';
-import FlexSearch from 'flexsearch';
-import { create, insertMultiple, search as oramaSearch, save, load } from '@orama/orama';
+import { build as esbuild } from 'esbuild';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const require = (p) => JSON.parse(readFileSync(new URL(`../node_modules/${p}/package.json`, import.meta.url)));
+const bench = new URL('..', import.meta.url).pathname;
+const repo = join(bench, '..');
+const pkg = (p) => JSON.parse(readFileSync(join(bench, 'node_modules', p, 'package.json'), 'utf8')).version;
 export const versions = {
-  minisearch: require('minisearch').version,
-  orama: require('@orama/orama').version,
-  lunr: require('lunr').version,
-  flexsearch: require('flexsearch').version,
-  pagefind: require('pagefind').version,
+  pagefind: pkg('pagefind'),
+  minisearch: pkg('minisearch'),
+  orama: pkg('@orama/orama'),
+  lunr: pkg('lunr'),
+  flexsearch: pkg('flexsearch'),
+  esbuild: pkg('esbuild'),
 };
+export const indexBin = () => process.env.AIDOCS_INDEX_BIN ?? join(repo, 'target/release/aidocs-index');
 
-const K = 10;
+/** Runs `argv` under /usr/bin/time: { seconds, peakMiB } (the largest process of the build's tree). */
+export function timed(argv, opts = {}) {
+  const r = spawnSync('/usr/bin/time', ['-f', '@@time %e %M', ...argv], { encoding: 'utf8', maxBuffer: 1 << 28, ...opts });
+  const m = /@@time ([\d.]+) (\d+)/.exec(r.stderr ?? '');
+  if (r.status !== 0 || !m) throw new Error(`${argv.join(' ')} failed (${r.status}): ${(r.stderr ?? '').slice(-2000)}`);
+  return { seconds: Number(m[1]), peakMiB: Number(m[2]) / 1024, stdout: r.stdout, stderr: r.stderr };
+}
 
-/** aidocs-search through its JS API and wasm module (what browsers and edge functions run). */
-export function aidocs(mode) {
+async function bundle(contents, out) {
+  await esbuild({
+    stdin: { contents, resolveDir: join(bench, 'lib'), sourcefile: 'engine-entry.mjs' },
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    platform: 'browser',
+    target: 'es2022',
+    outfile: out,
+    logLevel: 'error',
+  });
+}
+
+/** aidocs-search: its indexer, then its JS API and wasm module as the search box loads them. */
+function aidocs(mode) {
   return {
-    name: `aidocs-search (${mode})`,
     key: `aidocs-${mode}`,
-    async build(corpus, dir) {
-      const bin = process.env.AIDOCS_INDEX_BIN ?? join(repo, 'target/release/aidocs-index');
-      // Lexical: a cold build (an empty cache). Hybrid: the chunk embeddings come from the persistent
-      // cache (embedding SciFact from scratch takes about 15 CPU-minutes; the note says so).
-      const cache = mode === 'lexical' ? join(dir, '..', `${this.key}.cache`) : corpus.cache;
-      rmSync(join(dir, '..', `${this.key}.cache`), { recursive: true, force: true });
-      const args = ['build', corpus.jsonl, '--out', dir, '--cache-dir', cache];
-      args.push(mode === 'lexical' ? '--no-embeddings' : '--require-embeddings');
-      const r = spawnSync(bin, args, { encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`aidocs-index build failed: ${r.stderr}`);
-    },
-    async open(dir) {
-      const { openIndex } = await import(join(repo, 'site-plugin/src/search.js'));
-      const index = await openIndex(async (name) => new Uint8Array(readFileSync(join(dir, name))), { cacheBytes: 256 << 20 });
-      return {
-        // The search box's settings: the last word is a prefix, typos are corrected.
-        async search(text) {
-          const results = await index.search(text, { k: K, mode, prefix: true, typos: true });
-          return results.map((r) => r.id);
-        },
-      };
+    name: `aidocs-search (${mode})`,
+    ours: true,
+    async build({ corpus, root, work }) {
+      // Lexical: an empty cache, like every peer. Hybrid: the chunk embeddings come from the
+      // corpus' persistent cache (embedding is the expensive step: its cost per 1,000 chunks is
+      // reported apart), everything else is rebuilt.
+      const cache = mode === 'lexical' ? join(work, 'aidocs-cache') : corpus.cache;
+      rmSync(join(work, 'aidocs-cache'), { recursive: true, force: true });
+      if (mode === 'hybrid') {
+        rmSync(join(cache, 'tantivy'), { recursive: true, force: true });
+        rmSync(join(cache, 'LAYOUT'), { force: true });
+      }
+      const index = join(root, 'index');
+      const t = timed([indexBin(), 'build', corpus.input, '--out', index, '--cache-dir', cache, '--json', mode === 'lexical' ? '--no-embeddings' : '--require-embeddings']);
+      const summary = JSON.parse(t.stdout);
+      for (const d of ['src', 'wasm']) mkdirSync(join(root, 'aidocs', d), { recursive: true });
+      for (const f of ['src/search.js', 'wasm/aidocs_search.js', 'wasm/aidocs_search_bg.wasm']) cpSync(join(repo, 'site-plugin', f), join(root, 'aidocs', f));
+      writeFileSync(
+        join(root, 'engine.js'),
+        `import { openIndex } from '/aidocs/src/search.js';\n` +
+          `export async function open() {\n  const index = await openIndex('/index/');\n` +
+          `  return { async search(q) { return (await index.search(q, { k: 10, mode: '${mode}', prefix: true, typos: true })).map((r) => r.id); } };\n}\n`,
+      );
+      return { ...t, indexDir: index, summary };
     },
   };
 }
 
-export const minisearch = {
-  name: 'MiniSearch (prefix, fuzzy 0.2)',
-  key: 'minisearch',
-  options: { fields: ['title', 'text'], storeFields: [], searchOptions: { boost: { title: 2 }, prefix: true, fuzzy: 0.2 } },
-  async build(corpus, dir) {
-    const ms = new MiniSearch(this.options);
-    ms.addAll(corpus.docs);
-    writeFileSync(join(dir, 'index.json'), JSON.stringify(ms));
-  },
-  async open(dir) {
-    const ms = MiniSearch.loadJSON(readFileSync(join(dir, 'index.json'), 'utf8'), this.options);
-    return { search: async (text) => ms.search(text).slice(0, K).map((r) => String(r.id)) };
-  },
-};
-
-const oramaSchema = { id: 'string', title: 'string', text: 'string' };
-// Orama's English stemmer and Lucene's English stop words (the list aidocs uses): without them its
-// BM25 scores SciFact's long claims at nDCG@10 0.25 (0.28 with stemming alone).
-const STOP_WORDS = ['a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of', 'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with'];
-const oramaComponents = { tokenizer: { stemming: true, stopWords: STOP_WORDS } };
-export const orama = {
-  name: 'Orama (BM25, stemming, stop words, tolerance 1)',
-  key: 'orama',
-  async build(corpus, dir) {
-    const db = create({ schema: oramaSchema, components: oramaComponents });
-    await insertMultiple(db, corpus.docs, 1000);
-    writeFileSync(join(dir, 'index.json'), JSON.stringify(await save(db)));
-  },
-  async open(dir) {
-    const db = create({ schema: oramaSchema, components: oramaComponents });
-    await load(db, JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')));
-    return {
-      async search(text) {
-        const r = await oramaSearch(db, { term: text, properties: ['title', 'text'], boost: { title: 2 }, limit: K, tolerance: 1 });
-        return r.hits.map((h) => String(h.document.id));
-      },
-    };
-  },
-};
-
-export const lunrEngine = {
-  name: 'Lunr',
-  key: 'lunr',
-  async build(corpus, dir) {
-    const idx = lunr(function () {
-      this.ref('id');
-      this.field('title', { boost: 2 });
-      this.field('text');
-      for (const d of corpus.docs) this.add(d);
-    });
-    writeFileSync(join(dir, 'index.json'), JSON.stringify(idx));
-  },
-  async open(dir) {
-    const idx = lunr.Index.load(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')));
-    return {
-      // The query builder, not the query-string parser, so claims with ':' or '-' are plain text; the
-      // last term also matches as a prefix (lunr's trailing wildcard), as a search box would do.
-      async search(text) {
-        const terms = lunr.tokenizer(text).map((t) => t.toString());
-        const r = idx.query((q) => {
-          terms.forEach((t, i) => {
-            q.term(t, {});
-            if (i === terms.length - 1) q.term(t, { wildcard: lunr.Query.wildcard.TRAILING, usePipeline: false, boost: 0.5 });
-          });
-        });
-        return r.slice(0, K).map((x) => x.ref);
-      },
-    };
-  },
-};
-
-export const flexsearch = {
-  name: 'FlexSearch (Document, forward tokenizer, suggest)',
-  key: 'flexsearch',
-  options: { tokenize: 'forward', document: { id: 'id', index: ['title', 'text'] } },
-  async build(corpus, dir) {
-    const idx = new FlexSearch.Document(this.options);
-    for (const d of corpus.docs) idx.add(d);
-    const parts = {};
-    await idx.export((key, data) => {
-      parts[key] = data;
-    });
-    writeFileSync(join(dir, 'index.json'), JSON.stringify(parts));
-  },
-  async open(dir) {
-    const idx = new FlexSearch.Document(this.options);
-    const parts = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
-    for (const [k, v] of Object.entries(parts)) await idx.import(k, v);
-    return {
-      async search(text) {
-        // `suggest`: also pages without every word (without it 289 of 300 claims find nothing).
-        const r = idx.search(text, { limit: K, merge: true, suggest: true });
-        return r.slice(0, K).map((x) => String(x.id));
-      },
-    };
-  },
-};
-
 /** Pagefind indexes HTML: one page per document, the same title and text as every engine gets. */
-export const pagefind = {
-  name: 'Pagefind',
+const pagefind = {
   key: 'pagefind',
-  browser: true,
-  async build(corpus, dir) {
-    const site = join(dir, 'site');
-    for (const d of corpus.docs) {
-      const p = join(site, 'd', d.id);
+  name: 'Pagefind',
+  async build({ docs, root }) {
+    for (const d of docs) {
+      const p = join(root, 'd', ...d.id.split('/').map(encodeURIComponent));
       mkdirSync(p, { recursive: true });
+      const paras = d.text.split(/\n{2,}/).map((x) => `<p>${escapeHtml(x)}</p>`).join('');
       writeFileSync(
         join(p, 'index.html'),
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(d.title)}</title></head>` +
-          `<body><main data-pagefind-body><h1>${escapeHtml(d.title)}</h1><p>${escapeHtml(d.text)}</p></main></body></html>`,
+          `<body><main data-pagefind-body><h1>${escapeHtml(d.title)}</h1>${paras}</main></body></html>`,
       );
     }
-    writeFileSync(join(site, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title></head><body></body></html>');
-    const bin = new URL('../node_modules/.bin/pagefind', import.meta.url).pathname;
-    const r = spawnSync(bin, ['--site', site, '--output-subdir', 'pagefind', '--quiet'], { encoding: 'utf8' });
-    if (r.status !== 0 || !existsSync(join(site, 'pagefind', 'pagefind.js'))) throw new Error(`pagefind failed: ${r.stderr}${r.stdout}`);
+    writeFileSync(join(root, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title></head><body></body></html>');
+    const bin = join(bench, 'node_modules/.bin/pagefind');
+    const t = timed([bin, '--site', root, '--output-subdir', 'pagefind', '--quiet']);
+    if (!existsSync(join(root, 'pagefind', 'pagefind.js'))) throw new Error(`pagefind wrote no index: ${t.stderr}`);
+    writeFileSync(
+      join(root, 'engine.js'),
+      `export async function open() {\n  const pf = await import('/pagefind/pagefind.js');\n  await pf.init();\n` +
+        `  return { async search(q) {\n    const r = await pf.search(q);\n` +
+        `    const top = await Promise.all(r.results.slice(0, 10).map((x) => x.data()));\n` +
+        `    return top.map((d) => decodeURIComponent(d.url.replace(/^\\/d\\//, '').replace(/\\/$/, '')));\n  } };\n}\n`,
+    );
+    return { ...t, indexDir: join(root, 'pagefind') };
   },
 };
+
+/** An in-memory peer: its index is one JSON file the page downloads whole, its code one bundle. */
+function peer(key) {
+  return {
+    key,
+    peer: key,
+    async build({ pagesFile, root }) {
+      const out = join(root, 'index.json');
+      const t = timed([process.execPath, join(bench, 'lib/build-peer.mjs'), key, pagesFile, out]);
+      await bundle(
+        `import { load } from './peers/${key}.mjs';\n` +
+          `export async function open() { return load(await (await fetch('/index.json')).text()); }\n`,
+        join(root, 'engine.js'),
+      );
+      return { ...t, indexDir: null, indexFiles: [out] };
+    },
+  };
+}
+
+export async function all() {
+  const peers = ['minisearch', 'orama', 'orama-hybrid', 'lunr', 'flexsearch'].map(peer);
+  for (const p of peers) {
+    const m = await import(`./peers/${p.key}.mjs`);
+    p.name = m.name;
+    p.needsVectors = Boolean(m.needsVectors);
+  }
+  return [aidocs('lexical'), aidocs('hybrid'), pagefind, ...peers];
+}
 
 function escapeHtml(s) {
   return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);

@@ -21,6 +21,7 @@ pub mod inspect;
 pub mod mdx;
 pub mod model;
 pub mod openapi;
+pub mod pages;
 pub mod query;
 pub mod serve;
 pub mod site;

@@ -67,6 +67,39 @@ enum Command {
         #[arg(long, value_name = "N")]
         cut_last_word: Option<usize>,
     },
+    /// Print the pages a build would index as JSONL (`{"id","url","title","kind","language","text"}`),
+    /// visibility applied as in `build`: the same text for another engine, or to see what ingestion
+    /// made of a page. `--vectors` adds each page's vector (the mean of its chunks' full-model
+    /// vectors, from the build cache where it has them).
+    Pages {
+        /// Site directory or JSONL file.
+        input: PathBuf,
+        #[arg(long, value_enum, default_value = "public")]
+        visibility: Audience,
+        #[arg(long)]
+        openapi: Vec<PathBuf>,
+        #[arg(long)]
+        include_unlisted: bool,
+        #[arg(long, default_value_t = ChunkConfig::default().max_chars)]
+        max_chunk_chars: usize,
+        /// Add `"vector"` per page (needs the embedding model).
+        #[arg(long)]
+        vectors: bool,
+        /// Build cache whose chunk vectors are reused (and extended); default: a `.aidocs-cache/pages`
+        /// directory in the current directory.
+        #[arg(long)]
+        cache_dir: Option<PathBuf>,
+        #[arg(long)]
+        model: Option<PathBuf>,
+    },
+    /// Print the full model's vector of each query (`{"id","text"}` JSONL in, `{"id","vector"}` out):
+    /// the exact query vectors `--encoder full` ranks with, for other engines' vector search.
+    Embed {
+        #[arg(long)]
+        queries: PathBuf,
+        #[arg(long)]
+        model: Option<PathBuf>,
+    },
     /// Serve a directory on 127.0.0.1 (shards immutable, manifest and pages revalidated).
     Serve {
         dir: PathBuf,
@@ -475,6 +508,97 @@ fn main() -> ExitCode {
                 if writeln!(out, "{line}").is_err() {
                     break;
                 }
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Pages {
+            input,
+            visibility,
+            openapi,
+            include_unlisted,
+            max_chunk_chars,
+            vectors,
+            cache_dir,
+            model,
+        } => {
+            let opts = aidocs_index::ingest::IngestOptions {
+                audience: if visibility == Audience::Internal {
+                    Visibility::Internal
+                } else {
+                    Visibility::Public
+                },
+                include_unlisted,
+                openapi,
+                chunk: ChunkConfig {
+                    max_chars: max_chunk_chars.max(200),
+                },
+            };
+            let embedder = if vectors {
+                match locate_model(model.as_deref()).and_then(|d| Embedder::load(&d)) {
+                    Ok(e) => Some(e),
+                    Err(e) => return fail(3, e),
+                }
+            } else {
+                None
+            };
+            let cache = cache_dir.unwrap_or_else(|| PathBuf::from(".aidocs-cache/pages"));
+            let source = embedder
+                .as_ref()
+                .map(|e| aidocs_index::pages::VectorSource {
+                    embedder: e,
+                    cache_dir: &cache,
+                });
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            match aidocs_index::pages::export_pages(&input, &opts, source, &mut out) {
+                Ok(summary) => {
+                    for w in &summary.warnings {
+                        eprintln!("warning: {w}");
+                    }
+                    if out.flush().is_err() {
+                        return ExitCode::from(1);
+                    }
+                    eprintln!(
+                        "{} pages{}",
+                        summary.pages,
+                        if vectors {
+                            format!(", {} chunks embedded", summary.chunks_embedded)
+                        } else {
+                            String::new()
+                        }
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e @ BuildError::Input(_)) => fail(3, e),
+                Err(e) => fail(1, e),
+            }
+        }
+        Command::Embed { queries, model } => {
+            let qs = match read_queries(&queries) {
+                Ok(q) => q,
+                Err(e) => return fail(3, e),
+            };
+            let embedder = match locate_model(model.as_deref()).and_then(|d| Embedder::load(&d)) {
+                Ok(e) => e,
+                Err(e) => return fail(3, e),
+            };
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            for batch in qs.chunks(64) {
+                let texts: Vec<&str> = batch.iter().map(|(_, t)| t.as_str()).collect();
+                let vecs = match embedder.embed(&texts) {
+                    Ok(v) => v,
+                    Err(e) => return fail(1, e),
+                };
+                for ((id, _), v) in batch.iter().zip(vecs) {
+                    let line = serde_json::json!({ "id": id, "vector": v });
+                    if writeln!(out, "{line}").is_err() {
+                        return ExitCode::from(1);
+                    }
+                }
+            }
+            if out.flush().is_err() {
+                return ExitCode::from(1);
             }
             ExitCode::SUCCESS
         }
