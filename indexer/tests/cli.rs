@@ -246,3 +246,109 @@ fn issue_2_exit_codes_for_missing_input_and_corrupt_index() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `pages` and `embed` feed other engines (the benchmarks) the very text and vectors aidocs indexes.
+#[test]
+fn issue_7_pages_and_embed_give_other_engines_the_same_text_and_vectors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lines = |o: &std::process::Output| -> Vec<serde_json::Value> {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let o = bin()
+        .arg("pages")
+        .arg(fixture("example-site"))
+        .output()
+        .unwrap();
+    let pages = lines(&o);
+    let ids: Vec<&str> = pages.iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"guides/refresh-tokens"), "{ids:?}");
+    assert!(ids
+        .iter()
+        .all(|id| !id.starts_with("internal/") && !id.starts_with("private/")));
+    assert!(pages.iter().all(|p| p.get("vector").is_none()));
+
+    // Bad input names the file and exits 3 (input error).
+    let o = bin()
+        .args(["embed", "--queries"])
+        .arg(tmp.path().join("missing.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing.jsonl"));
+
+    if aidocs_index::embed::locate(None).is_err() {
+        assert!(
+            std::env::var_os("AIDOCS_REQUIRE_MODEL").is_none(),
+            "AIDOCS_REQUIRE_MODEL is set but the model is not installed"
+        );
+        eprintln!("skipped the vector half: embedding model not installed");
+        return;
+    }
+    let cache = tmp.path().join("cache");
+    let with_vectors = || {
+        bin()
+            .arg("pages")
+            .arg(fixture("example-site"))
+            .arg("--vectors")
+            .arg("--cache-dir")
+            .arg(&cache)
+            .output()
+            .unwrap()
+    };
+    let o = with_vectors();
+    let pages = lines(&o);
+    assert!(!String::from_utf8_lossy(&o.stderr).contains(" 0 chunks embedded"));
+    // The second export reuses the cached chunk vectors.
+    let again = with_vectors();
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains(", 0 chunks embedded"),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(lines(&again), pages);
+    let queries = tmp.path().join("q.jsonl");
+    std::fs::write(
+        &queries,
+        "{\"id\":\"q1\",\"text\":\"how do I renew my credentials\"}\n",
+    )
+    .unwrap();
+    let o = bin()
+        .arg("embed")
+        .arg("--queries")
+        .arg(&queries)
+        .output()
+        .unwrap();
+    let q = lines(&o);
+    assert_eq!(q.len(), 1);
+    assert_eq!(q[0]["id"], "q1");
+    let vec = |v: &serde_json::Value| -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    let qv = vec(&q[0]["vector"]);
+    assert_eq!(qv.len(), 384);
+    let best = pages
+        .iter()
+        .max_by(|a, b| {
+            let dot = |p: &serde_json::Value| -> f64 {
+                vec(&p["vector"]).iter().zip(&qv).map(|(x, y)| x * y).sum()
+            };
+            dot(a).total_cmp(&dot(b))
+        })
+        .unwrap();
+    for p in &pages {
+        let norm: f64 = vec(&p["vector"]).iter().map(|x| x * x).sum();
+        assert!((norm - 1.0).abs() < 1e-3, "{}: |v|² = {norm}", p["id"]);
+    }
+    assert_eq!(
+        best["id"], "guides/refresh-tokens",
+        "nearest page to the query"
+    );
+}
