@@ -678,6 +678,12 @@ impl Searcher {
             } else {
                 1.0
             };
+            if t.kind == TokenKind::Identifier {
+                for form in separator_forms(&query[t.offset_from..t.offset_to]) {
+                    let e = weights.entry(form).or_insert(0.0);
+                    *e = e.max(IDENTIFIER_BOOST);
+                }
+            }
             let e = weights.entry(t.text).or_insert(0.0);
             *e = e.max(w);
         }
@@ -1317,6 +1323,36 @@ pub fn bm25f_term(
     weight * idf * (params.k1 + 1.0) * tf / (params.k1 + tf)
 }
 
+/// The other ways an identifier is written: `getUserById`, `get_user_by_id`, `get-user-by-id` and
+/// `getuserbyid` are one name, and a reader types whichever they remember. Whole identifiers are
+/// indexed as written, so the query also asks for the joined, snake and kebab forms of its parts
+/// (each ruled out by the shard filters without a fetch where the site never uses it). Only names of
+/// plain parts joined by `_` or `-` or by case: paths, dotted names and `C++` keep their one form.
+pub fn separator_forms(raw: &str) -> Vec<String> {
+    if raw
+        .chars()
+        .any(|c| !c.is_alphanumeric() && c != '_' && c != '-')
+    {
+        return Vec::new();
+    }
+    let parts: Vec<String> = crate::analyzer::split_identifier(raw)
+        .into_iter()
+        .map(crate::analyzer::fold)
+        .collect();
+    if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
+        return Vec::new();
+    }
+    let whole = crate::analyzer::fold(raw);
+    let mut forms = Vec::with_capacity(3);
+    for sep in ["", "_", "-"] {
+        let f = parts.join(sep);
+        if f != whole && f.len() <= crate::analyzer::MAX_TOKEN_BYTES && !forms.contains(&f) {
+            forms.push(f);
+        }
+    }
+    forms
+}
+
 #[cfg(test)]
 mod prefix_tests {
     //! Issue 6: the last word typed is also a prefix.
@@ -1412,6 +1448,41 @@ mod prefix_tests {
         assert!(ranked(&s, &shards, "webhoo ", true).is_empty());
         // Too short to expand.
         assert!(ranked(&s, &shards, "we", true).is_empty());
+    }
+
+    #[test]
+    fn issue_6_identifiers_match_in_any_separator_form() {
+        let texts = [
+            "Call get_user_by_id",
+            "Get the user id: get a user and its id, user by user",
+            "Send x-request-id",
+            "Every request has an id: the request id, an x of the request",
+        ];
+        let (s, shards) = index(&texts, 4);
+        // (A name typed joined, `getuserbyid`, finds `getUserById` but not `get_user_by_id`: that
+        // needs the index to store the joined form too, an analyzer change.)
+        for q in ["getUserById", "get-user-by-id", "GET_USER_BY_ID"] {
+            let r = ranked(&s, &shards, q, false);
+            assert_eq!(r.first(), Some(&0), "{q}: {r:?}");
+        }
+        for q in ["X_Request_Id", "xRequestId"] {
+            assert_eq!(ranked(&s, &shards, q, false).first(), Some(&2), "{q}");
+        }
+        assert_eq!(
+            separator_forms("getUserById"),
+            vec!["get_user_by_id", "get-user-by-id"]
+        );
+        assert_eq!(
+            separator_forms("X-Request-ID"),
+            vec!["xrequestid", "x_request_id"]
+        );
+        assert!(separator_forms("docs.json").is_empty());
+        assert!(separator_forms("/v1/users").is_empty());
+        // The forms are identifiers of the plan, boosted as the form typed.
+        let plan = s.plan("getUserById");
+        let w = |t: &str| plan.terms.iter().find(|x| x.text == t).map(|x| x.weight);
+        assert_eq!(w("get_user_by_id"), Some(IDENTIFIER_BOOST));
+        assert_eq!(w("getuserbyid"), Some(IDENTIFIER_BOOST));
     }
 
     #[test]

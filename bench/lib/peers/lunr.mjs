@@ -1,5 +1,6 @@
 // Lunr: title boosted; queries through the query builder (claims with ':' or '-' stay plain text),
-// the last term also as a trailing wildcard, as a search box would do.
+// the last term also as a trailing wildcard, as a search box would do. Stop words are dropped first,
+// as lunr's own pipeline would.
 import lunr from 'lunr';
 
 export const name = 'Lunr';
@@ -19,12 +20,22 @@ export function load(text) {
   return {
     async search(q) {
       const terms = lunr.tokenizer(q).map((t) => t.toString());
-      const r = idx.query((b) => {
-        terms.forEach((t, i) => {
-          b.term(t, {});
-          if (i === terms.length - 1) b.term(t, { wildcard: lunr.Query.wildcard.TRAILING, usePipeline: false, boost: 0.5 });
+      const run = (wildcard) =>
+        idx.query((b) => {
+          terms.forEach((t, i) => {
+            // A stop word's clause is left out, as lunr's own pipeline would drop it.
+            if (lunr.stopWordFilter(t) !== undefined) b.term(t, {});
+            if (wildcard && i === terms.length - 1) b.term(t, { wildcard: lunr.Query.wildcard.TRAILING, usePipeline: false, boost: 0.5 });
+          });
         });
-      });
+      let r;
+      try {
+        r = run(true);
+      } catch {
+        // lunr 2.3.9 throws when a wildcard expands to a term of its token set missing from its
+        // inverted index (SciFact's `adam10.93`); a search box would retry without the wildcard.
+        r = run(false);
+      }
       return r.slice(0, 10).map((x) => x.ref);
     },
   };
