@@ -188,6 +188,10 @@ pub struct QueryTerm {
     /// Index of the term shard whose range holds the term; `None` when no shard can hold it
     /// (out of every range, or ruled out by the shard's filter).
     pub shard: Option<usize>,
+    /// Another way of writing one of the query's identifiers ([`separator_forms`]): scored, but not
+    /// encoded into the static query vector (the identifier as typed already is, and its rows would
+    /// cost a fetch).
+    pub alternate: bool,
 }
 
 /// An exact-match key and its boost.
@@ -513,6 +517,7 @@ impl Searcher {
                     text: to,
                     weight,
                     shard,
+                    alternate: false,
                 },
             );
         }
@@ -672,27 +677,24 @@ impl Searcher {
 
     fn plan_words(&self, query: &str) -> QueryPlan {
         let mut weights: BTreeMap<String, f32> = BTreeMap::new();
+        let mut forms: Vec<String> = Vec::new();
         for t in self.analyzer.analyze(query) {
             let w = if t.kind == TokenKind::Identifier {
+                forms.extend(separator_forms(&query[t.offset_from..t.offset_to]));
                 IDENTIFIER_BOOST
             } else {
                 1.0
             };
-            if t.kind == TokenKind::Identifier {
-                for form in separator_forms(&query[t.offset_from..t.offset_to]) {
-                    let e = weights.entry(form).or_insert(0.0);
-                    *e = e.max(IDENTIFIER_BOOST);
-                }
-            }
             let e = weights.entry(t.text).or_insert(0.0);
             *e = e.max(w);
         }
-        let terms: Vec<QueryTerm> = weights
+        let mut terms: Vec<QueryTerm> = weights
             .into_iter()
             .map(|(text, weight)| QueryTerm {
                 shard: self.locate(&text),
                 text,
                 weight,
+                alternate: false,
             })
             .collect();
         let norm = normalize_exact(query);
@@ -720,11 +722,34 @@ impl Searcher {
                 });
             }
         }
-        let shards: BTreeSet<usize> = terms
+        let mut shards: BTreeSet<usize> = terms
             .iter()
             .filter_map(|t| t.shard)
             .chain(exact.iter().filter_map(|e| e.shard))
             .collect();
+        // An identifier's other forms are asked for only where that costs no fetch of its own: in a
+        // shard the query reads anyway, or one whose filter says the site may use the form.
+        for form in forms {
+            let Some(i) = self.locate(&form) else {
+                continue;
+            };
+            if terms.iter().any(|t| t.text == form)
+                || !(shards.contains(&i) || self.manifest.term_shards[i].filter.is_some())
+            {
+                continue;
+            }
+            shards.insert(i);
+            let at = terms.partition_point(|t| t.text < form);
+            terms.insert(
+                at,
+                QueryTerm {
+                    text: form,
+                    weight: IDENTIFIER_BOOST,
+                    shard: Some(i),
+                    alternate: true,
+                },
+            );
+        }
         QueryPlan {
             terms,
             exact,
@@ -755,7 +780,7 @@ impl Searcher {
         let set: BTreeSet<u32> = plan
             .terms
             .iter()
-            .filter(|t| t.shard.is_some())
+            .filter(|t| t.shard.is_some() && !t.alternate)
             .map(|t| rows.shard_of(&t.text))
             .collect();
         set.into_iter().collect()
@@ -779,7 +804,7 @@ impl Searcher {
             rows,
             plan.terms
                 .iter()
-                .filter(|t| t.shard.is_some())
+                .filter(|t| t.shard.is_some() && !t.alternate)
                 .map(|t| t.text.as_str()),
             |t| row_shard(rows.shard_of(t))?.row(t),
         )
@@ -1326,28 +1351,32 @@ pub fn bm25f_term(
 /// The other ways an identifier is written: `getUserById`, `get_user_by_id`, `get-user-by-id` and
 /// `getuserbyid` are one name, and a reader types whichever they remember. Whole identifiers are
 /// indexed as written, so the query also asks for the joined, snake and kebab forms of its parts
-/// (each ruled out by the shard filters without a fetch where the site never uses it). Only names of
-/// plain parts joined by `_` or `-` or by case: paths, dotted names and `C++` keep their one form.
+/// where that costs no extra fetch (see `plan_words`). Only names of plain parts joined by `_` or `-`
+/// or by case: paths, dotted names and `C++` keep their one form.
 pub fn separator_forms(raw: &str) -> Vec<String> {
+    let mut forms: Vec<String> = Vec::new();
     if raw
         .chars()
         .any(|c| !c.is_alphanumeric() && c != '_' && c != '-')
     {
-        return Vec::new();
+        return forms;
     }
-    let parts: Vec<String> = crate::analyzer::split_identifier(raw)
-        .into_iter()
-        .map(crate::analyzer::fold)
-        .collect();
-    if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
-        return Vec::new();
+    let parts = crate::analyzer::split_identifier(raw);
+    if parts.len() < 2 {
+        return forms;
     }
     let whole = crate::analyzer::fold(raw);
-    let mut forms = Vec::with_capacity(3);
     for sep in ["", "_", "-"] {
-        let f = parts.join(sep);
-        if f != whole && f.len() <= crate::analyzer::MAX_TOKEN_BYTES && !forms.contains(&f) {
-            forms.push(f);
+        let mut form = String::new();
+        for (i, part) in parts.iter().enumerate() {
+            if i > 0 {
+                form.push_str(sep);
+            }
+            form.push_str(&crate::analyzer::fold(part));
+        }
+        if form != whole && form.len() <= crate::analyzer::MAX_TOKEN_BYTES && !forms.contains(&form)
+        {
+            forms.push(form);
         }
     }
     forms
@@ -1457,8 +1486,30 @@ mod prefix_tests {
             "Get the user id: get a user and its id, user by user",
             "Send x-request-id",
             "Every request has an id: the request id, an x of the request",
+            "Then get_zebra",
         ];
-        let (s, shards) = index(&texts, 4);
+        // A term per shard, so that `get-user-by-id`, `get_user_by_id` and `getuserbyid` sort into
+        // different shards (`get_zebra` sorts between the last two).
+        let (plain, shards) = index(&texts, 1);
+        // Without filters a form is asked for only in a shard the query reads anyway: never a fetch
+        // of its own (sites past about 21,000 terms have no filters).
+        for q in ["get-user-by-id", "getUserById", "X_Request_Id"] {
+            let plan = plain.plan(q);
+            let own: BTreeSet<usize> = Analyzer::english()
+                .analyze(q)
+                .into_iter()
+                .filter_map(|t| plain.locate(&t.text))
+                .chain(plan.exact.iter().filter_map(|e| e.shard))
+                .collect();
+            assert_eq!(plan.shards, own.into_iter().collect::<Vec<_>>(), "{q}");
+        }
+        // With filters (what smaller sites have) every form the site uses is found.
+        let mut manifest = plain.manifest.clone();
+        for (entry, shard) in manifest.term_shards.iter_mut().zip(&shards) {
+            entry.filter =
+                crate::filter::TermFilter::build(shard.terms.iter().map(|t| t.term.as_str()));
+        }
+        let s = Searcher::new(manifest).unwrap();
         // (A name typed joined, `getuserbyid`, finds `getUserById` but not `get_user_by_id`: that
         // needs the index to store the joined form too, an analyzer change.)
         for q in ["getUserById", "get-user-by-id", "GET_USER_BY_ID"] {
@@ -1478,11 +1529,12 @@ mod prefix_tests {
         );
         assert!(separator_forms("docs.json").is_empty());
         assert!(separator_forms("/v1/users").is_empty());
-        // The forms are identifiers of the plan, boosted as the form typed.
+        // The form the site uses is an identifier term of the plan, boosted as the form typed; the
+        // forms it does not use are ruled out by the filters.
         let plan = s.plan("getUserById");
         let w = |t: &str| plan.terms.iter().find(|x| x.text == t).map(|x| x.weight);
         assert_eq!(w("get_user_by_id"), Some(IDENTIFIER_BOOST));
-        assert_eq!(w("getuserbyid"), Some(IDENTIFIER_BOOST));
+        assert_eq!(w("get-user-by-id"), None);
     }
 
     #[test]
