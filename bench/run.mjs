@@ -107,6 +107,7 @@ try {
       const root = join(v.work, key, e.key);
       rmSync(root, { recursive: true, force: true });
       mkdirSync(root, { recursive: true });
+      const started = Date.now();
       log(`  ${e.name}: build… `);
       let b;
       try {
@@ -143,7 +144,7 @@ try {
       };
       if (b.summary) row.aidocs = { chunks: b.summary.chunks, chunksEmbedded: b.summary.chunks_embedded, embedSeconds: b.summary.embed_seconds };
       rows.push(row);
-      log(`${relevance.clean.ndcg10.toFixed(4)} nDCG@10, found@10 ${relevance.clean.found10.toFixed(4)}, warm p50 ${m.warm.p50.toFixed(2)} ms\n`);
+      log(`${relevance.clean.ndcg10.toFixed(4)} nDCG@10, found@10 ${relevance.clean.found10.toFixed(4)}, warm p50 ${m.warm.p50.toFixed(2)} ms (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
     }
     results.corpora[key] = { title: c.title, pages: c.pages.length, queries: c.variants.clean.length, judged: c.judged, note: c.note, typed: c.typed, engines: rows };
     writeFileSync(join(bench, 'results', `${key}.json`), `${JSON.stringify({ ...results, corpora: undefined, corpus: key, ...results.corpora[key] }, null, 2)}\n`);
@@ -216,7 +217,10 @@ for (const [key, c] of Object.entries(results.corpora)) {
     L(`| ${r.name} | ${kb(r.pageLoad.bytes)} in ${r.pageLoad.requests} req | ${kb(r.firstQuery.bytes)} in ${r.firstQuery.requests} req | **${kb(r.pageLoad.bytes + r.firstQuery.bytes)}** | ${t(r.typed[0])} | ${t(r.typed[1])} | ${r.warm.p50.toFixed(2)} / ${r.warm.p95.toFixed(2)} ms |`);
   }
   L('');
-  ratios(c.engines, [['page load + first query (lower is better)', (r) => r.pageLoad.bytes + r.firstQuery.bytes, true]], key);
+  ratios(c.engines, [
+    ['page load + first query', (r) => r.pageLoad.bytes + r.firstQuery.bytes, kb, true],
+    ['warm query p50', (r) => Math.max(r.warm.p50, 0.1), (x) => `${x.toFixed(2)} ms`, true],
+  ]);
 }
 
 L('## Index build and size', '');
@@ -244,16 +248,15 @@ for (const f of failed) L(`- Could not run: ${f}`);
 writeFileSync(join(repo, 'BENCHMARKS.md'), `${lines.join('\n')}\n`);
 console.log(lines.join('\n'));
 
-/** Our rows against the best peer, per measure; `lower` when smaller is better. */
+/** Our rows against the best peer, per measure: [label, value, format, lower is better]. */
 function ratios(rows, measures) {
   const ours = ok(rows).filter((r) => r.ours);
   const peers = ok(rows).filter((r) => !r.ours);
   if (!ours.length || !peers.length) return;
-  for (const [label, f, lower] of measures) {
+  for (const [label, f, fmt = f4, lower = false] of measures) {
     const best = peers.reduce((a, b) => ((lower ? f(b) < f(a) : f(b) > f(a)) ? b : a));
-    const fmt = (x) => (lower ? kb(x) : f4(x));
-    const ratio = (o) => (lower ? `×${(f(best) / f(o)).toFixed(2)} fewer bytes` : `×${(f(o) / f(best)).toFixed(3)}`);
-    L(`- ${label}: ${ours.map((o) => `${o.name} ${fmt(f(o))}`).join(', ')}; best peer ${best.name} ${fmt(f(best))}; ${ours.map(ratio).join(' / ')}.`);
+    const ratio = (o) => (lower ? `×${(f(best) / f(o)).toFixed(2)} less` : `×${(f(o) / f(best)).toFixed(3)}`);
+    L(`- ${label}: ${ours.map((o) => `${o.name} ${fmt(f(o))}`).join(', ')}; best peer ${best.name} ${fmt(f(best))}; ratio ${ours.map(ratio).join(' / ')}.`);
   }
   L('');
 }
