@@ -203,7 +203,7 @@ if (others.length) {
 }
 
 L('## Bytes a reader fetches', '');
-L('"page load": the engine\'s code and start-up (`open()`) in a fresh page; "first query": what the first query then fetches (Pagefind: with the result fragments its UI loads for the top 10); "typed": the query typed key by key in a fresh page after page load, one search per keystroke, all keystrokes summed (and the largest keystroke). Bytes are on the wire (gzip where served gzip).', '');
+L('"page load": the engine\'s code and start-up (`open()`) in a fresh page; "first query": what the first query then fetches (Pagefind: with the result fragments its UI loads for the top 10); "typed": the query typed key by key in a fresh page after page load, one search per keystroke, no debounce, all keystrokes summed (and the largest keystroke); aidocs hybrid as its search box runs it (`mode="auto"`): lexical per keystroke, hybrid once typing pauses (the last keystroke). Bytes are on the wire (gzip where served gzip).', '');
 for (const [key, c] of Object.entries(results.corpora)) {
   L(`### ${c.title} (${c.pages} pages)`, '');
   L(`| engine | page load | first query | page load + first query | typed "${c.typed[0]}" | typed "${c.typed[1]}" | warm query p50 / p95 |`);
@@ -255,8 +255,8 @@ function ratios(rows, measures) {
   if (!ours.length || !peers.length) return;
   for (const [label, f, fmt = f4, lower = false] of measures) {
     const best = peers.reduce((a, b) => ((lower ? f(b) < f(a) : f(b) > f(a)) ? b : a));
-    const ratio = (o) => (lower ? `×${(f(best) / f(o)).toFixed(2)} less` : `×${(f(o) / f(best)).toFixed(3)}`);
-    L(`- ${label}: ${ours.map((o) => `${o.name} ${fmt(f(o))}`).join(', ')}; best peer ${best.name} ${fmt(f(best))}; ratio ${ours.map(ratio).join(' / ')}.`);
+    const ratio = (o) => (f(o) / f(best)).toFixed(3);
+    L(`- ${label}: ${ours.map((o) => `${o.name} ${fmt(f(o))}`).join(', ')}; best peer ${best.name} ${fmt(f(best))}; ours ÷ best peer ${ours.map(ratio).join(' / ')} (${lower ? 'lower' : 'higher'} is better).`);
   }
   L('');
 }

@@ -34,7 +34,14 @@ export async function serve(root) {
       res.writeHead(404).end();
       return;
     }
-    const headers = { 'content-type': type ?? 'application/octet-stream', 'cache-control': 'no-store' };
+    // Cross-origin isolated, so the page's clock has microsecond resolution (else Chromium rounds
+    // performance.now() to 100 µs, coarser than a warm query).
+    const headers = {
+      'content-type': type ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-embedder-policy': 'require-corp',
+    };
     if (type) headers['content-encoding'] = 'gzip';
     counter.bytes += body.length;
     counter.requests += 1;
@@ -70,7 +77,8 @@ async function openEngine(page, srv, arg) {
  * - `firstQuery`: what the first query then fetches;
  * - `runs`: every query of `variants` ({name: [[id, text, vector?]]}), in page order, as ranked ids;
  * - `warm`: p50/p95 ms of the first `latencyQueries` clean queries run again (their files cached);
- * - `typed`: per typed query, the bytes and requests of each keystroke (a fresh page each).
+ * - `typed`: per typed query, the bytes and requests of each keystroke (a fresh page each; the
+ *   engine's `search(text, vector, typing)` hears `typing` on every keystroke but the last).
  */
 export async function measure(browser, root, { variants, typed, arg, latencyQueries = 100 }) {
   const srv = await serve(root);
@@ -109,7 +117,8 @@ export async function measure(browser, root, { variants, typed, arg, latencyQuer
       for (let i = 1; i <= text.length; i++) {
         before = { ...srv.counter };
         const t = Date.now();
-        await p.evaluate(async (q) => window.engine.search(q, null), text.slice(0, i));
+        // `typing`: every keystroke but the last (an engine's search box may rank those cheaper).
+        await p.evaluate(async ([q, typing]) => window.engine.search(q, null, typing), [text.slice(0, i), i < text.length]);
         keys.push({ ...since(srv.counter, before), ms: Date.now() - t });
       }
       await p.close();

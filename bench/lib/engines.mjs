@@ -66,7 +66,11 @@ function aidocs(mode) {
         join(root, 'engine.js'),
         `import { openIndex } from '/aidocs/src/search.js';\n` +
           `export async function open() {\n  const index = await openIndex('/index/');\n` +
-          `  return { async search(q) { return (await index.search(q, { k: 10, mode: '${mode}', prefix: true, typos: true })).map((r) => r.id); } };\n}\n`,
+          // As the search box runs it (mode="auto"): lexical while the reader types, the index's mode
+          // once typing pauses.
+          `  return { async search(q, vector, typing) {\n` +
+          `    const mode = typing ? 'lexical' : '${mode}';\n` +
+          `    return (await index.search(q, { k: 10, mode, prefix: true, typos: true })).map((r) => r.id);\n  } };\n}\n`,
       );
       return { ...t, indexDir: index, summary };
     },
