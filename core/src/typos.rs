@@ -26,7 +26,9 @@ pub const TYPO_TWO_EDITS_CHARS: usize = 8;
 pub const TYPO_MAX_CHARS: usize = 24;
 /// Shortest word kept in the neighbourhood (a 4-letter typo may have lost one letter).
 pub const TYPO_VOCAB_MIN_CHARS: usize = 3;
-/// A corrected word scores this fraction of what the word typed correctly would.
+/// A corrected word scores this fraction of what the word typed correctly would. Tuned on SciFact
+/// train with one deterministic typo per query (`eval --typo-queries`), nDCG@10: 0.6 → 0.6862,
+/// 0.8 → 0.6878, 1.0 → 0.6863 (clean queries 0.6893): a little doubt about a correction pays.
 pub const TYPO_DAMPING: f32 = 0.8;
 
 /// How many edits a typed word of `chars` characters may carry.
