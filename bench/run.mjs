@@ -10,7 +10,7 @@
 // bytes on disk), then headless Chromium through a byte-counting static server (lib/browser.mjs): page
 // load, first query, per-keystroke bytes of typed queries, every judged query (relevance), warm query
 // latency. Needs the release indexer (`cargo build --release -p aidocs-index`), the built wasm module
-// (`npm run build --prefix site-plugin`), `npm ci` in bench/, Chromium, and the embedding model for the
+// (`npm run build --prefix site-plugin`), `npm install` in bench/, Chromium, and the embedding model for the
 // hybrid rows (`./dev.sh setup`; chunk embeddings are cached per corpus in --cache, default bench/.cache:
 // the first run embeds every corpus, which takes long on 2 cores).
 import { spawnSync } from 'node:child_process';
@@ -38,7 +38,7 @@ const { values: v } = parseArgs({
 for (const [what, path, fix] of [
   ['the release indexer', indexBin(), 'cargo build --release -p aidocs-index'],
   ['the wasm module', join(repo, 'site-plugin/wasm/aidocs_search_bg.wasm'), 'npm run build --prefix site-plugin'],
-  ['the peers', join(bench, 'node_modules/pagefind'), 'npm ci --prefix bench'],
+  ['the peers', join(bench, 'node_modules/pagefind'), 'npm install --prefix bench'],
   ['SciFact', join(repo, '../shared/data/scifact/docs.jsonl'), 'mount ../shared/data'],
   ['GNU time', '/usr/bin/time', 'apt-get install time'],
   ['Chromium', process.env.CHROMIUM ?? '/usr/bin/chromium', './dev.sh setup'],
