@@ -242,7 +242,7 @@ for (const c of Object.values(results.corpora)) {
 L('## Notes', '');
 L('- Orama hybrid ranks with the same document vectors as aidocs hybrid (each page\'s mean all-MiniLM-L6-v2 chunk vector, from `aidocs-index pages --vectors`) and the full model\'s query vectors (`aidocs-index embed`), computed outside the page: its own in-browser encoder (a TensorFlow.js model) is not counted in its bytes, and its typed keystrokes rank by BM25 alone. aidocs hybrid encodes queries in the page with its static encoder, whose bytes are counted.');
 L('- The in-memory peers\' indexes hold no titles or excerpts to display; aidocs\' and Pagefind\'s results carry them.');
-L('- Warm latency: the first 100 clean queries run again in the page that ran them all once (their files cached), timed in the page around `search()`.');
+L('- Warm latency: each of the first 100 clean queries timed on its second run, right after its first (its files fetched and cached), in the page around `search()`, the page cross-origin isolated so that its clock has microsecond resolution.');
 const failed = Object.values(results.corpora).flatMap((c) => c.engines.filter((r) => r.failed).map((r) => `${c.title}: ${r.name}: ${r.failed}`));
 for (const f of failed) L(`- Could not run: ${f}`);
 writeFileSync(join(repo, 'BENCHMARKS.md'), `${lines.join('\n')}\n`);
