@@ -44,7 +44,7 @@ def main():
         sub = os.path.join(out, f"p{i // 1000:02d}")
         os.makedirs(sub, exist_ok=True)
         with open(os.path.join(sub, f"page-{i:05d}.mdx"), "w", encoding="utf-8") as f:
-            f.write("---\ntitle: " + json.dumps(title) + "\n---\n\n" + body + "\n")
+            f.write("---\ntitle: " + json.dumps(title, ensure_ascii=False) + "\n---\n\n" + body + "\n")
     print(f"wrote {n} pages ({min(n, unique)} distinct) to {out}")
 
 main()
