@@ -341,8 +341,7 @@ fn embed_chunks(
     sentences: usize,
     progress: bool,
 ) -> Result<(ChunkVectors, usize, usize), BuildError> {
-    let id_hex = blake3::Hash::from(e.model_id).to_hex();
-    let cache_path = cache_dir.join(format!("embeddings-{}.bin", &id_hex[..16]));
+    let cache_path = EmbeddingCache::path_in(cache_dir, &e.model_id);
     let mut cache = EmbeddingCache::open(&cache_path, e.dims)?;
     // (chunk ordinal, text) of chunks without a cached vector.
     let mut todo: Vec<(usize, String)> = Vec::new();

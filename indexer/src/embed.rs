@@ -246,6 +246,13 @@ pub struct EmbeddingCache {
 }
 
 impl EmbeddingCache {
+    /// The cache file of `model_id`'s vectors in a build cache directory (one file per model, so a
+    /// model change never mixes vectors).
+    pub fn path_in(cache_dir: &Path, model_id: &[u8; 32]) -> PathBuf {
+        let id_hex = blake3::Hash::from(*model_id).to_hex();
+        cache_dir.join(format!("embeddings-{}.bin", &id_hex[..16]))
+    }
+
     pub fn open(path: &Path, dims: usize) -> Result<Self, EmbedError> {
         let io = |source| EmbedError::Cache {
             path: path.to_path_buf(),

@@ -50,18 +50,14 @@ pub struct VectorSource<'a> {
 
 /// The plain text of a page: each section's heading path, body and code.
 pub fn page_text(page: &Page) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    let mut headings = Vec::new();
+    let mut parts: Vec<String> = Vec::new();
     for c in &page.chunks {
-        headings.push(c.heading_path.join(" > "));
-    }
-    for (c, h) in page.chunks.iter().zip(&headings) {
-        if !c.anchor.is_empty() && !h.is_empty() {
-            parts.push(h);
+        if !c.anchor.is_empty() && !c.heading_path.is_empty() {
+            parts.push(c.heading_path.join(" > "));
         }
         for p in [&c.body, &c.code] {
             if !p.is_empty() {
-                parts.push(p);
+                parts.push(p.clone());
             }
         }
     }
@@ -88,15 +84,12 @@ pub fn export_pages(
     let mut page_vectors: Vec<Option<Vec<f32>>> = vec![None; parsed.len()];
     if let Some(src) = vectors {
         let e = src.embedder;
-        let id_hex = blake3::Hash::from(e.model_id).to_hex();
-        let cache_path = src
-            .cache_dir
-            .join(format!("embeddings-{}.bin", &id_hex[..16]));
         std::fs::create_dir_all(src.cache_dir).map_err(|source| BuildError::Write {
             path: src.cache_dir.to_path_buf(),
             source,
         })?;
-        let mut cache = EmbeddingCache::open(&cache_path, e.dims)?;
+        let mut cache =
+            EmbeddingCache::open(&EmbeddingCache::path_in(src.cache_dir, &e.model_id), e.dims)?;
         let keyed: Vec<Vec<([u8; 32], String)>> = parsed
             .iter()
             .map(|(page, _)| {
