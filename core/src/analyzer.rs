@@ -4,17 +4,35 @@
 //! What it does, in order:
 //! 1. splits text into raw tokens: runs of letters/digits joined by identifier punctuation
 //!    (`_ - . / + # : @ { }`), so `x-request-id`, `docs.json`, `/v1/users/{id}` and `C++` stay together;
-//!    each CJK character is a token of its own (a placeholder until the CJK segmenter lands);
+//!    Chinese, Japanese and Korean characters are segmented into overlapping bigrams (see below);
 //! 2. a raw token with joiners or an inner case change (`getUserById`) is an *identifier*: it is emitted
 //!    whole (folded, not stemmed, so exact identifier queries match exactly) and split into its parts;
-//! 3. every word and part is Unicode-folded (NFKD, combining marks dropped, lowercased), stopwords are
-//!    dropped (only as standalone words or parts; a whole identifier is never dropped) and the rest is
-//!    stemmed with the Snowball English stemmer (`frostem`, the stemmer tantivy 0.27 itself uses).
+//! 3. every word and part is Unicode-folded (NFKD, combining marks dropped, lowercased), the language's
+//!    stopwords are dropped (only as standalone words or parts; a whole identifier is never dropped) and
+//!    the rest is stemmed with the language's Snowball stemmer (`frostem`, the stemmer tantivy 0.27
+//!    itself uses).
+//!
+//! Languages (version 3): a page is analyzed in its language and a query in the reader's
+//! ([`Analyzer::for_language`]): `fr` pages with the French stemmer and stopwords, and so on for the
+//! Snowball languages; Chinese, Japanese and Korean pages stem their Latin words (API names, English
+//! terms) as English; a language without a stemmer is folded only. CJK text has no spaces between
+//! words, so a run of CJK characters is indexed as its characters *and* its overlapping bigrams
+//! (`快速入门` → `快 速 入 门` + `快速 速入 入门`, Lucene's CJK bigram scheme with unigrams), and a query
+//! ([`Analyzer::for_query`]) asks for the bigrams of a run of two or more characters (precise) and the
+//! character of a run of one (a one-character word still matches).
+//!
+//! Version 2 (indexes built before languages) stemmed every page as English and indexed CJK characters
+//! one by one; [`Analyzer::for_index`] still analyzes queries that way for such an index.
 
 use crate::fold_table;
 
-/// Version of the token stream. Stored in the manifest: a reader refuses an index built by another one.
-pub const ANALYZER_VERSION: u32 = 2;
+/// Version of the token stream the indexer writes. Stored in the manifest: a reader analyzes queries the
+/// way the index was built, and refuses a version outside [`MIN_ANALYZER_VERSION`]..=this.
+pub const ANALYZER_VERSION: u32 = 3;
+
+/// The oldest analyzer version readers still analyze queries for (version 2: English everywhere, CJK
+/// characters one by one).
+pub const MIN_ANALYZER_VERSION: u32 = 2;
 
 /// Tokens longer than this (in bytes, after folding) are dropped: they are hashes, base64 or minified code.
 pub const MAX_TOKEN_BYTES: usize = 64;
@@ -26,6 +44,35 @@ const STOPWORDS: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it",
     "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these",
     "they", "this", "to", "was", "will", "with",
+];
+
+// Short stopword sets for the other languages with a stemmer, folded and sorted (binary search):
+// articles, prepositions, pronouns and conjunctions that occur in nearly every chunk, plus the elided
+// forms the tokenizer leaves behind (`l'API` → `l`, `API`). Their postings are the longest of an
+// index: dropping them spares readers the largest term shards for words that rank nothing.
+const STOPWORDS_FR: &[&str] = &[
+    "a", "au", "aux", "avec", "c", "ce", "ces", "d", "dans", "de", "des", "du", "elle", "en", "est",
+    "et", "il", "ils", "j", "l", "la", "le", "les", "leur", "lui", "m", "mais", "n", "ne", "nous", "on",
+    "ou", "par", "pas", "pour", "qu", "que", "qui", "s", "sa", "se", "ses", "son", "sur", "t", "un",
+    "une", "vous", "y",
+];
+const STOPWORDS_ES: &[&str] = &[
+    "a", "al", "como", "con", "de", "del", "el", "en", "es", "la", "las", "lo", "los", "o", "para",
+    "pero", "por", "que", "se", "su", "sus", "un", "una", "y",
+];
+const STOPWORDS_DE: &[&str] = &[
+    "am", "an", "auf", "aus", "bei", "das", "dass", "dem", "den", "der", "des", "die", "ein", "eine",
+    "einem", "einen", "einer", "eines", "es", "fur", "im", "in", "ist", "mit", "oder", "sie", "und",
+    "von", "zu", "zum", "zur",
+];
+const STOPWORDS_PT: &[&str] = &[
+    "a", "ao", "aos", "as", "com", "da", "das", "de", "do", "dos", "e", "em", "na", "nas", "no", "nos",
+    "o", "os", "ou", "para", "pela", "pelo", "por", "que", "se", "um", "uma",
+];
+const STOPWORDS_IT: &[&str] = &[
+    "a", "al", "alla", "c", "che", "con", "d", "da", "dal", "dei", "del", "dell", "della", "delle",
+    "di", "e", "gli", "i", "il", "in", "l", "la", "le", "lo", "nel", "nell", "per", "su", "un", "una",
+    "uno",
 ];
 
 /// What a token stands for; scoring gives whole identifiers an extra boost.
@@ -49,10 +96,17 @@ pub struct Token {
     pub offset_to: usize,
 }
 
-/// The analyzer. Cheap to clone; holds only the stemmer handle.
-#[derive(Clone, Copy)]
+/// The analyzer of one language and analyzer version. `Copy`: a stemmer choice, a stopword set and
+/// two switches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Analyzer {
-    stemmer: frostem::Stemmer,
+    /// `None`: the language has no stemmer here; words are folded only.
+    algorithm: Option<frostem::Algorithm>,
+    stopwords: &'static [&'static str],
+    /// Version 3: CJK runs as characters and bigrams; version 2: characters only.
+    cjk_bigrams: bool,
+    /// Query side: a CJK run of two or more characters asks for its bigrams only.
+    query: bool,
 }
 
 impl Default for Analyzer {
@@ -61,9 +115,41 @@ impl Default for Analyzer {
     }
 }
 
-impl core::fmt::Debug for Analyzer {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("Analyzer(english)")
+/// The Snowball stemmer and stopwords of a language tag (`fr`, `pt-BR`, `zh-Hans`), by its primary
+/// subtag; Mintlify's `cn` and `jp` are read as `zh` and `ja`. CJK languages stem their Latin words as
+/// English (their docs name APIs and terms in English). `None`: no stemmer (words are folded only).
+fn language_stemming(tag: &str) -> (Option<frostem::Algorithm>, &'static [&'static str]) {
+    use frostem::Algorithm as A;
+    let primary = tag
+        .split(['-', '_'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    match primary.as_str() {
+        "" | "en" | "zh" | "cn" | "ja" | "jp" | "ko" | "kr" => (Some(A::English), STOPWORDS),
+        "fr" => (Some(A::French), STOPWORDS_FR),
+        "es" => (Some(A::Spanish), STOPWORDS_ES),
+        "de" => (Some(A::German), STOPWORDS_DE),
+        "pt" => (Some(A::Portuguese), STOPWORDS_PT),
+        "it" => (Some(A::Italian), STOPWORDS_IT),
+        "nl" => (Some(A::Dutch), &[]),
+        "sv" => (Some(A::Swedish), &[]),
+        "da" => (Some(A::Danish), &[]),
+        "no" | "nb" | "nn" => (Some(A::Norwegian), &[]),
+        "fi" => (Some(A::Finnish), &[]),
+        "ru" => (Some(A::Russian), &[]),
+        "uk" => (Some(A::Ukrainian), &[]),
+        "pl" => (Some(A::Polish), &[]),
+        "cs" => (Some(A::Czech), &[]),
+        "tr" => (Some(A::Turkish), &[]),
+        "id" => (Some(A::Indonesian), &[]),
+        "ro" => (Some(A::Romanian), &[]),
+        "hu" => (Some(A::Hungarian), &[]),
+        "ca" => (Some(A::Catalan), &[]),
+        "el" => (Some(A::Greek), &[]),
+        "ar" => (Some(A::Arabic), &[]),
+        "hi" => (Some(A::Hindi), &[]),
+        _ => (None, &[]),
     }
 }
 
@@ -111,11 +197,6 @@ pub fn fold(s: &str) -> String {
     out
 }
 
-/// Is this folded word a stopword?
-pub fn is_stopword(word: &str) -> bool {
-    STOPWORDS.binary_search(&word).is_ok()
-}
-
 /// Normalizes a whole title, operationId or `METHOD /path` for exact-match lookups: folded,
 /// whitespace collapsed, surrounding punctuation removed.
 pub fn normalize_exact(text: &str) -> String {
@@ -134,10 +215,48 @@ pub fn normalize_exact(text: &str) -> String {
 }
 
 impl Analyzer {
+    /// English, as the current version indexes it: pages without a language.
     pub fn english() -> Self {
+        Self::for_language(None)
+    }
+
+    /// The current version's analyzer for a page (or reader) in language `tag`; `None` is English.
+    pub fn for_language(tag: Option<&str>) -> Self {
+        let (algorithm, stopwords) = language_stemming(tag.unwrap_or(""));
         Analyzer {
-            stemmer: frostem::Stemmer::new(frostem::Algorithm::English),
+            algorithm,
+            stopwords,
+            cjk_bigrams: true,
+            query: false,
         }
+    }
+
+    /// The analyzer an index of analyzer `version` used for pages in `tag`: version 2 analyzed every
+    /// page as English with CJK characters one by one. `None` for a version readers do not know.
+    pub fn for_index(version: u32, tag: Option<&str>) -> Option<Self> {
+        match version {
+            2 => Some(Analyzer {
+                algorithm: Some(frostem::Algorithm::English),
+                stopwords: STOPWORDS,
+                cjk_bigrams: false,
+                query: false,
+            }),
+            3 => Some(Self::for_language(tag)),
+            _ => None,
+        }
+    }
+
+    /// The same analyzer on the query side: a CJK run of two or more characters asks for its bigrams,
+    /// not its characters too (every bigram an indexed text has, it has with its characters).
+    pub fn for_query(self) -> Self {
+        Analyzer {
+            query: true,
+            ..self
+        }
+    }
+
+    fn is_stopword(&self, word: &str) -> bool {
+        self.stopwords.binary_search(&word).is_ok()
     }
 
     /// Analyzes `text` into tokens.
@@ -149,25 +268,68 @@ impl Analyzer {
 
     /// Stems one folded word the way indexed words are stemmed.
     pub fn stem_word(&self, folded: &str) -> String {
-        self.stemmer.stem(folded).into_owned()
+        match self.algorithm {
+            Some(a) => frostem::Stemmer::new(a).stem(folded).into_owned(),
+            None => folded.to_owned(),
+        }
+    }
+
+    /// The term of a plain word as written (`raw`, not yet folded): English folds, then stems (its
+    /// stemmer expects plain letters, and readers type without accents); the other languages' stemmers
+    /// read their accents (`configurações` and `configuração` share the stem `configur` only before
+    /// `ç` and `õ` are folded), so they stem the lowercased word and fold the stem. `None` for a
+    /// stopword or an overlong token.
+    fn word_term(&self, raw: &str) -> Option<String> {
+        let folded = fold(raw);
+        if folded.len() > MAX_TOKEN_BYTES || self.is_stopword(&folded) {
+            return None;
+        }
+        Some(match self.algorithm {
+            Some(frostem::Algorithm::English) | None => self.stem_word(&folded),
+            Some(a) => fold(&frostem::Stemmer::new(a).stem(&raw.to_lowercase())),
+        })
     }
 
     /// Streams tokens to `emit`; the allocation-light form tantivy's tokenizer uses.
     pub fn for_each_token(&self, text: &str, mut emit: impl FnMut(Token)) {
         let mut position: u32 = 0;
         let mut run_start: Option<usize> = None;
+        // The CJK run being read: where it starts, and its previous character (start, end).
+        let mut cjk_start: Option<usize> = None;
+        let mut cjk_prev: Option<(usize, usize)> = None;
         for (i, c) in text.char_indices() {
             if is_word_char(c) || JOINERS.contains(&c) {
                 if run_start.is_none() {
                     run_start = Some(i);
                 }
+                cjk_start = None;
+                cjk_prev = None;
                 continue;
             }
             if let Some(start) = run_start.take() {
                 self.raw_token(text, start, i, &mut position, &mut emit);
             }
-            if is_cjk(c) {
-                let end = i + c.len_utf8();
+            if !is_cjk(c) {
+                cjk_start = None;
+                cjk_prev = None;
+                continue;
+            }
+            let end = i + c.len_utf8();
+            if self.cjk_bigrams {
+                if let Some((from, _)) = cjk_prev {
+                    emit(Token {
+                        text: text[from..end].to_owned(),
+                        kind: TokenKind::Word,
+                        position: position - 1,
+                        offset_from: from,
+                        offset_to: end,
+                    });
+                }
+            }
+            let lone = !self.cjk_bigrams
+                || !self.query
+                || (cjk_start.is_none() && !text[end..].starts_with(is_cjk));
+            if lone {
                 emit(Token {
                     text: c.to_string(),
                     kind: TokenKind::Word,
@@ -175,8 +337,10 @@ impl Analyzer {
                     offset_from: i,
                     offset_to: end,
                 });
-                position += 1;
             }
+            cjk_start.get_or_insert(i);
+            cjk_prev = Some((i, end));
+            position += 1;
         }
         if let Some(start) = run_start {
             self.raw_token(text, start, text.len(), &mut position, &mut emit);
@@ -229,10 +393,9 @@ impl Analyzer {
         let parts = split_identifier(token);
         let has_joiner = token.chars().any(|c| JOINERS.contains(&c));
         if parts.len() == 1 && !has_joiner {
-            let word = fold(token);
-            if word.len() <= MAX_TOKEN_BYTES && !is_stopword(&word) {
+            if let Some(text) = self.word_term(token) {
                 emit(Token {
-                    text: self.stem_word(&word),
+                    text,
                     kind: TokenKind::Word,
                     position: *position,
                     offset_from: from,
@@ -253,10 +416,9 @@ impl Analyzer {
             });
         }
         for part in parts {
-            let word = fold(part);
-            if word.len() <= MAX_TOKEN_BYTES && !is_stopword(&word) {
+            if let Some(text) = self.word_term(part) {
                 emit(Token {
-                    text: self.stem_word(&word),
+                    text,
                     kind: TokenKind::IdentifierPart,
                     position: *position,
                     offset_from: from,
@@ -365,9 +527,91 @@ mod tests {
         }
     }
 
+    fn texts_in(analyzer: Analyzer, q: &str) -> Vec<String> {
+        analyzer.analyze(q).into_iter().map(|t| t.text).collect()
+    }
+
     #[test]
-    fn cjk_characters_are_single_tokens() {
-        assert_eq!(texts("搜索文档"), ["搜", "索", "文", "档"]);
+    fn issue_6_cjk_runs_are_characters_and_bigrams_and_queries_ask_for_bigrams() {
+        let doc = Analyzer::for_language(Some("zh"));
+        assert_eq!(
+            texts_in(doc, "快速入门"),
+            ["快", "快速", "速", "速入", "入", "入门", "门"]
+        );
+        // A query asks for the bigrams of a run of two or more, the character of a run of one.
+        let query = doc.for_query();
+        assert_eq!(texts_in(query, "快速入门"), ["快速", "速入", "入门"]);
+        assert_eq!(texts_in(query, "云 API"), ["云", "api"]);
+        // Every token a query asks for, an indexed text containing the query has.
+        let page = texts_in(doc, "本页介绍快速入门和API密钥。");
+        for t in texts_in(query, "快速入门 API密钥") {
+            assert!(page.contains(&t), "{t} missing from {page:?}");
+        }
+        // Runs are broken by anything else; Japanese kana and Korean Hangul are runs too.
+        assert_eq!(texts_in(query, "検索 する"), ["検索", "する"]);
+        assert_eq!(texts_in(query, "문서검색"), ["문서", "서검", "검색"]);
+        // Positions: a bigram sits at its first character's position, in order.
+        let toks = doc.analyze("快速");
+        let pos: Vec<u32> = toks.iter().map(|t| t.position).collect();
+        assert_eq!(pos, [0, 0, 1]);
+        assert_eq!((toks[1].offset_from, toks[1].offset_to), (0, "快速".len()));
+        // Version 2 indexes (and their queries) keep characters one by one.
+        let v2 = Analyzer::for_index(2, Some("zh")).unwrap().for_query();
+        assert_eq!(texts_in(v2, "搜索文档"), ["搜", "索", "文", "档"]);
+    }
+
+    #[test]
+    fn issue_6_pages_are_stemmed_in_their_language() {
+        let fr = Analyzer::for_language(Some("fr"));
+        // French stemming and stopwords, elided articles dropped: `l'authentification` → `authentif`.
+        assert_eq!(
+            texts_in(fr, "Les clés de l'authentification"),
+            texts_in(fr, "clé authentifications")
+        );
+        assert!(!texts_in(fr, "l'authentification").contains(&"l".to_owned()));
+        let es = Analyzer::for_language(Some("es-MX"));
+        assert_eq!(texts_in(es, "las solicitudes"), texts_in(es, "solicitud"));
+        let de = Analyzer::for_language(Some("de"));
+        assert_eq!(texts_in(de, "die Schlüssel"), texts_in(de, "Schlüsseln"));
+        let pt = Analyzer::for_language(Some("pt-BR"));
+        assert_eq!(texts_in(pt, "as configurações"), texts_in(pt, "configuração"));
+        // Words are not stemmed as English in French pages.
+        assert_eq!(texts("running"), ["run"]);
+        assert_eq!(texts_in(fr, "running"), ["running"]);
+        // Identifiers stay whole and unstemmed in every language.
+        assert_eq!(texts_in(fr, "getUserById")[0], "getuserbyid");
+        // CJK languages stem their Latin words as English; an unknown language only folds.
+        assert_eq!(
+            texts_in(Analyzer::for_language(Some("zh-Hans")), "tokens"),
+            ["token"]
+        );
+        assert_eq!(texts_in(Analyzer::for_language(Some("vi")), "Tokens"), ["tokens"]);
+        // `None` and `en` are English; version 2 is English whatever the language.
+        assert_eq!(Analyzer::for_language(None), Analyzer::for_language(Some("EN-us")));
+        assert_eq!(
+            texts_in(Analyzer::for_index(2, Some("fr")).unwrap(), "les configurations"),
+            ["les", "configur"]
+        );
+        assert!(Analyzer::for_index(1, None).is_none());
+        assert!(Analyzer::for_index(ANALYZER_VERSION + 1, None).is_none());
+    }
+
+    #[test]
+    fn every_stopword_list_is_sorted_and_folded() {
+        for list in [
+            STOPWORDS,
+            STOPWORDS_FR,
+            STOPWORDS_ES,
+            STOPWORDS_DE,
+            STOPWORDS_PT,
+            STOPWORDS_IT,
+        ] {
+            let mut sorted = list.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted, list);
+            assert!(list.iter().all(|w| fold(w) == *w));
+        }
     }
 
     #[test]

@@ -230,6 +230,8 @@ pub enum TypoNeed {
 /// What a query needs: its terms, exact keys, and the term shards to fetch.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryPlan {
+    /// The analyzer the query was read with: the index's, in the reader's language.
+    pub analyzer: Analyzer,
     pub terms: Vec<QueryTerm>,
     pub exact: Vec<ExactKey>,
     /// The last word as a prefix ([`Searcher::plan_prefix`]).
@@ -330,14 +332,13 @@ pub enum SearchError {
 #[derive(Debug, Clone)]
 pub struct Searcher {
     pub manifest: Manifest,
-    analyzer: Analyzer,
     /// First chunk ordinal of each page (plus a final sentinel).
     page_first_chunk: Vec<u32>,
 }
 
 impl Searcher {
     pub fn new(manifest: Manifest) -> Result<Self, SearchError> {
-        if manifest.analyzer_version != crate::analyzer::ANALYZER_VERSION {
+        if Analyzer::for_index(manifest.analyzer_version, None).is_none() {
             return Err(SearchError::AnalyzerMismatch {
                 found: manifest.analyzer_version,
                 expected: crate::analyzer::ANALYZER_VERSION,
@@ -352,9 +353,21 @@ impl Searcher {
         page_first_chunk.push(acc);
         Ok(Searcher {
             manifest,
-            analyzer: Analyzer::english(),
             page_first_chunk,
         })
+    }
+
+    /// The analyzer a query in the reader's `language` is read with: the one the index analyzed that
+    /// language's pages with, when it has pages in it (`fr`, `zh-CN` for `zh`), else the one of pages
+    /// without a language (English).
+    pub fn query_analyzer(&self, language: Option<&str>) -> Analyzer {
+        let tag = language
+            .and_then(|l| self.language_id(l))
+            .and_then(|i| self.manifest.languages.get(i as usize))
+            .map(String::as_str);
+        Analyzer::for_index(self.manifest.analyzer_version, tag)
+            .unwrap_or_default()
+            .for_query()
     }
 
     /// The page a chunk belongs to.
@@ -396,7 +409,7 @@ impl Searcher {
         let quoted = crate::typos::quoted_spans(query);
         let mut need = Vec::new();
         let mut words: Vec<String> = Vec::new();
-        for tok in self.analyzer.analyze(query) {
+        for tok in plan.analyzer.analyze(query) {
             if tok.kind != TokenKind::Word
                 || quoted
                     .iter()
@@ -493,8 +506,8 @@ impl Searcher {
         corrections: &[crate::typos::Correction],
     ) -> QueryPlan {
         for c in corrections {
-            let from = self.analyzer.stem_word(&c.from);
-            let to = self.analyzer.stem_word(&c.to);
+            let from = plan.analyzer.stem_word(&c.from);
+            let to = plan.analyzer.stem_word(&c.to);
             let weight = plan
                 .terms
                 .iter()
@@ -526,16 +539,17 @@ impl Searcher {
 
     /// Analyzes the query and lists the term shards it needs.
     pub fn plan(&self, query: &str) -> QueryPlan {
-        self.plan_prefix(query, false)
+        self.plan_prefix(query, false, None)
     }
 
     /// [`Self::plan`], and with `prefix` the query's last word, when nothing follows it and it has at
     /// least [`PREFIX_MIN_CHARS`] letters, also as the start of longer indexed terms: `authen` finds
     /// `authentication` (indexed as its stem `authent`), `getuserb` the identifier `getuserbyid`. A
     /// typed word longer than the stem it will have (`authenticati`) matches that stem too. At most
-    /// [`PREFIX_MAX_SHARDS`] term shards are read for it.
-    pub fn plan_prefix(&self, query: &str, prefix: bool) -> QueryPlan {
-        let mut plan = self.plan_words(query);
+    /// [`PREFIX_MAX_SHARDS`] term shards are read for it. `language`: the reader's, which picks the
+    /// analyzer ([`Self::query_analyzer`]).
+    pub fn plan_prefix(&self, query: &str, prefix: bool, language: Option<&str>) -> QueryPlan {
+        let mut plan = self.plan_words(query, self.query_analyzer(language));
         if prefix {
             plan.prefix = self.prefix_term(query, &plan);
             if let Some(p) = &plan.prefix {
@@ -562,7 +576,7 @@ impl Searcher {
         // The whole word's term, as the analyzer makes it (stemmed, or an identifier kept whole).
         // (`analyze`, not a new `for_each_token` closure: each one is another copy of the tokenizer
         // in the wasm module.)
-        let whole = self
+        let whole = plan
             .analyzer
             .analyze(tail)
             .pop()
@@ -675,10 +689,10 @@ impl Searcher {
             .collect())
     }
 
-    fn plan_words(&self, query: &str) -> QueryPlan {
+    fn plan_words(&self, query: &str, analyzer: Analyzer) -> QueryPlan {
         let mut weights: BTreeMap<String, f32> = BTreeMap::new();
         let mut forms: Vec<String> = Vec::new();
-        for t in self.analyzer.analyze(query) {
+        for t in analyzer.analyze(query) {
             let w = if t.kind == TokenKind::Identifier {
                 forms.extend(separator_forms(&query[t.offset_from..t.offset_to]));
                 IDENTIFIER_BOOST
@@ -751,6 +765,7 @@ impl Searcher {
             );
         }
         QueryPlan {
+            analyzer,
             terms,
             exact,
             prefix: None,
@@ -760,11 +775,12 @@ impl Searcher {
 
     /// Term shards worth fetching while the user is still typing `partial`: those of its complete words
     /// and the one where its last word, read as a prefix, would sort (no filter can rule a prefix out).
-    pub fn preload_shards(&self, partial: &str) -> Vec<usize> {
-        let mut shards: BTreeSet<usize> = self.plan(partial).shards.into_iter().collect();
+    pub fn preload_shards(&self, partial: &str, language: Option<&str>) -> Vec<usize> {
+        let plan = self.plan_prefix(partial, false, language);
         let mut last = None;
-        self.analyzer
+        plan.analyzer
             .for_each_token(partial, |t| last = Some(t.text));
+        let mut shards: BTreeSet<usize> = plan.shards.into_iter().collect();
         if let Some(i) = last.and_then(|t| self.manifest.term_shard_for(&t)) {
             shards.insert(i);
         }
@@ -1442,7 +1458,7 @@ mod prefix_tests {
     }
 
     fn ranked(s: &Searcher, shards: &[TermShard], query: &str, prefix: bool) -> Vec<u32> {
-        let plan = s.plan_prefix(query, prefix);
+        let plan = s.plan_prefix(query, prefix, None);
         let opts = SearchOptions {
             prefix,
             ..Default::default()
@@ -1545,7 +1561,7 @@ mod prefix_tests {
         assert_eq!(hits[0], 2, "{hits:?}");
         assert!(hits.contains(&0) && hits.contains(&1), "{hits:?}");
         // The prefix adds the better of the whole word and its best extension, never both.
-        let plan = s.plan_prefix("auth", true);
+        let plan = s.plan_prefix("auth", true, None);
         let p = plan.prefix.as_ref().unwrap();
         assert_eq!(p.whole.as_deref(), Some("auth"));
         let opts = SearchOptions {
@@ -1568,7 +1584,7 @@ mod prefix_tests {
         let texts: Vec<String> = (0..40).map(|i| format!("config{i:02}")).collect();
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         let (s, shards) = index(&refs, 1);
-        let plan = s.plan_prefix("conf", true);
+        let plan = s.plan_prefix("conf", true, None);
         let p = plan.prefix.as_ref().unwrap();
         assert!(
             !p.shards.is_empty() && p.shards.len() <= PREFIX_MAX_SHARDS,
@@ -1577,7 +1593,7 @@ mod prefix_tests {
         );
         assert!(!ranked(&s, &shards, "conf", true).is_empty());
         // Plans without prefix search are unchanged.
-        assert_eq!(s.plan_prefix("conf", false), s.plan("conf"));
+        assert_eq!(s.plan_prefix("conf", false, None), s.plan("conf"));
     }
 }
 
@@ -1629,7 +1645,7 @@ mod typo_tests {
 
     fn corrections(query: &str, prefix: bool) -> Vec<Correction> {
         let (s, shards, dir, typo) = index();
-        let plan = s.plan_prefix(query, prefix);
+        let plan = s.plan_prefix(query, prefix, None);
         s.corrections(query, &plan, |i| shards.get(i), Some(&dir), |_| Some(&typo))
             .unwrap()
     }

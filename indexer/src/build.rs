@@ -234,14 +234,13 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
 
     if !to_parse.is_empty() || !removed.is_empty() {
         let mut writer = index.writer()?;
-        let analyzer = Analyzer::english();
         let pb = progress_bar(opts.progress, parsed.len() as u64, "indexing");
         for id in &removed {
             index.delete_page(&writer, id);
         }
         for (p, (page, page_warnings)) in &parsed {
             index.delete_page(&writer, &p.id);
-            index.add_page(&writer, page, &p.fingerprint, page_warnings, &analyzer)?;
+            index.add_page(&writer, page, &p.fingerprint, page_warnings)?;
             pb.inc(1);
         }
         pb.finish_and_clear();
@@ -441,8 +440,8 @@ fn leading_sentences(text: &str, max: usize) -> Vec<&str> {
 
 /// The short texts of the site, each once: page titles, `title. heading path` of sections, and the
 /// first complete sentences of each section. Queries look like these far more than like whole
-/// chunks, so the static encoder is fitted on them too.
-fn short_texts(contents: &IndexContents, sentences: usize) -> Vec<String> {
+/// chunks, so the static encoder is fitted on them too. Each comes with its page's language.
+fn short_texts(contents: &IndexContents, sentences: usize) -> Vec<(String, Option<&str>)> {
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for c in &contents.chunks {
@@ -464,7 +463,7 @@ fn short_texts(contents: &IndexContents, sentences: usize) -> Vec<String> {
         );
         for t in texts {
             if !t.is_empty() && seen.insert(t.clone()) {
-                out.push(t);
+                out.push((t, c.page.language.as_deref()));
             }
         }
     }
@@ -483,7 +482,7 @@ fn embed_short_texts(
     let texts = short_texts(contents, sentences);
     let keys: Vec<_> = texts
         .iter()
-        .map(|t| text_key(&e.model_id, &text_hash(t)))
+        .map(|(t, _)| text_key(&e.model_id, &text_hash(t)))
         .collect();
     let todo: Vec<usize> = (0..texts.len())
         .filter(|&i| cache.get(&keys[i]).is_none())
@@ -494,21 +493,22 @@ fn embed_short_texts(
         "embedding titles",
     );
     for batch in todo.chunks(256) {
-        let batch_texts: Vec<&str> = batch.iter().map(|&i| texts[i].as_str()).collect();
+        let batch_texts: Vec<&str> = batch.iter().map(|&i| texts[i].0.as_str()).collect();
         let vecs = e.embed(&batch_texts)?;
         cache.insert_all(batch.iter().map(|&i| keys[i]).zip(vecs).collect())?;
         pb.inc(batch.len() as u64);
     }
     pb.finish_and_clear();
-    let analyzer = Analyzer::english();
     let mut short = crate::encoder::ShortExamples {
         terms: Vec::with_capacity(texts.len()),
         vectors: Vec::with_capacity(texts.len()),
     };
-    for (t, key) in texts.iter().zip(&keys) {
+    for ((t, language), key) in texts.iter().zip(&keys) {
         if let Some(v) = cache.get(key) {
+            // Read as a query in the page's language is: these texts stand for queries.
             short.terms.push(
-                analyzer
+                Analyzer::for_language(*language)
+                    .for_query()
                     .analyze(t)
                     .into_iter()
                     .map(|tok| tok.text)

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, STORED, STRING,
 };
-use tantivy::tokenizer::{TextAnalyzer, Token, TokenStream, Tokenizer};
+use tantivy::tokenizer::{PreTokenizedString, TextAnalyzer, Token, TokenStream, Tokenizer};
 use tantivy::{Index, IndexWriter, TantivyDocument, Term};
 
 use crate::model::{ApiMeta2, Diagnostic, Page};
@@ -307,8 +307,10 @@ impl BuildIndex {
         page: &Page,
         fingerprint: &str,
         warnings: &[Diagnostic],
-        analyzer: &Analyzer,
     ) -> Result<usize, IndexError> {
+        // Each page in its language's analyzer: its tokens go to tantivy pre-tokenized, since a
+        // field's registered tokenizer is one for every document.
+        let analyzer = &Analyzer::for_language(page.language.as_deref());
         let stored_page = StoredPage {
             id: page.id.clone(),
             url: page.url.clone(),
@@ -365,7 +367,7 @@ impl BuildIndex {
             );
             for (f, t) in texts.iter().enumerate() {
                 if !t.is_empty() {
-                    doc.add_text(self.fields.text[f], t);
+                    doc.add_pre_tokenized_text(self.fields.text[f], pre_tokenized(analyzer, t));
                 }
             }
             if i == 0 {
@@ -383,6 +385,24 @@ impl BuildIndex {
             writer.add_document(doc).map_err(|e| self.tv(e))?;
         }
         Ok(page.chunks.len())
+    }
+}
+
+/// `text` as `analyzer` tokenizes it, in tantivy's form.
+fn pre_tokenized(analyzer: &Analyzer, text: &str) -> PreTokenizedString {
+    let mut tokens = Vec::new();
+    analyzer.for_each_token(text, |t| {
+        tokens.push(Token {
+            offset_from: t.offset_from,
+            offset_to: t.offset_to,
+            position: t.position as usize,
+            text: t.text,
+            position_length: 1,
+        })
+    });
+    PreTokenizedString {
+        text: text.to_owned(),
+        tokens,
     }
 }
 

@@ -222,7 +222,7 @@ impl LocalIndex {
         text: &str,
         opts: &SearchOptions,
     ) -> Result<(QueryPlan, Vec<Correction>), QueryError> {
-        let plan = self.searcher.plan_prefix(text, opts.prefix);
+        let plan = self.searcher.plan_prefix(text, opts.prefix, opts.language.as_deref());
         if !opts.typos {
             return Ok((plan, Vec::new()));
         }
@@ -401,7 +401,7 @@ impl LocalIndex {
         let m = &self.searcher.manifest;
         let mut files: Vec<String> = vec![MANIFEST_FILE.to_owned()];
         if opts.typos {
-            files.extend(self.typo_files(text, &self.searcher.plan_prefix(text, opts.prefix))?);
+            files.extend(self.typo_files(text, &self.searcher.plan_prefix(text, opts.prefix, opts.language.as_deref()))?);
         }
         if used != Mode::Vector {
             files.extend(plan.shards.iter().map(|&i| m.term_shards[i].file.clone()));

@@ -204,8 +204,17 @@ export class AidocsSearchElement extends HTMLElement {
       return;
     }
     // Warm the shards of what is typed so far; the search proper waits for a pause in typing.
-    this.#index?.preload(q).catch(() => {});
+    this.#index?.preload(q, { language: this.#language() }).catch(() => {});
     this.#timer = setTimeout(() => this.#run(q, seq), DEBOUNCE_MS);
+  }
+
+  /**
+   * The reader's language: the element's `lang`, else the page's. A multilingual index then searches
+   * that language's pages and stems the query's words as it stemmed theirs; an index without it
+   * ignores it.
+   */
+  #language() {
+    return this.getAttribute('lang') || globalThis.document?.documentElement?.lang || undefined;
   }
 
   /** The mode of the keystroke search; in `auto` mode a hybrid search follows once typing pauses. */
@@ -223,10 +232,7 @@ export class AidocsSearchElement extends HTMLElement {
       const [typing, paused] = this.#modes(index);
       const mode = upgrade ? paused : typing;
       // The reader may not have finished the last word: it also matches longer words.
-      // The reader's language: the element's `lang`, else the page's (a multilingual index then
-      // searches that language's pages; an index without it ignores it).
-      const language = this.getAttribute('lang') || globalThis.document?.documentElement?.lang || undefined;
-      const results = await index.search(q, { k, mode, prefix: true, language });
+      const results = await index.search(q, { k, mode, prefix: true, language: this.#language() });
       if (seq !== this.#seq) return; // a newer keystroke won: drop this stale response
       // The list never changes under a reader who has started choosing from it with the keyboard.
       if (upgrade && this.#choosing) return;

@@ -48,8 +48,9 @@ export interface SearchOptions {
    */
   typos?: boolean;
   /**
-   * The reader's language (`fr`, `zh-CN`): only pages in it, and pages without a language. Ignored
-   * when the index has no page in that language. `summary.languages` lists the index's languages.
+   * The reader's language (`fr`, `zh-CN`): only pages in it, and pages without a language; the
+   * query's words are stemmed as that language's pages were. Ignored when the index has no page in
+   * that language. `summary.languages` lists the index's languages.
    */
   language?: string;
   /**
@@ -130,7 +131,8 @@ export class AidocsIndex {
   /** The results JSON text, the typo corrections' JSON text (`[{"from","to"}]`) and the corrected query. */
   searchRawDetailed(query: string, options?: SearchOptions): Promise<{ raw: string; corrections: string; correctedQuery: string | null }>;
   /** Warms the shards of a query being typed; resolves to the number of files fetched. */
-  preload(partial: string): Promise<number>;
+  /** Warms the shards `partial` will need; `language` as in search options. */
+  preload(partial: string, options?: { language?: string }): Promise<number>;
   clearCache(): void;
   close(): void;
 }

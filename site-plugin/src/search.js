@@ -309,7 +309,7 @@ export class AidocsIndex {
       // known once the query's term rows and the vector directory are here); a misspelled word up to
       // three more (the typo directory, its shards, the corrected words' term shards).
       for (let round = 0; round < 8; round++) {
-        const names = this.#call(engine, (e) => e.filesForQuery(query, o.mode, o.nprobe, o.prefix, o.typos));
+        const names = this.#call(engine, (e) => e.filesForQuery(query, o.mode, o.nprobe, o.prefix, o.typos, o.language));
         if (names.length === 0) break;
         await this.#fetchInto(engine, names);
       }
@@ -383,8 +383,9 @@ export class AidocsIndex {
    * with no space after it, also matches longer words: what a search box wants as the reader types),
    * `typos` (default true: words the index lacks are corrected to the indexed words they most likely
    * meant; the resolved array's `corrections` and `correctedQuery` say what was corrected),
-   * `language` (the reader's, e.g. 'fr' or 'zh-CN': only pages in it and pages without a language;
-   * ignored when the index has none in it; `summary.languages` lists the index's),
+   * `language` (the reader's, e.g. 'fr' or 'zh-CN': only pages in it and pages without a language,
+   * and the query's words are stemmed as that language's pages were; ignored when the index has none
+   * in it; `summary.languages` lists the index's),
    * `encoder` (a full
    * encoder from `aidocs-search/full-encoder` to embed the query exactly instead of the static
    * encoder; null = static; default the index's `encoder` option).
@@ -400,12 +401,14 @@ export class AidocsIndex {
 
   /**
    * Warms the shards a query being typed will need (its complete words and the last word's prefix).
+   * `options.language`: the reader's, as in `search` (it picks how a multilingual index reads words).
    * Resolves to the number of files fetched; failures here never affect later searches.
    */
-  async preload(partial) {
+  async preload(partial, options = {}) {
     this.#check();
     const engine = this.#engine;
-    const names = this.#call(engine, (e) => e.filesForPreload(String(partial ?? '')));
+    const language = options?.language == null ? '' : String(options.language);
+    const names = this.#call(engine, (e) => e.filesForPreload(String(partial ?? ''), language));
     await this.#fetchInto(engine, names);
     return names.length;
   }

@@ -440,8 +440,9 @@ impl Engine {
         nprobe: Option<u32>,
         prefix: bool,
         typos: bool,
+        language: Option<&str>,
     ) -> Vec<String> {
-        let plan = self.searcher.plan_prefix(query, prefix);
+        let plan = self.searcher.plan_prefix(query, prefix, language);
         // Typo tolerance first: which words are indexed, then the directory, then the typo shards.
         let plan = if typos {
             match self.corrections(query, &plan) {
@@ -522,9 +523,9 @@ impl Engine {
         })
     }
 
-    /// Term shard files worth warming while the user types `partial`.
-    pub fn files_for_preload(&self, partial: &str) -> Vec<String> {
-        self.missing_terms(&self.searcher.preload_shards(partial))
+    /// Term shard files worth warming while the user types `partial` (in the reader's `language`).
+    pub fn files_for_preload(&self, partial: &str, language: Option<&str>) -> Vec<String> {
+        self.missing_terms(&self.searcher.preload_shards(partial, language))
     }
 
     /// The cache key and kind of index file `name`.
@@ -668,7 +669,9 @@ impl Engine {
     /// added) and returns a ticket for [`Self::files_for_ticket`] and [`Self::results`].
     pub fn rank(&mut self, query: &str, opts: &QueryOptions) -> Result<u32, EngineError> {
         let mut search = opts.to_search_options()?;
-        let plan = self.searcher.plan_prefix(query, search.prefix);
+        let plan = self
+            .searcher
+            .plan_prefix(query, search.prefix, search.language.as_deref());
         let missing = |file: String| EngineError::Search(SearchError::MissingTermShard(file));
         let corrections = if search.typos {
             self.corrections(query, &plan)

@@ -98,7 +98,9 @@ impl SearchEngine {
 
     /// Index files `query` needs in `mode` that are not cached yet; call again after adding them
     /// until it returns nothing (vector and hybrid queries need one more round for the partitions).
-    /// `nprobe` < 0 = the default; `prefix`: the last word is also a prefix (as in `rank`).
+    /// `nprobe` < 0 = the default; `prefix`: the last word is also a prefix (as in `rank`);
+    /// `language`: the reader's (as in `rank`: it picks the analyzer a multilingual index reads the
+    /// query with).
     #[wasm_bindgen(js_name = filesForQuery)]
     pub fn files_for_query(
         &mut self,
@@ -107,6 +109,7 @@ impl SearchEngine {
         nprobe: i32,
         prefix: Option<bool>,
         typos: Option<bool>,
+        language: Option<String>,
     ) -> Vec<String> {
         self.inner.files_for_query(
             query,
@@ -114,6 +117,7 @@ impl SearchEngine {
             u32::try_from(nprobe).ok(),
             prefix.unwrap_or(false),
             typos.unwrap_or(false),
+            language.as_deref().filter(|l| !l.is_empty()),
         )
     }
 
@@ -136,10 +140,11 @@ impl SearchEngine {
         }
     }
 
-    /// Term shard files worth warming while the user types `partial`.
+    /// Term shard files worth warming while the user types `partial` in the reader's `language`.
     #[wasm_bindgen(js_name = filesForPreload)]
-    pub fn files_for_preload(&self, partial: &str) -> Vec<String> {
-        self.inner.files_for_preload(partial)
+    pub fn files_for_preload(&self, partial: &str, language: Option<String>) -> Vec<String> {
+        self.inner
+            .files_for_preload(partial, language.as_deref().filter(|l| !l.is_empty()))
     }
 
     /// The envelope kind byte of an index file (2 terms, 3 meta, 4 vector directory, 5 vectors,

@@ -50,7 +50,7 @@ fn opts(mode: &str) -> QueryOptions {
 fn fetch_all(engine: &mut Engine, query: &str, mode: &str) -> Vec<String> {
     let mut asked = Vec::new();
     for _ in 0..4 {
-        let names = engine.files_for_query(query, mode, None, false, false);
+        let names = engine.files_for_query(query, mode, None, false, false, None);
         if names.is_empty() {
             break;
         }
@@ -60,7 +60,7 @@ fn fetch_all(engine: &mut Engine, query: &str, mode: &str) -> Vec<String> {
         asked.extend(names);
     }
     assert!(engine
-        .files_for_query(query, mode, None, false, false)
+        .files_for_query(query, mode, None, false, false, None)
         .is_empty());
     asked
 }

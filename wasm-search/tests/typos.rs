@@ -26,7 +26,7 @@ fn opts(typos: bool) -> QueryOptions {
 fn fetch_all(engine: &mut Engine, query: &str, typos: bool) -> Vec<Vec<String>> {
     let mut rounds = Vec::new();
     for _ in 0..8 {
-        let names = engine.files_for_query(query, "lexical", None, false, typos);
+        let names = engine.files_for_query(query, "lexical", None, false, typos, None);
         if names.is_empty() {
             return rounds;
         }
@@ -92,7 +92,7 @@ fn issue_6_the_engine_corrects_misspelled_words_round_by_round() {
 fn issue_6_a_corrupt_typo_file_is_a_typed_error() {
     let mut engine = Engine::open(&read("manifest.bin"), None, 64 << 20).unwrap();
     for _ in 0..8 {
-        let names = engine.files_for_query("refesh tokns", "lexical", None, false, true);
+        let names = engine.files_for_query("refesh tokns", "lexical", None, false, true, None);
         let Some(typo) = names.iter().find(|n| n.starts_with("y/")) else {
             for n in &names {
                 engine.add(n, &read(n), None).unwrap();
@@ -162,7 +162,7 @@ fn issue_6_random_damage_to_typo_files_is_an_error_or_a_valid_file() {
         let mut engine = Engine::open(&read("manifest.bin"), None, 64 << 20).unwrap();
         let mut failed = false;
         for _ in 0..8 {
-            let names = engine.files_for_query("refesh tokns", "lexical", None, false, true);
+            let names = engine.files_for_query("refesh tokns", "lexical", None, false, true, None);
             if names.is_empty() {
                 break;
             }
@@ -197,7 +197,7 @@ fn issue_6_random_damage_to_typo_files_is_an_error_or_a_valid_file() {
 
 /// A plain search on an engine that may hold damaged typo state: fetch what it asks, rank, results.
 fn titles_or_retry(engine: &mut Engine) -> (String, String) {
-    for n in engine.files_for_query("refresh tokens", "lexical", None, false, false) {
+    for n in engine.files_for_query("refresh tokens", "lexical", None, false, false, None) {
         engine.add(&n, &read(&n), None).unwrap();
     }
     titles(engine, "refresh tokens", false)

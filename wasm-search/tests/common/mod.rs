@@ -39,7 +39,7 @@ fn search_with(
     kinds: &str,
     mut fetch: impl FnMut(&str) -> Vec<u8>,
 ) -> Result<String, JsValue> {
-    for name in engine.files_for_query(query, "lexical", -1, None, None) {
+    for name in engine.files_for_query(query, "lexical", -1, None, None, None) {
         engine.add(&name, &fetch(&name), None)?;
     }
     let ticket = engine.rank(
@@ -82,20 +82,20 @@ fn issue_3_same_results_as_the_native_cli() {
 fn loads_only_the_shards_a_query_needs() {
     let mut engine = open(NO_LIMIT);
     let terms = FILES.iter().filter(|(n, _)| n.starts_with("t/")).count();
-    let needed = engine.files_for_query("refresh tokens", "lexical", -1, None, None);
+    let needed = engine.files_for_query("refresh tokens", "lexical", -1, None, None, None);
     assert!(!needed.is_empty() && needed.len() < terms, "{needed:?}");
     // A word the site never uses is ruled out by the manifest's filters: no fetch at all.
     assert!(engine
-        .files_for_query("zzzqqqxx", "lexical", -1, None, None)
+        .files_for_query("zzzqqqxx", "lexical", -1, None, None, None)
         .is_empty());
     search(&mut engine, "refresh tokens", "");
     assert!(
         engine
-            .files_for_query("refresh tokens", "lexical", -1, None, None)
+            .files_for_query("refresh tokens", "lexical", -1, None, None, None)
             .is_empty(),
         "cached"
     );
-    assert!(!engine.files_for_preload("authen").is_empty() || engine.cache_entries() > 0);
+    assert!(!engine.files_for_preload("authen", None).is_empty() || engine.cache_entries() > 0);
 }
 
 #[wasm_bindgen_test]
@@ -105,7 +105,7 @@ fn filters_and_options() {
     assert!(api.contains("\"kind\":\"api\"") && !api.contains("\"kind\":\"docs\""));
     let both = search(&mut engine, "user", "docs,api");
     assert!(both.contains("\"kind\":\"api\"") && both.contains("\"kind\":\"docs\""));
-    for name in engine.files_for_query("user", "lexical", -1, None, None) {
+    for name in engine.files_for_query("user", "lexical", -1, None, None, None) {
         engine.add(&name, file(&name), None).unwrap();
     }
     let t = engine
@@ -142,9 +142,9 @@ fn issue_4_vector_modes_without_vectors_rank_lexically() {
     for mode in ["vector", "hybrid"] {
         let mut engine = open(NO_LIMIT);
         for (id, text, kinds) in QUERIES {
-            let lexical = engine.files_for_query(text, "lexical", -1, None, None);
+            let lexical = engine.files_for_query(text, "lexical", -1, None, None, None);
             assert_eq!(
-                engine.files_for_query(text, mode, -1, None, None),
+                engine.files_for_query(text, mode, -1, None, None, None),
                 lexical,
                 "{mode} {text}"
             );
@@ -169,7 +169,7 @@ fn issue_4_vector_modes_without_vectors_rank_lexically() {
 fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
     let mut engine = open(NO_LIMIT);
     let name = engine
-        .files_for_query("refresh tokens", "lexical", -1, None, None)
+        .files_for_query("refresh tokens", "lexical", -1, None, None, None)
         .remove(0);
     let good = file(&name);
     let cases: Vec<(Vec<u8>, &str)> = vec![
@@ -290,7 +290,7 @@ fn payload_inflated_by_the_caller_gives_the_same_results() {
     )
     .unwrap();
     for (id, text, kinds) in QUERIES {
-        for name in engine.files_for_query(text, "lexical", -1, None, None) {
+        for name in engine.files_for_query(text, "lexical", -1, None, None, None) {
             let f = file(&name);
             let h = envelope::read_header(f).unwrap();
             engine
