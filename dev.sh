@@ -128,6 +128,8 @@ run_tests() {
   log "site-plugin tests (node --test; the handler on Node, Deno, Bun and workerd; the search box end to end in headless Chromium)"
   cargo build -p aidocs-index
   (cd site-plugin && AIDOCS_REQUIRE_RUNTIMES=1 AIDOCS_INDEX_BIN="$ROOT/target/debug/aidocs-index" node --test test/)
+  log "cargo test aidocs-core as the lean wasm module builds it (no Snowball stemmers but English)"
+  cargo test -q -p aidocs-core --no-default-features --features inflate --lib
   log "cargo test (unit, CLI, end-to-end, native-vs-wasm parity; SciFact runs when ../shared/data is present)"
   AIDOCS_REQUIRE_WASM=1 AIDOCS_REQUIRE_MODEL=1 cargo test --workspace
 }

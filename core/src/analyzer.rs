@@ -100,8 +100,7 @@ pub struct Token {
 /// two switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Analyzer {
-    /// `None`: the language has no stemmer here; words are folded only.
-    algorithm: Option<frostem::Algorithm>,
+    stemming: Stemming,
     stopwords: &'static [&'static str],
     /// Version 3: CJK runs as characters and bigrams; version 2: characters only.
     cjk_bigrams: bool,
@@ -115,42 +114,94 @@ impl Default for Analyzer {
     }
 }
 
-/// The Snowball stemmer and stopwords of a language tag (`fr`, `pt-BR`, `zh-Hans`), by its primary
-/// subtag; Mintlify's `cn` and `jp` are read as `zh` and `ja`. CJK languages stem their Latin words as
-/// English (their docs name APIs and terms in English). `None`: no stemmer (words are folded only).
-fn language_stemming(tag: &str) -> (Option<frostem::Algorithm>, &'static [&'static str]) {
-    use frostem::Algorithm as A;
+/// How a language's words are stemmed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stemming {
+    Snowball(frostem::Algorithm),
+    /// Snowball has no stemmer for the language: words are folded only.
+    None,
+    /// The language has a Snowball stemmer that this build leaves out (the lean wasm module): its
+    /// queries cannot be read the way its pages were (see [`Analyzer::missing_stemmer`]).
+    LeftOut(&'static str),
+}
+
+/// The stemming and stopwords of a language tag (`fr`, `pt-BR`, `zh-Hans`), by its primary subtag;
+/// Mintlify's `cn` and `jp` are read as `zh` and `ja`. CJK languages stem their Latin words as
+/// English (their docs name APIs and terms in English).
+fn language_stemming(tag: &str) -> (Stemming, &'static [&'static str]) {
     let primary = tag
         .split(['-', '_'])
         .next()
         .unwrap_or("")
         .to_ascii_lowercase();
-    match primary.as_str() {
-        "" | "en" | "zh" | "cn" | "ja" | "jp" | "ko" | "kr" => (Some(A::English), STOPWORDS),
-        "fr" => (Some(A::French), STOPWORDS_FR),
-        "es" => (Some(A::Spanish), STOPWORDS_ES),
-        "de" => (Some(A::German), STOPWORDS_DE),
-        "pt" => (Some(A::Portuguese), STOPWORDS_PT),
-        "it" => (Some(A::Italian), STOPWORDS_IT),
-        "nl" => (Some(A::Dutch), &[]),
-        "sv" => (Some(A::Swedish), &[]),
-        "da" => (Some(A::Danish), &[]),
-        "no" | "nb" | "nn" => (Some(A::Norwegian), &[]),
-        "fi" => (Some(A::Finnish), &[]),
-        "ru" => (Some(A::Russian), &[]),
-        "uk" => (Some(A::Ukrainian), &[]),
-        "pl" => (Some(A::Polish), &[]),
-        "cs" => (Some(A::Czech), &[]),
-        "tr" => (Some(A::Turkish), &[]),
-        "id" => (Some(A::Indonesian), &[]),
-        "ro" => (Some(A::Romanian), &[]),
-        "hu" => (Some(A::Hungarian), &[]),
-        "ca" => (Some(A::Catalan), &[]),
-        "el" => (Some(A::Greek), &[]),
-        "ar" => (Some(A::Arabic), &[]),
-        "hi" => (Some(A::Hindi), &[]),
-        _ => (None, &[]),
-    }
+    let (name, stopwords): (&'static str, &'static [&'static str]) = match primary.as_str() {
+        "" | "en" | "zh" | "cn" | "ja" | "jp" | "ko" | "kr" => {
+            return (
+                Stemming::Snowball(frostem::Algorithm::English),
+                STOPWORDS,
+            )
+        }
+        "fr" => ("french", STOPWORDS_FR),
+        "es" => ("spanish", STOPWORDS_ES),
+        "de" => ("german", STOPWORDS_DE),
+        "pt" => ("portuguese", STOPWORDS_PT),
+        "it" => ("italian", STOPWORDS_IT),
+        "nl" => ("dutch", &[]),
+        "sv" => ("swedish", &[]),
+        "da" => ("danish", &[]),
+        "no" | "nb" | "nn" => ("norwegian", &[]),
+        "fi" => ("finnish", &[]),
+        "ru" => ("russian", &[]),
+        "uk" => ("ukrainian", &[]),
+        "pl" => ("polish", &[]),
+        "cs" => ("czech", &[]),
+        "tr" => ("turkish", &[]),
+        "id" => ("indonesian", &[]),
+        "ro" => ("romanian", &[]),
+        "hu" => ("hungarian", &[]),
+        "ca" => ("catalan", &[]),
+        "el" => ("greek", &[]),
+        "ar" => ("arabic", &[]),
+        "hi" => ("hindi", &[]),
+        _ => return (Stemming::None, &[]),
+    };
+    (snowball(name), stopwords)
+}
+
+/// The Snowball algorithm `name`, if this build has it (the `stemmers` feature).
+#[cfg(feature = "stemmers")]
+fn snowball(name: &'static str) -> Stemming {
+    use frostem::Algorithm as A;
+    Stemming::Snowball(match name {
+        "french" => A::French,
+        "spanish" => A::Spanish,
+        "german" => A::German,
+        "portuguese" => A::Portuguese,
+        "italian" => A::Italian,
+        "dutch" => A::Dutch,
+        "swedish" => A::Swedish,
+        "danish" => A::Danish,
+        "norwegian" => A::Norwegian,
+        "finnish" => A::Finnish,
+        "russian" => A::Russian,
+        "ukrainian" => A::Ukrainian,
+        "polish" => A::Polish,
+        "czech" => A::Czech,
+        "turkish" => A::Turkish,
+        "indonesian" => A::Indonesian,
+        "romanian" => A::Romanian,
+        "hungarian" => A::Hungarian,
+        "catalan" => A::Catalan,
+        "greek" => A::Greek,
+        "arabic" => A::Arabic,
+        "hindi" => A::Hindi,
+        _ => return Stemming::LeftOut(name),
+    })
+}
+
+#[cfg(not(feature = "stemmers"))]
+fn snowball(name: &'static str) -> Stemming {
+    Stemming::LeftOut(name)
 }
 
 pub fn is_cjk(c: char) -> bool {
@@ -222,9 +273,9 @@ impl Analyzer {
 
     /// The current version's analyzer for a page (or reader) in language `tag`; `None` is English.
     pub fn for_language(tag: Option<&str>) -> Self {
-        let (algorithm, stopwords) = language_stemming(tag.unwrap_or(""));
+        let (stemming, stopwords) = language_stemming(tag.unwrap_or(""));
         Analyzer {
-            algorithm,
+            stemming,
             stopwords,
             cjk_bigrams: true,
             query: false,
@@ -236,7 +287,7 @@ impl Analyzer {
     pub fn for_index(version: u32, tag: Option<&str>) -> Option<Self> {
         match version {
             2 => Some(Analyzer {
-                algorithm: Some(frostem::Algorithm::English),
+                stemming: Stemming::Snowball(frostem::Algorithm::English),
                 stopwords: STOPWORDS,
                 cjk_bigrams: false,
                 query: false,
@@ -255,6 +306,16 @@ impl Analyzer {
         }
     }
 
+    /// The Snowball stemmer this analyzer's language needs and this build leaves out (the lean wasm
+    /// module has English only): such an analyzer folds words without stemming them, so a reader must
+    /// not rank with it (`SearchError::MissingStemmer`).
+    pub fn missing_stemmer(&self) -> Option<&'static str> {
+        match self.stemming {
+            Stemming::LeftOut(name) => Some(name),
+            _ => None,
+        }
+    }
+
     fn is_stopword(&self, word: &str) -> bool {
         self.stopwords.binary_search(&word).is_ok()
     }
@@ -268,9 +329,9 @@ impl Analyzer {
 
     /// Stems one folded word the way indexed words are stemmed.
     pub fn stem_word(&self, folded: &str) -> String {
-        match self.algorithm {
-            Some(a) => frostem::Stemmer::new(a).stem(folded).into_owned(),
-            None => folded.to_owned(),
+        match self.stemming {
+            Stemming::Snowball(a) => frostem::Stemmer::new(a).stem(folded).into_owned(),
+            _ => folded.to_owned(),
         }
     }
 
@@ -284,9 +345,11 @@ impl Analyzer {
         if folded.len() > MAX_TOKEN_BYTES || self.is_stopword(&folded) {
             return None;
         }
-        Some(match self.algorithm {
-            Some(frostem::Algorithm::English) | None => self.stem_word(&folded),
-            Some(a) => fold(&frostem::Stemmer::new(a).stem(&raw.to_lowercase())),
+        Some(match self.stemming {
+            Stemming::Snowball(frostem::Algorithm::English) | Stemming::None | Stemming::LeftOut(_) => {
+                self.stem_word(&folded)
+            }
+            Stemming::Snowball(a) => fold(&frostem::Stemmer::new(a).stem(&raw.to_lowercase())),
         })
     }
 
@@ -560,6 +623,17 @@ mod tests {
         assert_eq!(texts_in(v2, "搜索文档"), ["搜", "索", "文", "档"]);
     }
 
+    #[test]
+    fn issue_6_a_build_without_stemmers_names_the_one_it_lacks() {
+        let expect = |name: &'static str| cfg!(not(feature = "stemmers")).then_some(name);
+        assert_eq!(Analyzer::for_language(Some("fr")).missing_stemmer(), expect("french"));
+        assert_eq!(Analyzer::for_language(Some("pt-BR")).missing_stemmer(), expect("portuguese"));
+        for tag in [None, Some("en"), Some("zh-Hans"), Some("ja"), Some("ko"), Some("vi")] {
+            assert_eq!(Analyzer::for_language(tag).missing_stemmer(), None, "{tag:?}");
+        }
+    }
+
+    #[cfg(feature = "stemmers")]
     #[test]
     fn issue_6_pages_are_stemmed_in_their_language() {
         let fr = Analyzer::for_language(Some("fr"));

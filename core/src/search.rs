@@ -326,6 +326,11 @@ pub enum SearchError {
     MissingMetaShard(String),
     #[error("metadata shard {0} does not match the manifest's page table")]
     MetaMismatch(String),
+    #[error("the index stems {language} pages with the Snowball {stemmer} stemmer, which this build of the search module leaves out: load the full module (aidocs_search_full_bg.wasm; openIndex does when given the reader's `language`)")]
+    MissingStemmer {
+        language: String,
+        stemmer: &'static str,
+    },
 }
 
 /// A manifest prepared for querying.
@@ -360,6 +365,18 @@ impl Searcher {
     /// The analyzer a query in the reader's `language` is read with: the one the index analyzed that
     /// language's pages with, when it has pages in it (`fr`, `zh-CN` for `zh`), else the one of pages
     /// without a language (English).
+    /// A query whose analyzer lacks its language's stemmer is refused, never ranked with unstemmed
+    /// words against stemmed pages.
+    fn check_stemmer(&self, plan: &QueryPlan, opts: &SearchOptions) -> Result<(), SearchError> {
+        match plan.analyzer.missing_stemmer() {
+            Some(stemmer) => Err(SearchError::MissingStemmer {
+                language: opts.language.clone().unwrap_or_default(),
+                stemmer,
+            }),
+            None => Ok(()),
+        }
+    }
+
     pub fn query_analyzer(&self, language: Option<&str>) -> Analyzer {
         let tag = language
             .and_then(|l| self.language_id(l))
@@ -889,6 +906,7 @@ impl Searcher {
         shard: impl Fn(usize) -> Option<&'s TermShard>,
         opts: &SearchOptions,
     ) -> Result<Vec<PageHit>, SearchError> {
+        self.check_stemmer(plan, opts)?;
         let get = self.getter(&shard);
         let chunks = self.lexical_chunks(plan, &get, opts)?;
         self.aggregate(chunks, plan, &get, opts, None)
@@ -925,6 +943,7 @@ impl Searcher {
     where
         F: Fn(usize) -> Option<&'v crate::vectors::VectorShard>,
     {
+        self.check_stemmer(plan, opts)?;
         let get = self.getter(&shard);
         let usable = vectors.filter(|v| {
             opts.mode != Mode::Lexical
@@ -1785,5 +1804,50 @@ mod language_tests {
         assert_eq!(pages("guide", Some("de")), vec![0, 1]);
         assert_eq!(s.language_id("zh"), None);
         assert_eq!(s.language_id("en"), Some(0));
+    }
+
+    #[test]
+    fn issue_6_a_query_is_read_with_its_readers_language_analyzer() {
+        let (s, shards) = super::prefix_tests::index(&["Guide de démarrage", "Quickstart"], 8);
+        let mut m = s.manifest.clone();
+        m.languages = vec!["en".into(), "fr".into()];
+        m.pages[1].language = Some(1);
+        let s = Searcher::new(m.clone()).unwrap();
+        let terms = |lang: Option<&str>| -> Vec<String> {
+            let plan = s.plan_prefix("les déploiements", false, lang);
+            plan.terms.into_iter().map(|t| t.text).collect()
+        };
+        // English: `les` is a word, `deploiements` stems as English; French: `les` is a stopword
+        // and the stemmer reads the accents.
+        assert_eq!(terms(None), ["deploiement", "les"]);
+        assert_eq!(terms(Some("en")), terms(None));
+        let fr = Analyzer::for_language(Some("fr"));
+        assert_eq!(terms(Some("fr-FR")).len(), 1);
+        assert_eq!(fr.missing_stemmer().is_some(), cfg!(not(feature = "stemmers")));
+        // A language the index has no page in reads the query as English.
+        assert_eq!(terms(Some("de")), terms(None));
+        // A reader without the language's stemmer refuses to rank rather than rank unstemmed words.
+        let opts = SearchOptions {
+            language: Some("fr".into()),
+            ..Default::default()
+        };
+        let ranked = s.rank(&s.plan_prefix("guide", false, Some("fr")), |i| shards.get(i), &opts);
+        if cfg!(feature = "stemmers") {
+            assert!(ranked.is_ok());
+        } else {
+            assert_eq!(
+                ranked.unwrap_err(),
+                SearchError::MissingStemmer {
+                    language: "fr".into(),
+                    stemmer: "french"
+                }
+            );
+        }
+        // An index of analyzer version 2 reads every query as English, whatever the language.
+        m.analyzer_version = 2;
+        let v2 = Searcher::new(m).unwrap();
+        let plan = v2.plan_prefix("les déploiements", false, Some("fr"));
+        assert_eq!(plan.terms.len(), 2);
+        assert!(plan.analyzer.missing_stemmer().is_none());
     }
 }

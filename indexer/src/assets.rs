@@ -18,7 +18,7 @@ pub const FILES: [&str; 5] = [
     "wasm/aidocs_search.js",
     "wasm/aidocs_search_bg.wasm",
     // Loaded only where the browser lacks DecompressionStream.
-    "wasm/aidocs_search_inflate_bg.wasm",
+    "wasm/aidocs_search_full_bg.wasm",
 ];
 
 #[derive(Debug, thiserror::Error)]

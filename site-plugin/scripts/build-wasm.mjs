@@ -2,7 +2,7 @@
 // Builds wasm-search/ into site-plugin/wasm/ (wasm-pack, web target, wasm-opt -Oz from npm `binaryen`,
 // never Debian's: see ../shared/TOOLCHAIN.md) and prints the sizes readers pay.
 // The search module is built twice from the same code: `aidocs_search_bg.wasm` without an inflater
-// (every platform with DecompressionStream: what readers load) and `aidocs_search_inflate_bg.wasm`
+// (every platform with DecompressionStream: what readers load) and `aidocs_search_full_bg.wasm`
 // with one (older browsers, `inflate: 'wasm'`); both share the one JS glue, which is checked.
 // `build-wasm.mjs encoder` builds wasm-encoder/ (the full model for Node and edge, never shipped to
 // browsers) into site-plugin/wasm-encoder/ instead.
@@ -46,7 +46,7 @@ if (encoder) {
     console.error('the two builds of the search module need different JS glue: they cannot share it');
     process.exit(1);
   }
-  renameSync(join(scratch, `${name}_bg.wasm`), join(out, `${name}_inflate_bg.wasm`));
+  renameSync(join(scratch, `${name}_bg.wasm`), join(out, `${name}_full_bg.wasm`));
   rmSync(scratch, { recursive: true, force: true });
 }
 const size = (f) => {
@@ -54,5 +54,5 @@ const size = (f) => {
   return `${f}: ${statSync(join(out, f)).size} B, ${gzipSync(b, { level: 9 }).length} B gzipped`;
 };
 console.log(size(`${name}_bg.wasm`));
-if (!encoder) console.log(size(`${name}_inflate_bg.wasm`));
+if (!encoder) console.log(size(`${name}_full_bg.wasm`));
 console.log(size(`${name}.js`));

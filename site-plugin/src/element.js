@@ -161,7 +161,7 @@ export class AidocsSearchElement extends HTMLElement {
   /** Loads the engine and opens the index once; concurrent callers share the promise. */
   #engine() {
     this.#opening ??= import('./search.js')
-      .then(({ openIndex }) => openIndex(this.getAttribute('index') ?? '/_search/'))
+      .then(({ openIndex }) => openIndex(this.getAttribute('index') ?? '/_search/', { language: this.#language() }))
       .then((index) => (this.#index = index))
       .catch((e) => {
         this.#opening = null;

@@ -113,6 +113,11 @@ export interface OpenOptions {
   fetch?: typeof fetch;
   /** `auto` inflates with DecompressionStream where available; `wasm` always inflates inside the module. */
   inflate?: 'auto' | 'wasm';
+  /**
+   * The reader's language. One whose pages are stemmed by a Snowball stemmer other than English's
+   * (`fr`, `es`, `de`, `pt`…) loads the full module, which has them; the lean one has English only.
+   */
+  language?: string;
   /** Called when a newly deployed build replaced the one in use. */
   onReload?: (buildId: string) => void;
   /** A full encoder for every vector and hybrid search of this index (see SearchOptions.encoder). */
@@ -142,5 +147,7 @@ export function openIndex(source: string | URL | ShardLoader, options?: OpenOpti
 /** A loader fetching files relative to `base`. */
 export function urlLoader(base: string, fetchImpl?: typeof fetch): ShardLoader;
 /** Loads the wasm module (done by openIndex; call early to overlap it with other work). */
-export function loadWasm(source?: string | URL | BufferSource | WebAssembly.Module): Promise<void>;
+export function loadWasm(source?: string | URL | BufferSource | WebAssembly.Module, options?: { inflate?: 'auto' | 'wasm'; language?: string }): Promise<void>;
+/** Whether a reader in `language` needs a stemmer only the full module has. */
+export function needsStemmer(language?: string): boolean;
 export const MANIFEST_FILE: 'manifest.bin';

@@ -50,19 +50,37 @@ let wasmInflates = false;
 
 
 /**
+ * Whether a reader in `language` needs a Snowball stemmer the lean module leaves out: every language
+ * the analyzer stems except English, whose stemmer Chinese, Japanese and Korean pages use for their
+ * Latin words (the list mirrors `core::analyzer::language_stemming`).
+ */
+export function needsStemmer(language) {
+  const primary = String(language ?? '').split(/[-_]/)[0].toLowerCase();
+  return STEMMED_LANGUAGES.has(primary);
+}
+const STEMMED_LANGUAGES = new Set([
+  'fr', 'es', 'de', 'pt', 'it', 'nl', 'sv', 'da', 'no', 'nb', 'nn', 'fi', 'ru', 'uk', 'pl', 'cs',
+  'tr', 'id', 'ro', 'hu', 'ca', 'el', 'ar', 'hi',
+]);
+
+/**
  * Loads the wasm module once. `source`: nothing (the file next to this package), a URL, the bytes,
  * or a compiled WebAssembly.Module (edge runtimes that import .wasm as a module). Without a source,
- * the lean module (`aidocs_search_bg.wasm`) is loaded where DecompressionStream inflates payloads,
- * and the one with an inflater (`aidocs_search_inflate_bg.wasm`) where it is missing or `inflate`
- * is 'wasm'. A page loads one module: the first `openIndex` decides.
+ * the lean module (`aidocs_search_bg.wasm`) is loaded where DecompressionStream inflates payloads
+ * and the reader's `language` is English, Chinese, Japanese, Korean or unknown; the full module
+ * (`aidocs_search_full_bg.wasm`: an inflater and the Snowball stemmers of the other languages, about
+ * 75 KB more gzipped) where DecompressionStream is missing, `inflate` is 'wasm' or the language needs
+ * a stemmer. A page loads one module: the first `openIndex` decides (with the lean module loaded, a
+ * query in a language whose pages were stemmed by a stemmer it lacks fails with `missing_stemmer`).
  */
-export function loadWasm(source, { inflate } = {}) {
+export function loadWasm(source, { inflate, language } = {}) {
   const needInflater = inflate === 'wasm' || !canStream;
+  const needFull = needInflater || needsStemmer(language);
   wasmReady ??= (async () => {
     if (source instanceof WebAssembly.Module || ArrayBuffer.isView(source) || source instanceof ArrayBuffer) {
       initSync({ module: source });
     } else {
-      const file = needInflater ? '../wasm/aidocs_search_inflate_bg.wasm' : '../wasm/aidocs_search_bg.wasm';
+      const file = needFull ? '../wasm/aidocs_search_full_bg.wasm' : '../wasm/aidocs_search_bg.wasm';
       const url = source ? new URL(source, globalThis.location?.href) : new URL(file, import.meta.url);
       if (url.protocol === 'file:') {
         // A variable specifier: bundlers and edge runtimes (wrangler, miniflare) must not try to resolve
@@ -85,7 +103,7 @@ export function loadWasm(source, { inflate } = {}) {
         'bad_option',
         canStream
           ? "inflate: 'wasm' needs the module with an inflater, but this page already loaded the lean one: pass inflate: 'wasm' to the first openIndex"
-          : 'this platform has no DecompressionStream: load aidocs_search_inflate_bg.wasm (the `wasm` option)',
+          : 'this platform has no DecompressionStream: load aidocs_search_full_bg.wasm (the `wasm` option)',
       );
     }
   });
@@ -432,12 +450,13 @@ export class AidocsIndex {
  * Opens an index. `source`: the base URL of the index directory (where `manifest.bin` is), or an async
  * loader `(name) => Promise<Uint8Array>` for runtimes where the files live in KV, R2, a file system or an
  * asset binding. `options`: `cacheBytes` (bound on decoded shards, default 8 MiB), `wasm` (module
- * source, see loadWasm), `fetch` (for URL sources), `inflate` ('auto' | 'wasm'), `onReload(buildId)`,
+ * source, see loadWasm), `fetch` (for URL sources), `inflate` ('auto' | 'wasm'), `language` (the
+ * reader's: one that needs a Snowball stemmer, such as 'fr', loads the full module), `onReload(buildId)`,
  * `encoder` (a full encoder for vector and hybrid searches, see aidocs-search/full-encoder).
  */
 export async function openIndex(source, options = {}) {
   const load = typeof source === 'function' ? source : urlLoader(String(source), options.fetch ?? globalThis.fetch);
-  await loadWasm(options.wasm, { inflate: options.inflate });
+  await loadWasm(options.wasm, { inflate: options.inflate, language: options.language });
   const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
   if (!Number.isInteger(cacheBytes) || cacheBytes < 0 || cacheBytes > 2 ** 32 - 1) {
     throw new AidocsSearchError('bad_option', `cacheBytes must be an integer number of bytes, got ${cacheBytes}`);

@@ -67,7 +67,7 @@ test('fixture queries give the native CLI results, through DecompressionStream a
 test('the module readers load leaves the inflater out; the other carries it', async () => {
   const wasm = join(repo, 'site-plugin', 'wasm');
   const lean = readFileSync(join(wasm, 'aidocs_search_bg.wasm')).length;
-  const full = readFileSync(join(wasm, 'aidocs_search_inflate_bg.wasm')).length;
+  const full = readFileSync(join(wasm, 'aidocs_search_full_bg.wasm')).length;
   assert.ok(full - lean > 8000, `lean ${lean} B, with the inflater ${full} B`);
 });
 

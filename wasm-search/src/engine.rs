@@ -56,6 +56,7 @@ impl EngineError {
             EngineError::Search(SearchError::MissingTermShard(_))
             | EngineError::Search(SearchError::MissingMetaShard(_)) => "missing_shard",
             EngineError::Search(SearchError::MetaMismatch(_)) => "meta_mismatch",
+            EngineError::Search(SearchError::MissingStemmer { .. }) => "missing_stemmer",
             EngineError::UnknownFile(_) => "unknown_file",
             EngineError::BadOption(_) => "bad_option",
             EngineError::UnknownTicket(_) => "unknown_ticket",

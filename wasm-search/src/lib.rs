@@ -25,7 +25,7 @@ fn js_err(e: EngineError) -> JsValue {
     ))
 }
 
-/// Whether this build inflates payloads itself (the `aidocs_search_inflate_bg.wasm` module, for
+/// Whether this build inflates payloads itself (the `aidocs_search_full_bg.wasm` module, for
 /// platforms without DecompressionStream and `inflate: 'wasm'`); the lean module leaves that to its JS.
 #[wasm_bindgen(js_name = hasInflate)]
 pub fn has_inflate() -> bool {
