@@ -50,29 +50,34 @@ const STOPWORDS: &[&str] = &[
 // articles, prepositions, pronouns and conjunctions that occur in nearly every chunk, plus the elided
 // forms the tokenizer leaves behind (`l'API` → `l`, `API`). Their postings are the longest of an
 // index: dropping them spares readers the largest term shards for words that rank nothing.
+#[cfg(feature = "stemmers")]
 const STOPWORDS_FR: &[&str] = &[
-    "a", "au", "aux", "avec", "c", "ce", "ces", "d", "dans", "de", "des", "du", "elle", "en", "est",
-    "et", "il", "ils", "j", "l", "la", "le", "les", "leur", "lui", "m", "mais", "n", "ne", "nous", "on",
-    "ou", "par", "pas", "pour", "qu", "que", "qui", "s", "sa", "se", "ses", "son", "sur", "t", "un",
-    "une", "vous", "y",
+    "a", "au", "aux", "avec", "c", "ce", "ces", "d", "dans", "de", "des", "du", "elle", "en",
+    "est", "et", "il", "ils", "j", "l", "la", "le", "les", "leur", "lui", "m", "mais", "n", "ne",
+    "nous", "on", "ou", "par", "pas", "pour", "qu", "que", "qui", "s", "sa", "se", "ses", "son",
+    "sur", "t", "un", "une", "vous", "y",
 ];
+#[cfg(feature = "stemmers")]
 const STOPWORDS_ES: &[&str] = &[
     "a", "al", "como", "con", "de", "del", "el", "en", "es", "la", "las", "lo", "los", "o", "para",
     "pero", "por", "que", "se", "su", "sus", "un", "una", "y",
 ];
+#[cfg(feature = "stemmers")]
 const STOPWORDS_DE: &[&str] = &[
-    "am", "an", "auf", "aus", "bei", "das", "dass", "dem", "den", "der", "des", "die", "ein", "eine",
-    "einem", "einen", "einer", "eines", "es", "fur", "im", "in", "ist", "mit", "oder", "sie", "und",
-    "von", "zu", "zum", "zur",
+    "am", "an", "auf", "aus", "bei", "das", "dass", "dem", "den", "der", "des", "die", "ein",
+    "eine", "einem", "einen", "einer", "eines", "es", "fur", "im", "in", "ist", "mit", "oder",
+    "sie", "und", "von", "zu", "zum", "zur",
 ];
+#[cfg(feature = "stemmers")]
 const STOPWORDS_PT: &[&str] = &[
-    "a", "ao", "aos", "as", "com", "da", "das", "de", "do", "dos", "e", "em", "na", "nas", "no", "nos",
-    "o", "os", "ou", "para", "pela", "pelo", "por", "que", "se", "um", "uma",
+    "a", "ao", "aos", "as", "com", "da", "das", "de", "do", "dos", "e", "em", "na", "nas", "no",
+    "nos", "o", "os", "ou", "para", "pela", "pelo", "por", "que", "se", "um", "uma",
 ];
+#[cfg(feature = "stemmers")]
 const STOPWORDS_IT: &[&str] = &[
     "a", "al", "alla", "c", "che", "con", "d", "da", "dal", "dei", "del", "dell", "della", "delle",
-    "di", "e", "gli", "i", "il", "in", "l", "la", "le", "lo", "nel", "nell", "per", "su", "un", "una",
-    "uno",
+    "di", "e", "gli", "i", "il", "in", "l", "la", "le", "lo", "nel", "nell", "per", "su", "un",
+    "una", "uno",
 ];
 
 /// What a token stands for; scoring gives whole identifiers an extra boost.
@@ -114,6 +119,17 @@ impl Default for Analyzer {
     }
 }
 
+/// A language's stopwords, in a build with its stemmer (without it, its queries are refused anyway).
+macro_rules! stopwords {
+    ($list:ident) => {{
+        #[cfg(feature = "stemmers")]
+        let list: &'static [&'static str] = $list;
+        #[cfg(not(feature = "stemmers"))]
+        let list: &'static [&'static str] = &[];
+        list
+    }};
+}
+
 /// How a language's words are stemmed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stemming {
@@ -136,16 +152,13 @@ fn language_stemming(tag: &str) -> (Stemming, &'static [&'static str]) {
         .to_ascii_lowercase();
     let (name, stopwords): (&'static str, &'static [&'static str]) = match primary.as_str() {
         "" | "en" | "zh" | "cn" | "ja" | "jp" | "ko" | "kr" => {
-            return (
-                Stemming::Snowball(frostem::Algorithm::English),
-                STOPWORDS,
-            )
+            return (Stemming::Snowball(frostem::Algorithm::English), STOPWORDS)
         }
-        "fr" => ("french", STOPWORDS_FR),
-        "es" => ("spanish", STOPWORDS_ES),
-        "de" => ("german", STOPWORDS_DE),
-        "pt" => ("portuguese", STOPWORDS_PT),
-        "it" => ("italian", STOPWORDS_IT),
+        "fr" => ("french", stopwords!(STOPWORDS_FR)),
+        "es" => ("spanish", stopwords!(STOPWORDS_ES)),
+        "de" => ("german", stopwords!(STOPWORDS_DE)),
+        "pt" => ("portuguese", stopwords!(STOPWORDS_PT)),
+        "it" => ("italian", stopwords!(STOPWORDS_IT)),
         "nl" => ("dutch", &[]),
         "sv" => ("swedish", &[]),
         "da" => ("danish", &[]),
@@ -346,9 +359,9 @@ impl Analyzer {
             return None;
         }
         Some(match self.stemming {
-            Stemming::Snowball(frostem::Algorithm::English) | Stemming::None | Stemming::LeftOut(_) => {
-                self.stem_word(&folded)
-            }
+            Stemming::Snowball(frostem::Algorithm::English)
+            | Stemming::None
+            | Stemming::LeftOut(_) => self.stem_word(&folded),
             Stemming::Snowball(a) => fold(&frostem::Stemmer::new(a).stem(&raw.to_lowercase())),
         })
     }
@@ -626,10 +639,27 @@ mod tests {
     #[test]
     fn issue_6_a_build_without_stemmers_names_the_one_it_lacks() {
         let expect = |name: &'static str| cfg!(not(feature = "stemmers")).then_some(name);
-        assert_eq!(Analyzer::for_language(Some("fr")).missing_stemmer(), expect("french"));
-        assert_eq!(Analyzer::for_language(Some("pt-BR")).missing_stemmer(), expect("portuguese"));
-        for tag in [None, Some("en"), Some("zh-Hans"), Some("ja"), Some("ko"), Some("vi")] {
-            assert_eq!(Analyzer::for_language(tag).missing_stemmer(), None, "{tag:?}");
+        assert_eq!(
+            Analyzer::for_language(Some("fr")).missing_stemmer(),
+            expect("french")
+        );
+        assert_eq!(
+            Analyzer::for_language(Some("pt-BR")).missing_stemmer(),
+            expect("portuguese")
+        );
+        for tag in [
+            None,
+            Some("en"),
+            Some("zh-Hans"),
+            Some("ja"),
+            Some("ko"),
+            Some("vi"),
+        ] {
+            assert_eq!(
+                Analyzer::for_language(tag).missing_stemmer(),
+                None,
+                "{tag:?}"
+            );
         }
     }
 
@@ -648,7 +678,10 @@ mod tests {
         let de = Analyzer::for_language(Some("de"));
         assert_eq!(texts_in(de, "die Schlüssel"), texts_in(de, "Schlüsseln"));
         let pt = Analyzer::for_language(Some("pt-BR"));
-        assert_eq!(texts_in(pt, "as configurações"), texts_in(pt, "configuração"));
+        assert_eq!(
+            texts_in(pt, "as configurações"),
+            texts_in(pt, "configuração")
+        );
         // Words are not stemmed as English in French pages.
         assert_eq!(texts("running"), ["run"]);
         assert_eq!(texts_in(fr, "running"), ["running"]);
@@ -659,17 +692,27 @@ mod tests {
             texts_in(Analyzer::for_language(Some("zh-Hans")), "tokens"),
             ["token"]
         );
-        assert_eq!(texts_in(Analyzer::for_language(Some("vi")), "Tokens"), ["tokens"]);
-        // `None` and `en` are English; version 2 is English whatever the language.
-        assert_eq!(Analyzer::for_language(None), Analyzer::for_language(Some("EN-us")));
         assert_eq!(
-            texts_in(Analyzer::for_index(2, Some("fr")).unwrap(), "les configurations"),
+            texts_in(Analyzer::for_language(Some("vi")), "Tokens"),
+            ["tokens"]
+        );
+        // `None` and `en` are English; version 2 is English whatever the language.
+        assert_eq!(
+            Analyzer::for_language(None),
+            Analyzer::for_language(Some("EN-us"))
+        );
+        assert_eq!(
+            texts_in(
+                Analyzer::for_index(2, Some("fr")).unwrap(),
+                "les configurations"
+            ),
             ["les", "configur"]
         );
         assert!(Analyzer::for_index(1, None).is_none());
         assert!(Analyzer::for_index(ANALYZER_VERSION + 1, None).is_none());
     }
 
+    #[cfg(feature = "stemmers")]
     #[test]
     fn every_stopword_list_is_sorted_and_folded() {
         for list in [

@@ -222,7 +222,9 @@ impl LocalIndex {
         text: &str,
         opts: &SearchOptions,
     ) -> Result<(QueryPlan, Vec<Correction>), QueryError> {
-        let plan = self.searcher.plan_prefix(text, opts.prefix, opts.language.as_deref());
+        let plan = self
+            .searcher
+            .plan_prefix(text, opts.prefix, opts.language.as_deref());
         if !opts.typos {
             return Ok((plan, Vec::new()));
         }
@@ -401,7 +403,14 @@ impl LocalIndex {
         let m = &self.searcher.manifest;
         let mut files: Vec<String> = vec![MANIFEST_FILE.to_owned()];
         if opts.typos {
-            files.extend(self.typo_files(text, &self.searcher.plan_prefix(text, opts.prefix, opts.language.as_deref()))?);
+            files.extend(
+                self.typo_files(
+                    text,
+                    &self
+                        .searcher
+                        .plan_prefix(text, opts.prefix, opts.language.as_deref()),
+                )?,
+            );
         }
         if used != Mode::Vector {
             files.extend(plan.shards.iter().map(|&i| m.term_shards[i].file.clone()));

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // aidocs-search: the wasm engine from the command line, for parity tests and benchmarks.
 //   aidocs-search query --index DIR --queries FILE.jsonl [--k N] [--mode M] [--nprobe N] [--encoder static|full]
-//                       [--model DIR] [--kind K]... [--explain] [--prefix] [--no-typos]
+//                       [--model DIR] [--kind K]... [--explain] [--prefix] [--no-typos] [--language L]
+//                       [--wasm FILE]  (default: the module the reader's language needs)
 //   aidocs-search query --index DIR [--json] TEXT...
 // Batch mode prints the same JSONL as `aidocs-index query --queries` ({"query_id","results"} per line).
 // Exit codes as the native CLI: 0 ok, 1 runtime failure, 2 usage, 3 invalid input.
@@ -12,7 +13,7 @@ import { openIndex, AidocsSearchError } from '../src/search.js';
 
 const USAGE = `usage: aidocs-search query --index DIR (--queries FILE.jsonl | TEXT...) [--k N] [--kind K]... [--tag T]...
                             [--group G] [--mode lexical|vector|hybrid] [--nprobe N] [--encoder static|full]
-                            [--model DIR] [--explain] [--prefix] [--no-typos] [--language L] [--json]`;
+                            [--model DIR] [--explain] [--prefix] [--no-typos] [--language L] [--wasm FILE] [--json]`;
 
 function fail(code, msg) {
   process.stderr.write(`error: ${msg}\n`);
@@ -64,6 +65,7 @@ async function main(argv) {
         prefix: { type: 'boolean', default: false },
         'no-typos': { type: 'boolean', default: false },
         language: { type: 'string' },
+        wasm: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
     });
@@ -88,7 +90,10 @@ async function main(argv) {
   const load = (name) => readFile(join(dir, name));
   let index;
   try {
-    index = await openIndex(load, { encoder });
+    // The reader's language picks the module (the full one has the other languages' stemmers);
+    // `--wasm FILE` names one instead.
+    const wasm = v.wasm == null ? undefined : await readFile(resolve(v.wasm));
+    index = await openIndex(load, { encoder, language: v.language, wasm });
   } catch (e) {
     fail(1, e.message);
   }
@@ -119,7 +124,7 @@ async function main(argv) {
     });
   } catch (e) {
     if (e instanceof AidocsSearchError && e.code === 'bad_option') fail(2, e.message);
-    fail(1, e.message);
+    fail(1, e instanceof AidocsSearchError ? `${e.code}: ${e.message}` : e.message);
   }
 }
 

@@ -1,6 +1,8 @@
 //! Issue 6: languages, on the real `mintlify-docs` site (English pages with es/fr/zh translations,
 //! languages from `docs.json`'s `navigation.languages`): every page knows its language, a reader's
-//! language selects that language's pages, and Chinese text is found by a Chinese query.
+//! language selects that language's pages, pages are stemmed in their language and a query in its
+//! reader's, Chinese text is segmented into bigrams, and the wasm module ranks all of it as the
+//! native reader does.
 
 use aidocs_e2e::{build_with, shared_data};
 use aidocs_index::LocalIndex;
@@ -66,4 +68,59 @@ fn issue_6_a_readers_language_selects_its_pages_and_chinese_queries_find_chinese
     let de = search(&index, "quickstart", Some("de"));
     assert_eq!(all, de);
     assert!(all.iter().any(|(_, u)| lang_of(u) == "en"));
+}
+
+/// Top urls of `q` for a reader in `language`.
+fn urls(index: &LocalIndex, q: &str, language: Option<&str>) -> Vec<String> {
+    search(index, q, language)
+        .into_iter()
+        .map(|(_, u)| u)
+        .collect()
+}
+
+#[test]
+fn issue_6_pages_are_stemmed_in_their_language_and_chinese_words_are_bigrams() {
+    let Some(site) = shared_data("sites/mintlify-docs") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    build_with(&site, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    let index = LocalIndex::open(&out).unwrap();
+    assert_eq!(
+        index.searcher.manifest.analyzer_version,
+        aidocs_core::ANALYZER_VERSION
+    );
+    // French: the infinitive finds the page titled with the noun (`déployer` and `Déploiements`
+    // share the French stem `déploi`; as English they were `deploy` and `deploi`).
+    let fr = urls(&index, "déployer", Some("fr"));
+    assert_eq!(fr[0], "/fr/deploy/deployments", "{fr:?}");
+    let analyzer = index.searcher.query_analyzer(Some("fr"));
+    let terms =
+        |q: &str| -> Vec<String> { analyzer.analyze(q).into_iter().map(|t| t.text).collect() };
+    assert_eq!(terms("déployer"), terms("Déploiements"));
+    // French stopwords and elisions ask for nothing: only `domain` and `personnalis` are looked up.
+    let plan = index
+        .searcher
+        .plan_prefix("le domaine personnalisé de l'équipe", false, Some("fr"));
+    assert_eq!(plan.terms.len(), 3, "{:?}", plan.terms);
+    let fr = urls(&index, "domaines personnalisés", Some("fr"));
+    assert_eq!(fr[0], "/fr/customize/custom-domain", "{fr:?}");
+    // Spanish: a plural with an accent finds the singular title.
+    let es = urls(&index, "analíticas", Some("es"));
+    assert!(es[..2].iter().any(|u| u == "/es/analytics"), "{es:?}");
+    // Chinese: a word of the page is found through its bigrams, a one-character word through the
+    // characters; the English reader's query for the same thing finds the English page.
+    for q in ["自定义域名", "域名"] {
+        let zh = urls(&index, q, Some("zh"));
+        assert_eq!(zh[0], "/zh/customize/custom-domain", "{q}: {zh:?}");
+    }
+    let plan = index.searcher.plan_prefix("自定义域名", false, Some("zh"));
+    let asked: Vec<&str> = plan.terms.iter().map(|t| t.text.as_str()).collect();
+    assert_eq!(asked, ["义域", "域名", "定义", "自定"]);
+    assert!(!urls(&index, "云", Some("zh")).is_empty());
+    let en = urls(&index, "custom domain", Some("en"));
+    assert_eq!(en[0], "/customize/custom-domain", "{en:?}");
 }

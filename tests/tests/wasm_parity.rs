@@ -398,3 +398,118 @@ fn issue_3_wasm_matches_native_on_all_300_scifact_test_queries() {
     let n = assert_same(&native, &wasm(&cli, &index, &qfile, 10));
     assert!(n > 2500, "{n} results compared");
 }
+
+/// Issue 6: on the real multilingual `mintlify-docs` site, the wasm module ranks French, Spanish,
+/// Chinese and English readers' queries (typed key by key and whole) as the native reader does: the
+/// full module has the French and Spanish stemmers. The lean module refuses a French reader's query
+/// with `missing_stemmer` instead of ranking unstemmed words.
+#[test]
+fn issue_6_wasm_matches_native_in_every_language_of_a_real_site() {
+    let Some(cli) = wasm_cli() else { return };
+    let Some(site) = shared_data("sites/mintlify-docs") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let index = tmp.path().join("index");
+    build_with(&site, &index, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    let local = LocalIndex::open(&index).unwrap();
+    let by_language: [(&str, &[&str]); 4] = [
+        (
+            "fr",
+            &[
+                "déployer",
+                "domaines personnalisés",
+                "l'authentification",
+                "déplo",
+                "personnalisr le thème",
+            ],
+        ),
+        ("es", &["analíticas", "solicitudes de API", "configurac"]),
+        ("zh", &["自定义域名", "域名", "快速入门", "部署 API", "云"]),
+        ("en", &["custom domain", "deploym", "authentcation"]),
+    ];
+    let mut compared = 0;
+    for (language, texts) in by_language {
+        let queries = tmp.path().join(format!("{language}.jsonl"));
+        let lines: String = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                format!(
+                    "{}\n",
+                    serde_json::json!({"id": format!("{language}{i}"), "text": t})
+                )
+            })
+            .collect();
+        std::fs::write(&queries, lines).unwrap();
+        let opts = aidocs_core::SearchOptions {
+            prefix: true,
+            typos: true,
+            language: Some(language.to_owned()),
+            ..Default::default()
+        };
+        let native: Vec<String> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let results = local.search(t, &opts).unwrap();
+                aidocs_core::json::batch_line(&format!("{language}{i}"), &results, false)
+            })
+            .collect();
+        let out = Command::new("node")
+            .arg(&cli)
+            .args(["query", "--prefix", "--language", language, "--index"])
+            .arg(&index)
+            .arg("--queries")
+            .arg(&queries)
+            .output()
+            .expect("node runs");
+        assert!(
+            out.status.success(),
+            "{language}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let wasm: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        compared += assert_same(&native, &wasm);
+    }
+    assert!(compared > 100, "the queries return results ({compared})");
+
+    // The lean module (English stemmer only) refuses a French reader's query with a typed error.
+    let out = Command::new("node")
+        .arg(&cli)
+        .args(["query", "--language", "fr", "--wasm"])
+        .arg(repo().join("site-plugin/wasm/aidocs_search_bg.wasm"))
+        .arg("--index")
+        .arg(&index)
+        .arg("déployer")
+        .output()
+        .expect("node runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("missing_stemmer") && stderr.contains("french"),
+        "{stderr}"
+    );
+    // ... and ranks a Chinese or English reader's query, which need no other stemmer.
+    let out = Command::new("node")
+        .arg(&cli)
+        .args(["query", "--language", "zh", "--json", "--wasm"])
+        .arg(repo().join("site-plugin/wasm/aidocs_search_bg.wasm"))
+        .arg("--index")
+        .arg(&index)
+        .arg("自定义域名")
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("/zh/customize/custom-domain"));
+}
