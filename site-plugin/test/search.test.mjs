@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateSync, crc32 } from 'node:zlib';
+import { deflateSync, crc32, gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
-import { openIndex, AidocsSearchError } from '../src/search.js';
+import { openIndex, AidocsSearchError, needsStemmer } from '../src/search.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURE = join(repo, 'wasm-search', 'tests', 'fixture');
@@ -64,11 +64,18 @@ test('fixture queries give the native CLI results, through DecompressionStream a
   assert.deepEqual(r.stdout.split('\n'), EXPECTED);
 });
 
-test('the module readers load leaves the inflater out; the other carries it', async () => {
+test('the module readers load leaves the inflater and the stemmers out; the full one carries them', async () => {
   const wasm = join(repo, 'site-plugin', 'wasm');
-  const lean = readFileSync(join(wasm, 'aidocs_search_bg.wasm')).length;
-  const full = readFileSync(join(wasm, 'aidocs_search_full_bg.wasm')).length;
-  assert.ok(full - lean > 8000, `lean ${lean} B, with the inflater ${full} B`);
+  const lean = gzipSync(readFileSync(join(wasm, 'aidocs_search_bg.wasm')), { level: 9 }).length;
+  const full = gzipSync(readFileSync(join(wasm, 'aidocs_search_full_bg.wasm')), { level: 9 }).length;
+  assert.ok(full - lean > 50000, `lean ${lean} B, full ${full} B gzipped`);
+});
+
+test('issue 6: a reader whose language needs a stemmer other than English gets the full module', () => {
+  for (const l of ['fr', 'fr-CA', 'es', 'pt_BR', 'DE', 'ru']) assert.equal(needsStemmer(l), true, l);
+  for (const l of [undefined, '', 'en', 'en-GB', 'zh', 'zh-Hans', 'cn', 'ja', 'jp', 'ko', 'vi']) {
+    assert.equal(needsStemmer(l), false, String(l));
+  }
 });
 
 test('loads the manifest, then only the shards a query needs', async () => {
