@@ -4,6 +4,9 @@
 // afresh, so every figure is a first query; the next query of the file then runs on the same index
 // (a follow-up query). Prints medians over the first N queries of a JSONL file ({"id","text"} per line).
 //   node scripts/cold-bytes.mjs INDEX_DIR QUERIES.jsonl [--mode lexical|vector|hybrid] [--nprobe N] [--n 100]
+//                               [--language L]
+// `--language`: the reader's (the search box passes the page's): it filters pages, picks the analyzer
+// and, for a language with a stemmer other than English's, the full module, which is what is counted.
 // Needs the built module (npm run build --prefix site-plugin).
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -11,11 +14,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { openIndex } from '../site-plugin/src/search.js';
+import { openIndex, needsStemmer } from '../site-plugin/src/search.js';
 
 const { values: v, positionals: [dir, qfile] } = parseArgs({
   allowPositionals: true,
-  options: { mode: { type: 'string', default: 'hybrid' }, nprobe: { type: 'string' }, n: { type: 'string', default: '100' } },
+  options: { mode: { type: 'string', default: 'hybrid' }, nprobe: { type: 'string' }, n: { type: 'string', default: '100' }, language: { type: 'string' } },
 });
 if (!dir || !qfile) {
   console.error('usage: node scripts/cold-bytes.mjs INDEX_DIR QUERIES.jsonl [--mode M] [--nprobe N] [--n 100]');
@@ -34,8 +37,8 @@ for (const [i, q] of queries.entries()) {
     requests += 1;
     return b;
   };
-  const opts = { mode: v.mode, nprobe: v.nprobe == null ? undefined : Number(v.nprobe) };
-  const index = await openIndex(load);
+  const opts = { mode: v.mode, nprobe: v.nprobe == null ? undefined : Number(v.nprobe), language: v.language };
+  const index = await openIndex(load, { language: v.language });
   await index.search(q.text, opts);
   const first = { bytes, requests };
   bytes = {};
@@ -46,14 +49,15 @@ for (const [i, q] of queries.entries()) {
 }
 const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
 const sum = (o) => Object.values(o).reduce((s, x) => s + x, 0);
-console.log(`${dir}, mode ${v.mode}, ${per.length} cold queries (medians):`);
+console.log(`${dir}, mode ${v.mode}${v.language ? `, reader's language ${v.language}` : ''}, ${per.length} cold queries (medians):`);
 for (const kind of [...new Set(per.flatMap((p) => Object.keys(p.bytes)))]) {
   console.log(`  ${kind}: ${median(per.map((p) => p.bytes[kind] ?? 0))} B`);
 }
 const data = median(per.map((p) => sum(p.bytes)));
 console.log(`  index data: ${data} B in ${median(per.map((p) => p.requests))} requests`);
 const root = fileURLToPath(new URL('../site-plugin/', import.meta.url));
-const files = ['wasm/aidocs_search_bg.wasm', 'wasm/aidocs_search.js', 'src/search.js'].map((f) => readFileSync(join(root, f)));
+const module = needsStemmer(v.language) ? 'wasm/aidocs_search_full_bg.wasm' : 'wasm/aidocs_search_bg.wasm';
+const files = [module, 'wasm/aidocs_search.js', 'src/search.js'].map((f) => readFileSync(join(root, f)));
 const code = files.map((b) => gzipSync(b, { level: 9 }).length);
 // Most static hosts serve brotli where the browser accepts it; index files are zlib inside their
 // envelope either way (a server cannot shrink them further).

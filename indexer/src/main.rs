@@ -410,6 +410,9 @@ struct EvalArgs {
     /// Score each query with one deterministic one-edit typo (seeded by its id): the typo variant.
     #[arg(long)]
     typo_queries: bool,
+    /// The readers' language (see `query --language`): pages in it, queries stemmed as they were.
+    #[arg(long)]
+    language: Option<String>,
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -980,6 +983,7 @@ fn run_eval(a: EvalArgs) -> ExitCode {
             params: p,
             prefix: a.prefix || a.cut_last_word.is_some(),
             typos: !a.no_typos,
+            language: a.language.clone(),
             ..Default::default()
         },
         Err(e) => return fail(2, e),
