@@ -57,7 +57,7 @@ const data = median(per.map((p) => sum(p.bytes)));
 console.log(`  index data: ${data} B in ${median(per.map((p) => p.requests))} requests`);
 const root = fileURLToPath(new URL('../site-plugin/', import.meta.url));
 const module = needsStemmer(v.language) ? 'wasm/aidocs_search_full_bg.wasm' : 'wasm/aidocs_search_bg.wasm';
-const files = [module, 'wasm/aidocs_search.js', 'src/search.js'].map((f) => readFileSync(join(root, f)));
+const files = [module, 'wasm/aidocs_search.js', 'dist/search.js'].map((f) => readFileSync(join(root, f)));
 const code = files.map((b) => gzipSync(b, { level: 9 }).length);
 // Most static hosts serve brotli where the browser accepts it; index files are zlib inside their
 // envelope either way (a server cannot shrink them further).

@@ -61,10 +61,10 @@ function aidocs(mode) {
       const t = timed([indexBin(), 'build', corpus.input, '--out', index, '--cache-dir', cache, '--json', mode === 'lexical' ? '--no-embeddings' : '--require-embeddings']);
       const summary = JSON.parse(t.stdout);
       for (const d of ['src', 'wasm']) mkdirSync(join(root, 'aidocs', d), { recursive: true });
-      for (const f of ['src/search.js', 'wasm/aidocs_search.js', 'wasm/aidocs_search_bg.wasm']) cpSync(join(repo, 'site-plugin', f), join(root, 'aidocs', f));
+      for (const f of ['dist/search.js', 'wasm/aidocs_search.js', 'wasm/aidocs_search_bg.wasm']) cpSync(join(repo, 'site-plugin', f), join(root, 'aidocs', f));
       writeFileSync(
         join(root, 'engine.js'),
-        `import { openIndex } from '/aidocs/src/search.js';\n` +
+        `import { openIndex } from '/aidocs/dist/search.js';\n` +
           `export async function open() {\n  const index = await openIndex('/index/');\n` +
           // As the search box runs it (mode="auto"): lexical while the reader types, the index's mode
           // once typing pauses.

@@ -3,7 +3,7 @@
 //! so one `<script type="module">` tag and one element add search to any static site.
 //!
 //! Here is a plugin directory (or none: we look in the usual places), give me `OUT/ui/` with the files
-//! at the same relative paths as in the package (element.js imports `./search.js`, which imports
+//! at the same relative paths as in the package (`dist/element.js` imports `./search.js`, which imports
 //! `../wasm/aidocs_search.js`) and a `snippet.html` to paste into the site's layout.
 
 use std::path::{Path, PathBuf};
@@ -11,13 +11,15 @@ use std::path::{Path, PathBuf};
 /// Where the assets go inside the index directory.
 pub const UI_DIR: &str = "ui";
 
-/// The files a page needs, relative to the package root (and to `OUT/ui/`).
+/// The files a page needs, relative to the package root (and to `OUT/ui/`): the minified element and
+/// engine `npm run build` writes into `dist/`, the glue and the two wasm modules.
 pub const FILES: [&str; 5] = [
-    "src/element.js",
-    "src/search.js",
+    "dist/element.js",
+    "dist/search.js",
     "wasm/aidocs_search.js",
     "wasm/aidocs_search_bg.wasm",
-    // Loaded only where the browser lacks DecompressionStream.
+    // Loaded where the browser lacks DecompressionStream or the reader's language needs a stemmer
+    // other than English's.
     "wasm/aidocs_search_full_bg.wasm",
 ];
 
@@ -101,7 +103,7 @@ pub fn snippet(index_url: &str) -> String {
         format!("{index_url}/")
     };
     format!(
-        "<script type=\"module\" src=\"{base}{UI_DIR}/src/element.js\"></script>\n<aidocs-search index=\"{base}\"></aidocs-search>\n"
+        "<script type=\"module\" src=\"{base}{UI_DIR}/dist/element.js\"></script>\n<aidocs-search index=\"{base}\"></aidocs-search>\n"
     )
 }
 
@@ -167,7 +169,7 @@ mod tests {
         }
         assert_eq!(got.files, FILES.len() + 1); // and the snippet
         let snip = std::fs::read_to_string(out.join("ui/snippet.html")).unwrap();
-        assert!(snip.contains("src=\"/docs/_search/ui/src/element.js\""));
+        assert!(snip.contains("src=\"/docs/_search/ui/dist/element.js\""));
         assert!(snip.contains("index=\"/docs/_search/\""));
         // Idempotent.
         install(&plugin, &out, "/docs/_search").unwrap();
@@ -176,9 +178,9 @@ mod tests {
     #[test]
     fn an_unbuilt_plugin_names_the_missing_file() {
         let t = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(t.path().join("src")).unwrap();
-        std::fs::write(t.path().join("src/element.js"), "x").unwrap();
+        std::fs::create_dir_all(t.path().join("dist")).unwrap();
+        std::fs::write(t.path().join("dist/element.js"), "x").unwrap();
         let err = locate(Some(t.path()), t.path()).unwrap_err().to_string();
-        assert!(err.contains("src/search.js is missing"), "{err}");
+        assert!(err.contains("dist/search.js is missing"), "{err}");
     }
 }

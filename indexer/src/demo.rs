@@ -163,7 +163,7 @@ fn page_html(site_name: &str, p: &Page, nav: &str, api_base: &str) -> String {
     format!(
         "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
 <title>{title} · {site}</title><style>{CSS}</style>\
-<script type=\"module\" src=\"/{INDEX_DIR}/{UI_DIR}/src/element.js\"></script></head><body>\
+<script type=\"module\" src=\"/{INDEX_DIR}/{UI_DIR}/dist/element.js\"></script></head><body>\
 <header><a class=\"brand\" href=\"/\">{site}</a><aidocs-search index=\"/{INDEX_DIR}/\" api-base=\"{api}\" placeholder=\"Search docs\"></aidocs-search></header>\
 <div class=\"layout\">{nav}{article}</div></body></html>\n",
         title = esc(&p.title),

@@ -375,7 +375,7 @@ test('issue 5: `build --search-box` plus its snippet adds working search to a pl
   const { page, net, context } = await newPage();
   await page.goto(`${plainBase}/`);
   await settle(page);
-  assert.ok(net.urls.includes('/_search/ui/src/element.js'), net.urls.join());
+  assert.ok(net.urls.includes('/_search/ui/dist/element.js'), net.urls.join());
   assert.ok(!net.urls.some((u) => u.includes('.wasm')), 'the engine loads lazily, not with the page');
   await box(page).locator('button.open').click();
   await box(page).locator('input').waitFor({ state: 'visible' });
