@@ -277,6 +277,40 @@ pub fn corrections_json(corrections: &[crate::typos::Correction]) -> String {
     out
 }
 
+/// `{"kind":[["docs",12],["api",3]],"tag":[…],"group":[…],"language":[…]}`: a query's facet
+/// counts, each facet's values by count then name.
+pub fn facets_json(facets: &crate::search::Facets) -> String {
+    let mut out = String::from("{");
+    for (i, (name, values)) in [
+        ("kind", &facets.kind),
+        ("tag", &facets.tag),
+        ("group", &facets.group),
+        ("language", &facets.language),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if i > 0 {
+            out.push(',');
+        }
+        push_str(&mut out, name);
+        out.push_str(":[");
+        for (j, (value, count)) in values.iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            out.push('[');
+            push_str(&mut out, value);
+            out.push(',');
+            out.push_str(&count.to_string());
+            out.push(']');
+        }
+        out.push(']');
+    }
+    out.push('}');
+    out
+}
+
 pub fn results_json(results: &[SearchResult], explain: bool) -> String {
     let mut out = String::with_capacity(256 * results.len() + 2);
     out.push('[');

@@ -36,6 +36,6 @@ pub use format::{
     MANIFEST_FILE, SCORED_FIELDS,
 };
 pub use search::{
-    Fusion, Mode, PageHit, QueryPlan, SearchError, SearchOptions, SearchResult, Searcher,
+    Facets, Fusion, Mode, PageHit, QueryPlan, SearchError, SearchOptions, SearchResult, Searcher,
     VectorQuery,
 };

@@ -40,6 +40,10 @@ pub struct SearchOptions {
     pub kinds: Vec<Kind>,
     /// Only pages carrying every one of these tags.
     pub tags: Vec<String>,
+    /// Only pages carrying at least one of these tags (none: no condition).
+    pub tags_any: Vec<String>,
+    /// Only pages carrying none of these tags.
+    pub tags_none: Vec<String>,
     /// Only pages in this navigation group (matched against the group's full path or its last part).
     pub group: Option<String>,
     pub min_score: f32,
@@ -66,7 +70,31 @@ pub struct SearchOptions {
     /// returned. Ignored when the index has no page in that language, so a reader whose language the
     /// site lacks still gets results.
     pub language: Option<String>,
+    /// Count the matching pages by kind, tag, group and language ([`Facets`], from
+    /// [`Searcher::rank_faceted`]).
+    pub facets: bool,
+    /// Values kept per facet, the commonest first (0 = all).
+    pub facet_limit: usize,
 }
+
+/// How many of a query's matching pages have each value of each facet (issue 6), for a search box
+/// to offer as filters. A facet's counts apply every filter but its own, so a reader who picked
+/// `api` still sees how many `docs` pages match. Counted over the pages the ranking considered:
+/// every page with a matching word (lexical), the fused candidates (hybrid), the probed partitions'
+/// pages (vector); `min_score` applies. Values by count, then name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Facets {
+    pub kind: Vec<(String, u32)>,
+    pub tag: Vec<(String, u32)>,
+    pub group: Vec<(String, u32)>,
+    pub language: Vec<(String, u32)>,
+}
+
+/// The filters of [`SearchOptions`], one per facet, in [`Facets`] order.
+const FACET_KIND: usize = 0;
+const FACET_TAG: usize = 1;
+const FACET_GROUP: usize = 2;
+const FACET_LANGUAGE: usize = 3;
 
 /// Prefix search (issue 6): a last word shorter than this is matched whole only (two letters would
 /// expand to hundreds of terms).
@@ -168,6 +196,10 @@ impl Default for SearchOptions {
             prefix: false,
             typos: false,
             language: None,
+            tags_any: Vec::new(),
+            tags_none: Vec::new(),
+            facets: false,
+            facet_limit: 20,
         }
     }
 }
@@ -863,27 +895,28 @@ impl Searcher {
     }
 
     fn page_allowed(&self, page: u32, opts: &SearchOptions) -> bool {
+        self.page_filters(page, opts).iter().all(|&ok| ok)
+    }
+
+    /// Whether `page` passes each facet's filter (kind, tags, group, language).
+    fn page_filters(&self, page: u32, opts: &SearchOptions) -> [bool; 4] {
         let entry = &self.manifest.pages[page as usize];
-        if !opts.kinds.is_empty() && !opts.kinds.contains(&entry.kind) {
-            return false;
-        }
+        let mut ok = [true; 4];
+        ok[FACET_KIND] = opts.kinds.is_empty() || opts.kinds.contains(&entry.kind);
         if let Some(group) = &opts.group {
-            let Some(g) = entry.group else { return false };
-            let name = &self.manifest.groups[g as usize];
-            let last = name.rsplit(" > ").next().unwrap_or(name);
-            if !name.eq_ignore_ascii_case(group) && !last.eq_ignore_ascii_case(group) {
-                return false;
-            }
+            ok[FACET_GROUP] = entry.group.is_some_and(|g| {
+                let name = &self.manifest.groups[g as usize];
+                let last = name.rsplit(" > ").next().unwrap_or(name);
+                name.eq_ignore_ascii_case(group) || last.eq_ignore_ascii_case(group)
+            });
         }
         if let (Some(page_lang), Some(want)) = (
             entry.language,
             opts.language.as_deref().and_then(|l| self.language_id(l)),
         ) {
-            if page_lang != want {
-                return false;
-            }
+            ok[FACET_LANGUAGE] = page_lang == want;
         }
-        if !opts.tags.is_empty() {
+        if !(opts.tags.is_empty() && opts.tags_any.is_empty() && opts.tags_none.is_empty()) {
             let set = self.manifest.tagsets.get(entry.tagset as usize);
             let has = |tag: &String| {
                 set.is_some_and(|s| {
@@ -891,11 +924,63 @@ impl Searcher {
                         .any(|&t| self.manifest.tags[t as usize].eq_ignore_ascii_case(tag))
                 })
             };
-            if !opts.tags.iter().all(has) {
-                return false;
+            ok[FACET_TAG] = opts.tags.iter().all(has)
+                && (opts.tags_any.is_empty() || opts.tags_any.iter().any(has))
+                && !opts.tags_none.iter().any(has);
+        }
+        ok
+    }
+
+    /// Counts `seen` pages (page, each filter passed, best score) into [`Facets`].
+    fn count_facets<'s>(&'s self, seen: &[(u32, [bool; 4], f32)], opts: &SearchOptions) -> Facets {
+        let mut counts: [BTreeMap<&'s str, u32>; 4] = Default::default();
+        for (page, ok, score) in seen {
+            if *score < opts.min_score {
+                continue;
+            }
+            let entry = &self.manifest.pages[*page as usize];
+            for (f, count) in counts.iter_mut().enumerate() {
+                // Every filter but this facet's own.
+                if !ok.iter().enumerate().all(|(g, &pass)| pass || g == f) {
+                    continue;
+                }
+                let mut add = |v: &'s str| *count.entry(v).or_insert(0) += 1;
+                match f {
+                    FACET_KIND => add(entry.kind.name()),
+                    FACET_TAG => {
+                        for &t in self.manifest.tagsets.get(entry.tagset as usize).into_iter().flatten() {
+                            if let Some(tag) = self.manifest.tags.get(t as usize) {
+                                add(tag);
+                            }
+                        }
+                    }
+                    FACET_GROUP => {
+                        if let Some(g) = entry.group.and_then(|g| self.manifest.groups.get(g as usize)) {
+                            add(g);
+                        }
+                    }
+                    _ => {
+                        if let Some(l) = entry.language.and_then(|l| self.manifest.languages.get(l as usize)) {
+                            add(l);
+                        }
+                    }
+                }
             }
         }
-        true
+        let sorted = |m: &BTreeMap<&str, u32>| -> Vec<(String, u32)> {
+            let mut v: Vec<(String, u32)> = m.iter().map(|(k, &n)| ((*k).to_owned(), n)).collect();
+            v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            if opts.facet_limit > 0 {
+                v.truncate(opts.facet_limit);
+            }
+            v
+        };
+        Facets {
+            kind: sorted(&counts[FACET_KIND]),
+            tag: sorted(&counts[FACET_TAG]),
+            group: sorted(&counts[FACET_GROUP]),
+            language: sorted(&counts[FACET_LANGUAGE]),
+        }
     }
 
     /// Scores and ranks pages lexically. `shard` returns the decoded term shard for an index of
@@ -909,7 +994,7 @@ impl Searcher {
         self.check_stemmer(plan, opts)?;
         let get = self.getter(&shard);
         let chunks = self.lexical_chunks(plan, &get, opts)?;
-        self.aggregate(chunks, plan, &get, opts, None)
+        Ok(self.aggregate(chunks, plan, &get, opts, None)?.0)
     }
 
     /// The vector partitions a query vector probes (`opts.nprobe`, 0 = all).
@@ -943,6 +1028,21 @@ impl Searcher {
     where
         F: Fn(usize) -> Option<&'v crate::vectors::VectorShard>,
     {
+        let (hits, mode, _) = self.rank_faceted(plan, shard, vectors, opts)?;
+        Ok((hits, mode))
+    }
+
+    /// [`Self::rank_with`], and with `opts.facets` the query's [`Facets`].
+    pub fn rank_faceted<'s, 'v, F>(
+        &self,
+        plan: &QueryPlan,
+        shard: impl Fn(usize) -> Option<&'s TermShard>,
+        vectors: Option<VectorQuery<'_, F>>,
+        opts: &SearchOptions,
+    ) -> Result<(Vec<PageHit>, Mode, Option<Facets>), SearchError>
+    where
+        F: Fn(usize) -> Option<&'v crate::vectors::VectorShard>,
+    {
         self.check_stemmer(plan, opts)?;
         let get = self.getter(&shard);
         let usable = vectors.filter(|v| {
@@ -956,10 +1056,8 @@ impl Searcher {
         });
         let Some(vq) = usable else {
             let chunks = self.lexical_chunks(plan, &get, opts)?;
-            return Ok((
-                self.aggregate(chunks, plan, &get, opts, None)?,
-                Mode::Lexical,
-            ));
+            let (hits, facets) = self.aggregate(chunks, plan, &get, opts, None)?;
+            return Ok((hits, Mode::Lexical, facets));
         };
         let mut vector: Vec<(u32, f32)> = Vec::new();
         for p in self.vector_partitions(vq.dir, vq.query, opts) {
@@ -988,10 +1086,8 @@ impl Searcher {
                 similarity: vector.iter().copied().collect(),
             };
             chunks.sort_unstable_by_key(|&(c, _)| c);
-            return Ok((
-                self.aggregate(chunks, plan, &get, opts, Some(&info))?,
-                Mode::Vector,
-            ));
+            let (hits, facets) = self.aggregate(chunks, plan, &get, opts, Some(&info))?;
+            return Ok((hits, Mode::Vector, facets));
         }
         let mut lexical = self.lexical_chunks(plan, &get, opts)?;
         lexical.sort_by(by_score);
@@ -1029,10 +1125,8 @@ impl Searcher {
             vector: ranks(vtop),
             similarity: vector.iter().copied().collect(),
         };
-        Ok((
-            self.aggregate(chunks, plan, &get, opts, Some(&info))?,
-            Mode::Hybrid,
-        ))
+        let (hits, facets) = self.aggregate(chunks, plan, &get, opts, Some(&info))?;
+        Ok((hits, Mode::Hybrid, facets))
     }
 
     fn getter<'s, 'f>(
@@ -1125,7 +1219,7 @@ impl Searcher {
         get: &impl Fn(usize) -> Result<&'s TermShard, SearchError>,
         opts: &SearchOptions,
         info: Option<&RankInfo>,
-    ) -> Result<Vec<PageHit>, SearchError> {
+    ) -> Result<(Vec<PageHit>, Option<Facets>), SearchError> {
         let params = opts.params.unwrap_or(self.manifest.params);
         let mut avg = [0f32; SCORED_FIELDS];
         for (f, a) in avg.iter_mut().enumerate() {
@@ -1134,11 +1228,19 @@ impl Searcher {
         // Aggregate chunks into pages (chunks are sorted, so a page's chunks are adjacent).
         let mut pages: Vec<PageHit> = Vec::new();
         let mut last_page: Option<(u32, bool)> = None;
+        // With facets: every page seen, the filters it passes and its best score.
+        let mut seen: Vec<(u32, [bool; 4], f32)> = Vec::new();
         for (c, score) in chunks {
             if score <= 0.0 {
                 continue;
             }
             let page = self.page_of(c);
+            if opts.facets {
+                match seen.last_mut() {
+                    Some(last) if last.0 == page => last.2 = last.2.max(score),
+                    _ => seen.push((page, self.page_filters(page, opts), score)),
+                }
+            }
             let allowed = match last_page {
                 Some((p, allowed)) if p == page => allowed,
                 _ => {
@@ -1190,7 +1292,8 @@ impl Searcher {
                 p.explanation = Some(ex);
             }
         }
-        Ok(pages)
+        let facets = opts.facets.then(|| self.count_facets(&seen, opts));
+        Ok((pages, facets))
     }
 
     fn idf(&self, postings: &[crate::format::Posting], params: &crate::format::Bm25Params) -> f32 {

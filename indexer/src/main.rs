@@ -357,6 +357,16 @@ struct QueryArgs {
     /// Only pages with this tag (repeat for all-of).
     #[arg(long)]
     tag: Vec<String>,
+    /// Only pages with at least one of these tags (repeatable).
+    #[arg(long, value_name = "TAG")]
+    tag_any: Vec<String>,
+    /// Only pages with none of these tags (repeatable).
+    #[arg(long, value_name = "TAG")]
+    tag_none: Vec<String>,
+    /// Also count the matching pages by kind, tag, group and language (each facet ignoring its own
+    /// filter): printed after the results, or as `facets` with --json.
+    #[arg(long)]
+    facets: bool,
     /// Only pages in this navigation group.
     #[arg(long)]
     group: Option<String>,
@@ -822,6 +832,9 @@ fn search_options(a: &QueryArgs, index: &LocalIndex) -> Result<SearchOptions, St
         k: a.k,
         kinds,
         tags: a.tag.clone(),
+        tags_any: a.tag_any.clone(),
+        tags_none: a.tag_none.clone(),
+        facets: a.facets,
         group: a.group.clone(),
         min_score: a.min_score,
         explain: a.explain,
@@ -897,8 +910,8 @@ fn run_query(a: QueryArgs) -> ExitCode {
             aidocs_core::typos::corrected_query(text, &corrections)
         );
     }
-    match index.search_with(text, qv.as_deref(), &opts) {
-        Ok((results, used)) => {
+    match index.search_faceted(text, qv.as_deref(), &opts) {
+        Ok((results, used, facets)) => {
             if used != opts.mode {
                 eprintln!(
                     "note: ranked {} (asked for {})",
@@ -913,6 +926,10 @@ fn run_query(a: QueryArgs) -> ExitCode {
                 v.push_str(&aidocs_core::json::corrections_json(&corrections));
                 v.push_str(",\"results\":");
                 v.push_str(&aidocs_core::json::results_json(&results, a.explain));
+                if let Some(f) = &facets {
+                    v.push_str(",\"facets\":");
+                    v.push_str(&aidocs_core::json::facets_json(f));
+                }
                 v.push('}');
                 let _ = writeln!(out, "{v}");
             } else {
@@ -937,6 +954,20 @@ fn run_query(a: QueryArgs) -> ExitCode {
                     }
                     if a.explain {
                         let _ = writeln!(out, "      explain: {}", result_json(r, true)["explain"]);
+                    }
+                }
+                if let Some(f) = &facets {
+                    for (name, values) in [
+                        ("kind", &f.kind),
+                        ("tag", &f.tag),
+                        ("group", &f.group),
+                        ("language", &f.language),
+                    ] {
+                        if !values.is_empty() {
+                            let list: Vec<String> =
+                                values.iter().map(|(v, n)| format!("{v} ({n})")).collect();
+                            let _ = writeln!(out, "{name}: {}", list.join(", "));
+                        }
                     }
                 }
             }

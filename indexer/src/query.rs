@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use aidocs_core::search::TypoNeed;
+use aidocs_core::search::{Facets, TypoNeed};
 use aidocs_core::term_rows::TermRowShard;
 use aidocs_core::typos::{Correction, TypoDirectory, TypoShard};
 use aidocs_core::vectors::{Projection, VectorDir, VectorShard};
@@ -351,7 +351,7 @@ impl LocalIndex {
         text: &str,
         query_vec: Option<&[f32]>,
         opts: &SearchOptions,
-    ) -> Result<(QueryPlan, Vec<PageHit>, Mode), QueryError> {
+    ) -> Result<(QueryPlan, Vec<PageHit>, Mode, Option<Facets>), QueryError> {
         let (plan, _) = self.plan(text, opts)?;
         let mut terms: HashMap<usize, Rc<TermShard>> = HashMap::new();
         if opts.mode != Mode::Vector || query_vec.is_none() {
@@ -383,10 +383,10 @@ impl LocalIndex {
                 terms.insert(i, self.term_shard(i)?);
             }
         }
-        let (hits, used) =
+        let (hits, used, facets) =
             self.searcher
-                .rank_with(&plan, |i| terms.get(&i).map(|r| r.as_ref()), vq, opts)?;
-        Ok((plan, hits, used))
+                .rank_faceted(&plan, |i| terms.get(&i).map(|r| r.as_ref()), vq, opts)?;
+        Ok((plan, hits, used, facets))
     }
 
     /// Bytes and requests a cold browser client fetches for `text` with `k` results: the manifest, the
@@ -399,7 +399,7 @@ impl LocalIndex {
         query_vec: Option<&[f32]>,
         opts: &SearchOptions,
     ) -> Result<(u64, usize), QueryError> {
-        let (plan, hits, used) = self.rank_with(text, query_vec, opts)?;
+        let (plan, hits, used, _) = self.rank_with(text, query_vec, opts)?;
         let m = &self.searcher.manifest;
         let mut files: Vec<String> = vec![MANIFEST_FILE.to_owned()];
         if opts.typos {
@@ -462,7 +462,18 @@ impl LocalIndex {
         query_vec: Option<&[f32]>,
         opts: &SearchOptions,
     ) -> Result<(Vec<SearchResult>, Mode), QueryError> {
-        let (_, hits, used) = self.rank_with(text, query_vec, opts)?;
+        self.search_faceted(text, query_vec, opts)
+            .map(|(results, used, _)| (results, used))
+    }
+
+    /// [`Self::search_with`], and with `opts.facets` the query's facet counts.
+    pub fn search_faceted(
+        &self,
+        text: &str,
+        query_vec: Option<&[f32]>,
+        opts: &SearchOptions,
+    ) -> Result<(Vec<SearchResult>, Mode, Option<Facets>), QueryError> {
+        let (_, hits, used, facets) = self.rank_with(text, query_vec, opts)?;
         let mut metas: HashMap<usize, Rc<MetaShard>> = HashMap::new();
         for i in self.searcher.meta_shards_for(&hits) {
             metas.insert(i, self.meta_shard(i)?);
@@ -471,6 +482,7 @@ impl LocalIndex {
             self.searcher
                 .assemble(hits, |i| metas.get(&i).map(|r| r.as_ref()))?,
             used,
+            facets,
         ))
     }
 }

@@ -115,6 +115,12 @@ pub struct QueryOptions {
     pub typos: bool,
     /// The reader's language (`SearchOptions::language`).
     pub language: Option<String>,
+    /// Tags of which at least one is required, and tags excluded (`SearchOptions::tags_any`, `tags_none`).
+    pub tags_any: Vec<String>,
+    pub tags_none: Vec<String>,
+    /// Count the matches by kind, tag, group and language (`SearchOptions::facets`; see
+    /// [`Engine::facets_json`]).
+    pub facets: bool,
 }
 
 /// The mode named by a `mode` option.
@@ -166,6 +172,9 @@ impl QueryOptions {
             prefix: self.prefix,
             typos: self.typos,
             language: self.language.clone(),
+            tags_any: self.tags_any.clone(),
+            tags_none: self.tags_none.clone(),
+            facets: self.facets,
             ..Default::default()
         })
     }
@@ -179,6 +188,7 @@ struct Ticket {
     hits: Vec<PageHit>,
     explain: bool,
     corrections: Vec<Correction>,
+    facets: Option<aidocs_core::Facets>,
 }
 
 /// Cache keys of typo shards start here (far above every other kind's).
@@ -729,9 +739,9 @@ impl Engine {
             query: q.as_slice(),
             shard: |i: usize| parts.get(&i).map(|v| v.as_ref()),
         });
-        let (hits, _) =
+        let (hits, _, facets) =
             self.searcher
-                .rank_with(&plan, |i| terms.get(&i).map(|t| t.as_ref()), vq, &search)?;
+                .rank_faceted(&plan, |i| terms.get(&i).map(|t| t.as_ref()), vq, &search)?;
         self.cache.trim();
         let id = self.next_ticket;
         self.next_ticket = self.next_ticket.wrapping_add(1).max(1);
@@ -743,6 +753,7 @@ impl Engine {
             hits,
             explain: opts.explain,
             corrections,
+            facets,
         });
         Ok(id)
     }
@@ -759,6 +770,14 @@ impl Engine {
         Ok(aidocs_core::json::corrections_json(
             &self.ticket(id)?.corrections,
         ))
+    }
+
+    /// The facet counts of a query ranked with `facets` (`null` without), as JSON.
+    pub fn facets_json(&self, id: u32) -> Result<String, EngineError> {
+        Ok(match &self.ticket(id)?.facets {
+            Some(f) => aidocs_core::json::facets_json(f),
+            None => "null".to_owned(),
+        })
     }
 
     /// `query` with its corrected words replaced (what the CLI prints as "showing results for"), or

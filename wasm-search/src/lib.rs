@@ -162,7 +162,9 @@ impl SearchEngine {
     /// Ranks over cached shards; returns a ticket. `tags` are joined by U+001F; `mode` is lexical,
     /// vector or hybrid; `nprobe` < 0 = the default; `prefix`: the last word, with nothing after it,
     /// also matches longer words (what a search box wants while the reader types); `typos`: words the
-    /// index lacks are corrected (see `corrections`).
+    /// index lacks are corrected (see `corrections`); `language`: the reader's; `tags_any`,
+    /// `tags_none`: tags of which one is required, tags excluded (joined by U+001F); `facets`: count
+    /// the matches by kind, tag, group and language (see `facets`).
     #[allow(clippy::too_many_arguments)] // flat arguments keep the JS glue small
     pub fn rank(
         &mut self,
@@ -178,15 +180,21 @@ impl SearchEngine {
         prefix: Option<bool>,
         typos: Option<bool>,
         language: Option<String>,
+        tags_any: Option<String>,
+        tags_none: Option<String>,
+        facets: Option<bool>,
     ) -> Result<u32, JsValue> {
-        let opts = QueryOptions {
-            k,
-            kinds: kinds.to_owned(),
-            tags: tags
+        let split = |t: Option<String>| -> Vec<String> {
+            t.unwrap_or_default()
                 .split('\u{1f}')
                 .filter(|t| !t.is_empty())
                 .map(str::to_owned)
-                .collect(),
+                .collect()
+        };
+        let opts = QueryOptions {
+            k,
+            kinds: kinds.to_owned(),
+            tags: split(Some(tags.to_owned())),
             group: (!group.is_empty()).then(|| group.to_owned()),
             min_score,
             explain,
@@ -195,6 +203,9 @@ impl SearchEngine {
             prefix: prefix.unwrap_or(false),
             typos: typos.unwrap_or(false),
             language: language.filter(|l| !l.is_empty()),
+            tags_any: split(tags_any),
+            tags_none: split(tags_none),
+            facets: facets.unwrap_or(false),
         };
         self.inner.rank(query, &opts).map_err(js_err)
     }
@@ -205,7 +216,14 @@ impl SearchEngine {
         self.inner.files_for_ticket(ticket).map_err(js_err)
     }
 
-    /// The typo corrections a ranked query applied, as JSON `[{"from","to"}]` (call before `results`).
+    /// The facet counts of a query ranked with `facets`, as JSON
+    /// (`{"kind":[["docs",12]],"tag":[…],"group":[…],"language":[…]}`; `null` without; call before
+    /// `results`).
+    pub fn facets(&self, ticket: u32) -> Result<String, JsValue> {
+        self.inner.facets_json(ticket).map_err(js_err)
+    }
+
+    /// The typo corrections a ranked query applied, as JSON (`[{"from","to"}]`).
     pub fn corrections(&self, ticket: u32) -> Result<String, JsValue> {
         self.inner.corrections_json(ticket).map_err(js_err)
     }

@@ -43,7 +43,7 @@ fn search_with(
         engine.add(&name, &fetch(&name), None)?;
     }
     let ticket = engine.rank(
-        query, 10, kinds, "", "", 0.0, false, "lexical", -1, None, None, None,
+        query, 10, kinds, "", "", 0.0, false, "lexical", -1, None, None, None, None, None, None,
     )?;
     for name in engine.files_for_ticket(ticket)? {
         if let Err(e) = engine.add(&name, &fetch(&name), None) {
@@ -110,7 +110,7 @@ fn filters_and_options() {
     }
     let t = engine
         .rank(
-            "user", 2, "", "", "Users", 0.0, true, "", -1, None, None, None,
+            "user", 2, "", "", "Users", 0.0, true, "", -1, None, None, None, None, None, None,
         )
         .unwrap();
     for name in engine.files_for_ticket(t).unwrap() {
@@ -128,7 +128,7 @@ fn filters_and_options() {
     ] {
         let e = engine
             .rank(
-                "user", k, kinds, "", "", 0.0, false, mode, -1, None, None, None,
+                "user", k, kinds, "", "", 0.0, false, mode, -1, None, None, None, None, None, None,
             )
             .unwrap_err();
         assert_eq!(code(e), "bad_option");
@@ -153,7 +153,7 @@ fn issue_4_vector_modes_without_vectors_rank_lexically() {
             }
             let t = engine
                 .rank(
-                    text, 10, kinds, "", "", 0.0, false, mode, -1, None, None, None,
+                    text, 10, kinds, "", "", 0.0, false, mode, -1, None, None, None, None, None, None,
                 )
                 .unwrap();
             for name in engine.files_for_ticket(t).unwrap() {
@@ -235,6 +235,9 @@ fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
                     -1,
                     None,
                     None,
+                    None,
+                    None,
+                    None,
                     None
                 )
                 .unwrap_err()
@@ -299,7 +302,7 @@ fn payload_inflated_by_the_caller_gives_the_same_results() {
         }
         let t = engine
             .rank(
-                text, 10, kinds, "", "", 0.0, false, "", -1, None, None, None,
+                text, 10, kinds, "", "", 0.0, false, "", -1, None, None, None, None, None, None,
             )
             .unwrap();
         for name in engine.files_for_ticket(t).unwrap() {
@@ -433,4 +436,91 @@ fn issue_3_random_mutations_are_errors_or_valid_results() {
         }
     }
     assert!(errors > 1000, "{errors} errors, {ok} results");
+}
+
+/// Ranks `query` with facets and tag filters (`any`, `none` joined by U+001F); returns the result
+/// urls and the facets JSON.
+fn faceted(
+    engine: &mut SearchEngine,
+    query: &str,
+    kinds: &str,
+    any: &str,
+    none: &str,
+) -> (Vec<String>, serde_json::Value) {
+    for name in engine.files_for_query(query, "lexical", -1, None, None, None) {
+        engine.add(&name, file(&name), None).unwrap();
+    }
+    let ticket = engine
+        .rank(
+            query,
+            100,
+            kinds,
+            "",
+            "",
+            0.0,
+            false,
+            "lexical",
+            -1,
+            None,
+            None,
+            None,
+            Some(any.to_owned()),
+            Some(none.to_owned()),
+            Some(true),
+        )
+        .unwrap();
+    for name in engine.files_for_ticket(ticket).unwrap() {
+        engine.add(&name, file(&name), None).unwrap();
+    }
+    let facets: serde_json::Value = serde_json::from_str(&engine.facets(ticket).unwrap()).unwrap();
+    let results: serde_json::Value = serde_json::from_str(&engine.results(ticket).unwrap()).unwrap();
+    let urls = results
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["url"].as_str().unwrap().to_owned())
+        .collect();
+    (urls, facets)
+}
+
+/// The count of `value` in facet `name`.
+fn facet_count(facets: &serde_json::Value, name: &str, value: &str) -> u64 {
+    facets[name]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v[0] == value)
+        .map_or(0, |v| v[1].as_u64().unwrap())
+}
+
+/// Issue 6: facet counts for the current query, each facet ignoring its own filter, and compound
+/// tag filters (any of, none of), ranked inside the wasm module.
+#[wasm_bindgen_test]
+fn issue_6_facets_count_the_matches_and_compound_filters_apply() {
+    let mut engine = open(NO_LIMIT);
+    let (all, f) = faceted(&mut engine, "user", "", "", "");
+    // Every matching page is counted once by kind.
+    let kinds: u64 = f["kind"].as_array().unwrap().iter().map(|v| v[1].as_u64().unwrap()).sum();
+    assert_eq!(kinds, all.len() as u64, "{f}");
+    assert_eq!(facet_count(&f, "kind", "api"), 3, "{f}");
+    assert_eq!(facet_count(&f, "tag", "Users"), 3, "{f}");
+    // Filtering on a kind keeps that facet's other counts (a reader can switch), narrows the others.
+    let (api, fa) = faceted(&mut engine, "user", "api", "", "");
+    assert_eq!(api.len(), 3);
+    assert_eq!(fa["kind"], f["kind"], "{fa}");
+    assert_eq!(facet_count(&fa, "tag", "oauth"), 0, "{fa}");
+    // Any of: pages with at least one of the tags; none of: pages with neither.
+    let (any, _) = faceted(&mut engine, "user", "", "oauth\u{1f}onboarding", "");
+    let (none, _) = faceted(&mut engine, "user", "", "", "oauth\u{1f}onboarding");
+    assert_eq!(any.len() as u64, 3, "{any:?}");
+    assert_eq!(any.len() + none.len(), all.len(), "{any:?} {none:?}");
+    assert!(any.iter().all(|u| !none.contains(u)));
+    // Without `facets` the ticket has none.
+    let ticket = engine
+        .rank(
+            "user", 10, "", "", "", 0.0, false, "lexical", -1, None, None, None, None, None, None,
+        )
+        .unwrap();
+    assert_eq!(engine.facets(ticket).unwrap(), "null");
+    engine.release(ticket);
 }
