@@ -948,19 +948,31 @@ impl Searcher {
                 match f {
                     FACET_KIND => add(entry.kind.name()),
                     FACET_TAG => {
-                        for &t in self.manifest.tagsets.get(entry.tagset as usize).into_iter().flatten() {
+                        for &t in self
+                            .manifest
+                            .tagsets
+                            .get(entry.tagset as usize)
+                            .into_iter()
+                            .flatten()
+                        {
                             if let Some(tag) = self.manifest.tags.get(t as usize) {
                                 add(tag);
                             }
                         }
                     }
                     FACET_GROUP => {
-                        if let Some(g) = entry.group.and_then(|g| self.manifest.groups.get(g as usize)) {
+                        if let Some(g) = entry
+                            .group
+                            .and_then(|g| self.manifest.groups.get(g as usize))
+                        {
                             add(g);
                         }
                     }
                     _ => {
-                        if let Some(l) = entry.language.and_then(|l| self.manifest.languages.get(l as usize)) {
+                        if let Some(l) = entry
+                            .language
+                            .and_then(|l| self.manifest.languages.get(l as usize))
+                        {
                             add(l);
                         }
                     }

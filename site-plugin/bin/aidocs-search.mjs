@@ -13,7 +13,8 @@ import { openIndex, AidocsSearchError } from '../src/search.js';
 
 const USAGE = `usage: aidocs-search query --index DIR (--queries FILE.jsonl | TEXT...) [--k N] [--kind K]... [--tag T]...
                             [--group G] [--mode lexical|vector|hybrid] [--nprobe N] [--encoder static|full]
-                            [--model DIR] [--explain] [--prefix] [--no-typos] [--language L] [--wasm FILE] [--json]`;
+                            [--model DIR] [--explain] [--prefix] [--no-typos] [--language L] [--wasm FILE]
+                            [--tag-any T]... [--tag-none T]... [--facets] [--json]`;
 
 function fail(code, msg) {
   process.stderr.write(`error: ${msg}\n`);
@@ -66,6 +67,9 @@ async function main(argv) {
         'no-typos': { type: 'boolean', default: false },
         language: { type: 'string' },
         wasm: { type: 'string' },
+        facets: { type: 'boolean', default: false },
+        'tag-any': { type: 'string', multiple: true, default: [] },
+        'tag-none': { type: 'string', multiple: true, default: [] },
         json: { type: 'boolean', default: false },
       },
     });
@@ -99,7 +103,7 @@ async function main(argv) {
   }
   const nprobe = v.nprobe == null ? undefined : Number(v.nprobe);
   if (nprobe !== undefined && !(Number.isInteger(nprobe) && nprobe >= 0)) fail(2, `--nprobe must be a whole number, got ${v.nprobe}`);
-  const opts = { k, kind: v.kind, tags: v.tag, group: v.group, explain: v.explain, mode: v.mode, nprobe, prefix: v.prefix, typos: !v['no-typos'], language: v.language };
+  const opts = { k, kind: v.kind, tags: v.tag, group: v.group, explain: v.explain, mode: v.mode, nprobe, prefix: v.prefix, typos: !v['no-typos'], language: v.language, facets: v.facets, tagsAny: v['tag-any'], tagsNone: v['tag-none'] };
   const write = (line) => process.stdout.write(`${line}\n`);
   try {
     if (v.queries) {
@@ -110,9 +114,9 @@ async function main(argv) {
     }
     const text = positionals.join(' ');
     if (!text) fail(2, `give a query text or --queries FILE.jsonl\n${USAGE}`);
-    const { raw, corrections, correctedQuery } = await index.searchRawDetailed(text, opts);
+    const { raw, corrections, correctedQuery, facets } = await index.searchRawDetailed(text, opts);
     if (v.json) {
-      write(`{"query":${JSON.stringify(text)},"corrections":${corrections},"results":${raw}}`);
+      write(`{"query":${JSON.stringify(text)},"corrections":${corrections},"results":${raw}${v.facets ? `,"facets":${facets}` : ''}}`);
       return;
     }
     if (correctedQuery != null) process.stderr.write(`showing results for ${JSON.stringify(correctedQuery)}\n`);

@@ -28,7 +28,7 @@ function corsHeaders(cors) {
   return { 'access-control-allow-origin': origin, 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-max-age': '86400', vary: 'origin' };
 }
 
-/** Validates the query string; returns `{ q, k, kind, mode }` or a 400 response. */
+/** Validates the query string; returns `{ q, k, kind, mode, typos, language, facets }` or a 400 response. */
 function parseQuery(params, headers) {
   const q = params.get('q');
   if (q == null || q.trim() === '') return error(400, 'missing_query', 'the q parameter is required, e.g. /search?q=refresh+tokens', headers);
@@ -50,7 +50,9 @@ function parseQuery(params, headers) {
   if (typosRaw !== '0' && typosRaw !== '1') return error(400, 'bad_typos', `typos must be 0 or 1, got ${JSON.stringify(typosRaw)}`, headers);
   const language = params.get('lang') ?? '';
   if (!/^[A-Za-z]{0,8}(-[A-Za-z0-9]{1,8})*$/.test(language)) return error(400, 'bad_lang', `lang must be a language tag such as fr or zh-CN, got ${JSON.stringify(language)}`, headers);
-  return { q, k, kind, mode, typos: typosRaw === '1', language };
+  const facetsRaw = params.get('facets') ?? '0';
+  if (facetsRaw !== '0' && facetsRaw !== '1') return error(400, 'bad_facets', `facets must be 0 or 1, got ${JSON.stringify(facetsRaw)}`, headers);
+  return { q, k, kind, mode, typos: typosRaw === '1', language, facets: facetsRaw === '1' };
 }
 
 /**
@@ -63,7 +65,8 @@ export function createSearchHandler({ loadShard, cors = false, cacheControl = 'p
   if (typeof loadShard !== 'function') throw new TypeError('createSearchHandler: loadShard(name) => Promise<Uint8Array> is required');
   let indexPromise = null;
   const index = () => {
-    indexPromise ??= openIndex(loadShard, { wasm, cacheBytes, encoder }).catch((e) => {
+    // The full module (every language's stemmer): one handler answers readers of every language.
+    indexPromise ??= openIndex(loadShard, { wasm, cacheBytes, encoder, stemmers: true }).catch((e) => {
       indexPromise = null; // retry on the next request: the store may come back
       throw e;
     });
@@ -82,13 +85,14 @@ export function createSearchHandler({ loadShard, cors = false, cacheControl = 'p
       if (p instanceof Response) return p;
       let raw;
       let corrections;
+      let facets;
       try {
-        ({ raw, corrections } = await (await index()).searchRawDetailed(p.q, { k: p.k, kind: p.kind, mode: p.mode, typos: p.typos, language: p.language }));
+        ({ raw, corrections, facets } = await (await index()).searchRawDetailed(p.q, { k: p.k, kind: p.kind, mode: p.mode, typos: p.typos, language: p.language, facets: p.facets }));
       } catch (e) {
         if (e?.code === 'bad_option') return error(400, 'bad_option', e.message, headers);
         return error(503, e?.code ?? 'index_unavailable', `the search index is unavailable: ${e?.message ?? e}`, { ...headers, 'retry-after': '5' });
       }
-      const body = `{"query":${JSON.stringify(p.q)},"corrections":${corrections},"results":${raw}}`;
+      const body = `{"query":${JSON.stringify(p.q)},"corrections":${corrections},"results":${raw}${p.facets ? `,"facets":${facets}` : ''}}`;
       return json(200, request.method === 'HEAD' ? '' : body, { ...headers, 'cache-control': cacheControl });
     } catch (e) {
       return error(500, 'internal', `unexpected failure: ${e?.message ?? e}`, headers);

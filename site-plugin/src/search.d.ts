@@ -26,6 +26,12 @@ export interface SearchOptions {
   kind?: Kind | Kind[];
   /** Only pages carrying every one of these tags. */
   tags?: string[];
+  /** Only pages carrying at least one of these tags. */
+  tagsAny?: string[];
+  /** Only pages carrying none of these tags. */
+  tagsNone?: string[];
+  /** Count the matching pages by kind, tag, group and language (`SearchResults.facets`). */
+  facets?: boolean;
   /** Only pages in this navigation group (full path `Tab > Group` or its last part). */
   group?: string;
   minScore?: number;
@@ -102,6 +108,19 @@ export interface SearchResults extends Array<SearchResult> {
   readonly corrections: Correction[];
   /** The query with its corrected words replaced, when any was corrected ("showing results for …"). */
   readonly correctedQuery: string | null;
+  /**
+   * With `facets`: how many matching pages have each value, commonest first (at most 20 per facet),
+   * each facet counted with every filter but its own; null without.
+   */
+  readonly facets: Facets | null;
+}
+
+/** `[value, count]` pairs per facet. */
+export interface Facets {
+  kind: [Kind, number][];
+  tag: [string, number][];
+  group: [string, number][];
+  language: [string, number][];
 }
 
 export interface OpenOptions {
@@ -118,6 +137,8 @@ export interface OpenOptions {
    * (`fr`, `es`, `de`, `pt`…) loads the full module, which has them; the lean one has English only.
    */
   language?: string;
+  /** Load the full module (every Snowball stemmer) whatever the language: a server answering readers of every language. */
+  stemmers?: boolean;
   /** Called when a newly deployed build replaced the one in use. */
   onReload?: (buildId: string) => void;
   /** A full encoder for every vector and hybrid search of this index (see SearchOptions.encoder). */
@@ -134,9 +155,8 @@ export class AidocsIndex {
   /** The results as the JSON text `aidocs-index query` prints. */
   searchRaw(query: string, options?: SearchOptions): Promise<string>;
   /** The results JSON text, the typo corrections' JSON text (`[{"from","to"}]`) and the corrected query. */
-  searchRawDetailed(query: string, options?: SearchOptions): Promise<{ raw: string; corrections: string; correctedQuery: string | null }>;
-  /** Warms the shards of a query being typed; resolves to the number of files fetched. */
-  /** Warms the shards `partial` will need; `language` as in search options. */
+  searchRawDetailed(query: string, options?: SearchOptions): Promise<{ raw: string; corrections: string; correctedQuery: string | null; facets: string }>;
+  /** Warms the shards `partial` will need (resolves to the number of files fetched); `language` as in search options. */
   preload(partial: string, options?: { language?: string }): Promise<number>;
   clearCache(): void;
   close(): void;
@@ -147,7 +167,7 @@ export function openIndex(source: string | URL | ShardLoader, options?: OpenOpti
 /** A loader fetching files relative to `base`. */
 export function urlLoader(base: string, fetchImpl?: typeof fetch): ShardLoader;
 /** Loads the wasm module (done by openIndex; call early to overlap it with other work). */
-export function loadWasm(source?: string | URL | BufferSource | WebAssembly.Module, options?: { inflate?: 'auto' | 'wasm'; language?: string }): Promise<void>;
+export function loadWasm(source?: string | URL | BufferSource | WebAssembly.Module, options?: { inflate?: 'auto' | 'wasm'; language?: string; stemmers?: boolean }): Promise<void>;
 /** Whether a reader in `language` needs a stemmer only the full module has. */
 export function needsStemmer(language?: string): boolean;
 export const MANIFEST_FILE: 'manifest.bin';

@@ -70,12 +70,12 @@ const STEMMED_LANGUAGES = new Set([
  * and the reader's `language` is English, Chinese, Japanese, Korean or unknown; the full module
  * (`aidocs_search_full_bg.wasm`: an inflater and the Snowball stemmers of the other languages, about
  * 75 KB more gzipped) where DecompressionStream is missing, `inflate` is 'wasm' or the language needs
- * a stemmer. A page loads one module: the first `openIndex` decides (with the lean module loaded, a
+ * a stemmer (or `stemmers` is true: a server answering readers of every language). A page loads one module: the first `openIndex` decides (with the lean module loaded, a
  * query in a language whose pages were stemmed by a stemmer it lacks fails with `missing_stemmer`).
  */
-export function loadWasm(source, { inflate, language } = {}) {
+export function loadWasm(source, { inflate, language, stemmers } = {}) {
   const needInflater = inflate === 'wasm' || !canStream;
-  const needFull = needInflater || needsStemmer(language);
+  const needFull = needInflater || Boolean(stemmers) || needsStemmer(language);
   wasmReady ??= (async () => {
     if (source instanceof WebAssembly.Module || ArrayBuffer.isView(source) || source instanceof ArrayBuffer) {
       initSync({ module: source });
@@ -186,6 +186,11 @@ function normalizeOptions(opts) {
   const k = opts.k ?? 10;
   if (!Number.isInteger(k)) throw new AidocsSearchError('bad_option', `k must be an integer, got ${k}`);
   const kinds = Array.isArray(opts.kind) ? opts.kind.join(',') : (opts.kind ?? '');
+  const tagList = (name, v) => {
+    if (v == null) return '';
+    if (!Array.isArray(v)) throw new AidocsSearchError('bad_option', `${name} must be an array of strings`);
+    return v.map(String).join('\x1f');
+  };
   const tags = opts.tags ?? (opts.tag ? [opts.tag] : []);
   if (!Array.isArray(tags)) throw new AidocsSearchError('bad_option', 'tags must be an array of strings');
   return {
@@ -200,6 +205,9 @@ function normalizeOptions(opts) {
     prefix: Boolean(opts.prefix),
     typos: opts.typos ?? true,
     language: opts.language == null ? '' : String(opts.language),
+    tagsAny: tagList('tagsAny', opts.tagsAny),
+    tagsNone: tagList('tagsNone', opts.tagsNone),
+    facets: Boolean(opts.facets),
   };
 }
 
@@ -333,7 +341,7 @@ export class AidocsIndex {
       }
       let ticket;
       try {
-        ticket = this.#call(engine, (e) => e.rank(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix, o.typos, o.language));
+        ticket = this.#call(engine, (e) => e.rank(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix, o.typos, o.language, o.tagsAny, o.tagsNone, o.facets));
       } catch (err) {
         // Another search evicted a shard between our fetch and our rank: fetch again.
         if (err.code === 'missing_shard' && attempt < 3) continue;
@@ -345,7 +353,8 @@ export class AidocsIndex {
           try {
             const corrections = this.#call(engine, (e) => e.corrections(ticket));
             const correctedQuery = this.#call(engine, (e) => e.correctedQuery(ticket, query)) ?? null;
-            return { raw: this.#call(engine, (e) => e.results(ticket)), corrections, correctedQuery };
+            const facets = this.#call(engine, (e) => e.facets(ticket));
+            return { raw: this.#call(engine, (e) => e.results(ticket)), corrections, correctedQuery, facets };
           } catch (err) {
             if (err.code === 'missing_shard' && again < 3) continue;
             throw err;
@@ -366,9 +375,9 @@ export class AidocsIndex {
   }
 
   /**
-   * `{ raw, corrections, correctedQuery }`: the results as `searchRaw` gives them, the typo
-   * corrections applied as JSON text (`[{"from","to"}]`), and the query with them applied (null when
-   * none). Options as for `search`.
+   * `{ raw, corrections, correctedQuery, facets }`: the results as `searchRaw` gives them, the typo
+   * corrections applied as JSON text (`[{"from","to"}]`), the query with them applied (null when
+   * none), and with `facets` the facet counts as JSON text (`'null'` without). Options as for `search`.
    */
   async searchRawDetailed(query, opts = {}) {
     return this.#searchDetailed(query, opts);
@@ -395,7 +404,10 @@ export class AidocsIndex {
 
   /**
    * Searches. `opts`: `k` (1–1000, default 10), `kind` ('docs' | 'api' | 'custom' or an array),
-   * `tags` (all required), `group` (navigation group), `minScore`, `explain`, `mode` ('lexical',
+   * `tags` (all required), `tagsAny` (at least one required), `tagsNone` (none allowed), `group`
+   * (navigation group), `facets` (the resolved array's `facets` counts the matching pages by `kind`,
+   * `tag`, `group` and `language`, as `[[value, count], …]` commonest first, each facet ignoring its
+   * own filter), `minScore`, `explain`, `mode` ('lexical',
    * 'vector' or 'hybrid': semantic ranking with the index's static query encoder; an index without
    * vectors ranks lexically), `nprobe` (vector partitions probed; 0 = all), `prefix` (the last word,
    * with no space after it, also matches longer words: what a search box wants as the reader types),
@@ -410,10 +422,11 @@ export class AidocsIndex {
    * Resolves to the result objects of the native JSON shape.
    */
   async search(query, opts = {}) {
-    const { raw, corrections, correctedQuery } = await this.#searchDetailed(query, opts);
+    const { raw, corrections, correctedQuery, facets } = await this.#searchDetailed(query, opts);
     const results = JSON.parse(raw);
     Object.defineProperty(results, 'corrections', { value: JSON.parse(corrections) });
     Object.defineProperty(results, 'correctedQuery', { value: correctedQuery });
+    Object.defineProperty(results, 'facets', { value: JSON.parse(facets) });
     return results;
   }
 
@@ -451,12 +464,13 @@ export class AidocsIndex {
  * loader `(name) => Promise<Uint8Array>` for runtimes where the files live in KV, R2, a file system or an
  * asset binding. `options`: `cacheBytes` (bound on decoded shards, default 8 MiB), `wasm` (module
  * source, see loadWasm), `fetch` (for URL sources), `inflate` ('auto' | 'wasm'), `language` (the
- * reader's: one that needs a Snowball stemmer, such as 'fr', loads the full module), `onReload(buildId)`,
+ * reader's: one that needs a Snowball stemmer, such as 'fr', loads the full module), `stemmers` (true:
+ * load the full module whatever the language, for a server answering every language), `onReload(buildId)`,
  * `encoder` (a full encoder for vector and hybrid searches, see aidocs-search/full-encoder).
  */
 export async function openIndex(source, options = {}) {
   const load = typeof source === 'function' ? source : urlLoader(String(source), options.fetch ?? globalThis.fetch);
-  await loadWasm(options.wasm, { inflate: options.inflate, language: options.language });
+  await loadWasm(options.wasm, { inflate: options.inflate, language: options.language, stemmers: options.stemmers });
   const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
   if (!Number.isInteger(cacheBytes) || cacheBytes < 0 || cacheBytes > 2 ** 32 - 1) {
     throw new AidocsSearchError('bad_option', `cacheBytes must be an integer number of bytes, got ${cacheBytes}`);

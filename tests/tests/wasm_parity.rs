@@ -480,6 +480,59 @@ fn issue_6_wasm_matches_native_in_every_language_of_a_real_site() {
     }
     assert!(compared > 100, "the queries return results ({compared})");
 
+    // Facet counts and compound tag filters: the same counts and pages from both sides.
+    for (text, language, any, none) in [
+        ("custom domain", None, vec![], vec![]),
+        (
+            "domaine personnalisé",
+            Some("fr"),
+            vec![],
+            vec!["custom domain"],
+        ),
+        ("analytics", None, vec!["analytics", "segment"], vec![]),
+    ] {
+        let opts = aidocs_core::SearchOptions {
+            k: 20,
+            typos: true,
+            facets: true,
+            language: language.map(str::to_owned),
+            tags_any: any.iter().map(|t: &&str| t.to_string()).collect(),
+            tags_none: none.iter().map(|t: &&str| t.to_string()).collect(),
+            ..Default::default()
+        };
+        let (results, _, facets) = local.search_faceted(text, None, &opts).unwrap();
+        let native_facets: Value =
+            serde_json::from_str(&aidocs_core::json::facets_json(&facets.unwrap())).unwrap();
+        let native_results: Value =
+            serde_json::from_str(&aidocs_core::json::results_json(&results, false)).unwrap();
+        let mut cmd = Command::new("node");
+        cmd.arg(&cli)
+            .args(["query", "--json", "--facets", "--k", "20", "--index"])
+            .arg(&index);
+        if let Some(l) = language {
+            cmd.args(["--language", l]);
+        }
+        for t in &any {
+            cmd.args(["--tag-any", t]);
+        }
+        for t in &none {
+            cmd.args(["--tag-none", t]);
+        }
+        let out = cmd.arg(text).output().expect("node runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let wasm: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(wasm["facets"], native_facets, "{text}");
+        assert_eq!(wasm["results"], native_results, "{text}");
+        assert!(
+            !native_facets["kind"].as_array().unwrap().is_empty(),
+            "{text}"
+        );
+    }
+
     // The lean module (English stemmer only) refuses a French reader's query with a typed error.
     let out = Command::new("node")
         .arg(&cli)
