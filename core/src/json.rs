@@ -302,7 +302,7 @@ pub fn facets_json(facets: &crate::search::Facets) -> String {
             out.push('[');
             push_str(&mut out, value);
             out.push(',');
-            out.push_str(&count.to_string());
+            push_uint(&mut out, u64::from(*count));
             out.push(']');
         }
         out.push(']');

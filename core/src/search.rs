@@ -933,7 +933,9 @@ impl Searcher {
 
     /// Counts `seen` pages (page, each filter passed, best score) into [`Facets`].
     fn count_facets<'s>(&'s self, seen: &[(u32, [bool; 4], f32)], opts: &SearchOptions) -> Facets {
-        let mut counts: [BTreeMap<&'s str, u32>; 4] = Default::default();
+        // Sorted (value, count) vectors and a selection of the commonest, not a map and a sort:
+        // each new map or sort instantiation is kilobytes of every reader's wasm.
+        let mut counts: [Vec<(&'s str, u32)>; 4] = Default::default();
         for (page, ok, score) in seen {
             if *score < opts.min_score {
                 continue;
@@ -944,54 +946,60 @@ impl Searcher {
                 if !ok.iter().enumerate().all(|(g, &pass)| pass || g == f) {
                     continue;
                 }
-                let mut add = |v: &'s str| *count.entry(v).or_insert(0) += 1;
+                let mut add = |v: &'s str| match count.binary_search_by(|e| e.0.cmp(v)) {
+                    Ok(i) => count[i].1 += 1,
+                    Err(i) => count.insert(i, (v, 1)),
+                };
                 match f {
                     FACET_KIND => add(entry.kind.name()),
                     FACET_TAG => {
-                        for &t in self
-                            .manifest
-                            .tagsets
-                            .get(entry.tagset as usize)
-                            .into_iter()
-                            .flatten()
-                        {
+                        let set = self.manifest.tagsets.get(entry.tagset as usize);
+                        for &t in set.into_iter().flatten() {
                             if let Some(tag) = self.manifest.tags.get(t as usize) {
                                 add(tag);
                             }
                         }
                     }
                     FACET_GROUP => {
-                        if let Some(g) = entry
+                        let group = entry
                             .group
-                            .and_then(|g| self.manifest.groups.get(g as usize))
-                        {
+                            .and_then(|g| self.manifest.groups.get(g as usize));
+                        if let Some(g) = group {
                             add(g);
                         }
                     }
                     _ => {
-                        if let Some(l) = entry
+                        let language = entry
                             .language
-                            .and_then(|l| self.manifest.languages.get(l as usize))
-                        {
+                            .and_then(|l| self.manifest.languages.get(l as usize));
+                        if let Some(l) = language {
                             add(l);
                         }
                     }
                 }
             }
         }
-        let sorted = |m: &BTreeMap<&str, u32>| -> Vec<(String, u32)> {
-            let mut v: Vec<(String, u32)> = m.iter().map(|(k, &n)| ((*k).to_owned(), n)).collect();
-            v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            if opts.facet_limit > 0 {
-                v.truncate(opts.facet_limit);
+        let mut facets = counts.into_iter().map(|mut rest| {
+            // The commonest first; ties keep name order (the first maximum wins).
+            let mut out = Vec::new();
+            while !rest.is_empty() && (opts.facet_limit == 0 || out.len() < opts.facet_limit) {
+                let mut best = 0;
+                for i in 1..rest.len() {
+                    if rest[i].1 > rest[best].1 {
+                        best = i;
+                    }
+                }
+                let (value, n) = rest.remove(best);
+                out.push((value.to_owned(), n));
             }
-            v
-        };
+            out
+        });
+        let mut next = || facets.next().unwrap_or_default();
         Facets {
-            kind: sorted(&counts[FACET_KIND]),
-            tag: sorted(&counts[FACET_TAG]),
-            group: sorted(&counts[FACET_GROUP]),
-            language: sorted(&counts[FACET_LANGUAGE]),
+            kind: next(),
+            tag: next(),
+            group: next(),
+            language: next(),
         }
     }
 
@@ -1976,5 +1984,147 @@ mod language_tests {
         let plan = v2.plan_prefix("les déploiements", false, Some("fr"));
         assert_eq!(plan.terms.len(), 2);
         assert!(plan.analyzer.missing_stemmer().is_none());
+    }
+}
+
+#[cfg(test)]
+mod facet_tests {
+    //! Issue 6: facet counts for the current query and compound tag filters.
+    use super::*;
+
+    /// Five pages that all match "token": kinds, tags, groups and languages vary.
+    fn searcher() -> (Searcher, Vec<TermShard>) {
+        let texts = [
+            "token refresh guide",
+            "token api reference",
+            "token api errors",
+            "rotate a token",
+            "jeton token",
+        ];
+        let (s, shards) = super::prefix_tests::index(&texts, 8);
+        let mut m = s.manifest.clone();
+        m.tags = vec!["auth".into(), "beta".into(), "errors".into()];
+        m.tagsets = vec![vec![], vec![0], vec![0, 1], vec![2]];
+        m.groups = vec!["Guides".into(), "API > Tokens".into()];
+        m.languages = vec!["en".into(), "fr".into()];
+        let pages = [
+            (Kind::Docs, Some(0), 1, Some(0)),
+            (Kind::Api, Some(1), 2, Some(0)),
+            (Kind::Api, Some(1), 3, Some(0)),
+            (Kind::Docs, None, 0, Some(0)),
+            (Kind::Docs, Some(0), 1, Some(1)),
+        ];
+        for (p, (kind, group, tagset, language)) in m.pages.iter_mut().zip(pages) {
+            p.kind = kind;
+            p.group = group;
+            p.tagset = tagset;
+            p.language = language;
+        }
+        (Searcher::new(m).unwrap(), shards)
+    }
+
+    fn run(s: &Searcher, shards: &[TermShard], opts: SearchOptions) -> (Vec<u32>, Facets) {
+        let opts = SearchOptions {
+            facets: true,
+            ..opts
+        };
+        let plan = s.plan("token");
+        let (hits, _, facets) = s
+            .rank_faceted(
+                &plan,
+                |i| shards.get(i),
+                None::<VectorQuery<'_, fn(usize) -> Option<&'static crate::vectors::VectorShard>>>,
+                &opts,
+            )
+            .unwrap();
+        let mut pages: Vec<u32> = hits.into_iter().map(|h| h.page).collect();
+        pages.sort_unstable();
+        (pages, facets.unwrap())
+    }
+
+    fn pairs(v: &[(&str, u32)]) -> Vec<(String, u32)> {
+        v.iter().map(|&(a, n)| (a.to_owned(), n)).collect()
+    }
+
+    #[test]
+    fn issue_6_facets_count_every_match_by_kind_tag_group_and_language() {
+        let (s, shards) = searcher();
+        let (pages, f) = run(&s, &shards, SearchOptions::default());
+        assert_eq!(pages, [0, 1, 2, 3, 4]);
+        assert_eq!(f.kind, pairs(&[("docs", 3), ("api", 2)]));
+        // Commonest first, ties by name.
+        assert_eq!(f.tag, pairs(&[("auth", 3), ("beta", 1), ("errors", 1)]));
+        assert_eq!(f.group, pairs(&[("API > Tokens", 2), ("Guides", 2)]));
+        assert_eq!(f.language, pairs(&[("en", 4), ("fr", 1)]));
+        // Without `facets`, none are counted.
+        let (_, _, none) = s
+            .rank_faceted(
+                &s.plan("token"),
+                |i| shards.get(i),
+                None::<VectorQuery<'_, fn(usize) -> Option<&'static crate::vectors::VectorShard>>>,
+                &SearchOptions::default(),
+            )
+            .unwrap();
+        assert!(none.is_none());
+    }
+
+    #[test]
+    fn issue_6_a_facet_ignores_its_own_filter_and_applies_the_others() {
+        let (s, shards) = searcher();
+        let api = SearchOptions {
+            kinds: vec![Kind::Api],
+            ..Default::default()
+        };
+        let (pages, f) = run(&s, &shards, api);
+        assert_eq!(pages, [1, 2]);
+        // The kind facet still counts docs pages (the reader may switch)...
+        assert_eq!(f.kind, pairs(&[("docs", 3), ("api", 2)]));
+        // ... the others count only the api pages.
+        assert_eq!(f.tag, pairs(&[("auth", 1), ("beta", 1), ("errors", 1)]));
+        assert_eq!(f.language, pairs(&[("en", 2)]));
+        // A language filter narrows every facet but the language one.
+        let fr = SearchOptions {
+            language: Some("fr".into()),
+            ..Default::default()
+        };
+        let (pages, f) = run(&s, &shards, fr);
+        assert_eq!(pages, [4]);
+        assert_eq!(f.language, pairs(&[("en", 4), ("fr", 1)]));
+        assert_eq!(f.kind, pairs(&[("docs", 1)]));
+        // The limit keeps the commonest values.
+        let (_, f) = run(
+            &s,
+            &shards,
+            SearchOptions {
+                facet_limit: 1,
+                ..Default::default()
+            },
+        );
+        assert_eq!(f.tag, pairs(&[("auth", 3)]));
+    }
+
+    #[test]
+    fn issue_6_compound_tag_filters_all_any_none() {
+        let (s, shards) = searcher();
+        let tags = |all: &[&str], any: &[&str], none: &[&str]| -> Vec<u32> {
+            let owned = |v: &[&str]| v.iter().map(|t| t.to_string()).collect();
+            run(
+                &s,
+                &shards,
+                SearchOptions {
+                    tags: owned(all),
+                    tags_any: owned(any),
+                    tags_none: owned(none),
+                    ..Default::default()
+                },
+            )
+            .0
+        };
+        assert_eq!(tags(&["auth"], &[], &[]), [0, 1, 4]);
+        assert_eq!(tags(&["auth", "beta"], &[], &[]), [1]);
+        assert_eq!(tags(&[], &["beta", "errors"], &[]), [1, 2]);
+        assert_eq!(tags(&[], &[], &["auth"]), [2, 3]);
+        assert_eq!(tags(&["auth"], &[], &["BETA"]), [0, 4]); // tags match ignoring case
+        assert_eq!(tags(&[], &["errors"], &["errors"]), Vec::<u32>::new());
     }
 }

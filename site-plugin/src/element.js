@@ -11,7 +11,9 @@
 // search fetches about twice as much) and what the reader stops at is ranked semantically. `lexical`,
 // `hybrid` and `vector` use that mode for every search (hybrid and vector rank lexically on an index
 // without vectors). Misspelled words are corrected ("Showing results for …" above the list). The list
-// never changes under a reader who has started choosing with the arrow keys.
+// never changes under a reader who has started choosing with the arrow keys. `facets`: a row of filter
+// chips under the input, from the query's facet counts: the kinds (one at a time) and the commonest
+// tags (all of the pressed ones), each with how many matching pages it has.
 // Theme: --aidocs-accent, --aidocs-bg, --aidocs-fg, --aidocs-muted, --aidocs-border, --aidocs-mark,
 // --aidocs-radius, --aidocs-font (light and dark defaults follow prefers-color-scheme).
 
@@ -95,7 +97,15 @@ mark { background: var(--mk); color: inherit; border-radius: 2px; }
 button.curl { margin-left: auto; font: .75rem inherit; border: 1px solid var(--bd); background: var(--bg); color: var(--fg);
   border-radius: 6px; padding: .15rem .45rem; cursor: pointer; }
 .note { padding: .4rem 1rem; font-size: .8rem; color: var(--mu); border-top: 1px solid var(--bd); }
+.facets { display: flex; flex-wrap: wrap; gap: .35rem; padding: .5rem 1rem 0; }
+.facets:empty { display: none; }
+button.chip { font: .78rem inherit; border: 1px solid var(--bd); background: var(--bg); color: var(--fg);
+  border-radius: 999px; padding: .15rem .6rem; cursor: pointer; }
+button.chip[aria-pressed="true"] { background: var(--a); border-color: var(--a); color: #fff; }
+button.chip span { color: inherit; opacity: .7; margin-left: .3rem; }
 `;
+/** Tags offered as chips: the commonest among the matches. */
+const TAG_CHIPS = 6;
 
 export class AidocsSearchElement extends HTMLElement {
   #index = null;
@@ -109,6 +119,9 @@ export class AidocsSearchElement extends HTMLElement {
   #options = [];
   #active = -1;
   #lastFocus = null;
+  /** With the `facets` attribute: the kind chip pressed (null: every kind) and the tag chips pressed. */
+  #kind = null;
+  #tags = new Set();
 
   constructor() {
     super();
@@ -120,6 +133,7 @@ export class AidocsSearchElement extends HTMLElement {
 <div class="backdrop" part="backdrop"><div class="dialog" role="dialog" aria-modal="true" aria-label="Search documentation">
 <input type="search" role="combobox" aria-expanded="false" aria-autocomplete="list" aria-controls="listbox"
   autocomplete="off" spellcheck="false" enterkeyhint="go">
+<div class="facets" role="toolbar" aria-label="Filters"></div>
 <div class="status" role="status" aria-live="polite"></div>
 <ul id="listbox" role="listbox" aria-label="Search results"></ul>
 <div class="note">↑↓ to move · Enter to open · Esc to close</div></div></div>`;
@@ -132,6 +146,7 @@ export class AidocsSearchElement extends HTMLElement {
     this.$('input').addEventListener('input', () => this.#schedule());
     this.$('input').addEventListener('keydown', (e) => this.#onKey(e));
     this.$('#listbox').addEventListener('click', (e) => this.#onClick(e));
+    this.$('.facets').addEventListener('click', (e) => this.#onChip(e));
     this.onGlobalKey = (e) => {
       const typing = e.target instanceof HTMLElement && (e.target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName));
       if ((e.key === 'k' || e.key === 'K') && (e.metaKey || e.ctrlKey)) {
@@ -200,6 +215,7 @@ export class AidocsSearchElement extends HTMLElement {
     const seq = ++this.#seq;
     if (!q.trim()) {
       this.#render([], '');
+      this.$('.facets').innerHTML = '';
       this.#status('');
       return;
     }
@@ -232,18 +248,21 @@ export class AidocsSearchElement extends HTMLElement {
       const [typing, paused] = this.#modes(index);
       const mode = upgrade ? paused : typing;
       // The reader may not have finished the last word: it also matches longer words.
-      const results = await index.search(q, { k, mode, prefix: true, language: this.#language() });
+      const facets = this.hasAttribute('facets');
+      const filters = facets ? { facets, kind: this.#kind ?? undefined, tags: [...this.#tags] } : {};
+      const results = await index.search(q, { k, mode, prefix: true, language: this.#language(), ...filters });
       if (seq !== this.#seq) return; // a newer keystroke won: drop this stale response
       // The list never changes under a reader who has started choosing from it with the keyboard.
       if (upgrade && this.#choosing) return;
       // An upgrade that ranks the same pages in the same order leaves the list (and the selection) be.
       // Marks follow the words searched: the corrected ones where typo tolerance stepped in.
       if (!upgrade || this.#shown !== results.map((r) => r.url).join('\n')) this.#render(results, results.correctedQuery ?? q);
+      if (facets) this.#renderFacets(results.facets);
       // Typo tolerance searched corrected words: say so (textContent, never HTML).
       const fixed = results.correctedQuery;
       this.#status(!results.length ? `No results for “${q}”` : fixed ? `Showing results for “${fixed}”` : '');
       const corrections = results.corrections ?? [];
-      this.dispatchEvent(new CustomEvent('aidocs-results', { detail: { query: q, results, mode, corrections, correctedQuery: fixed ?? null } }));
+      this.dispatchEvent(new CustomEvent('aidocs-results', { detail: { query: q, results, mode, corrections, correctedQuery: fixed ?? null, facets: results.facets } }));
       if (!upgrade && paused) {
         const pause = Number(this.getAttribute('hybrid-pause') ?? HYBRID_PAUSE_MS);
         const wait = Math.max(0, (Number.isFinite(pause) ? pause : HYBRID_PAUSE_MS) - DEBOUNCE_MS);
@@ -296,6 +315,34 @@ export class AidocsSearchElement extends HTMLElement {
     list.innerHTML = html.join('');
     this.$('input').setAttribute('aria-expanded', String(n > 0));
     this.#select(n ? 0 : -1);
+  }
+
+  /** The filter chips: each kind with matches, then the commonest tags and any pressed one. */
+  #renderFacets(f) {
+    const chip = (attr, value, label, count, pressed) =>
+      `<button class="chip" type="button" ${attr}="${escapeHtml(value)}" aria-pressed="${pressed}">${escapeHtml(label)}<span>${count}</span></button>`;
+    const html = [];
+    const kinds = f?.kind ?? [];
+    if (kinds.length > 1 || this.#kind) {
+      for (const [kind, label] of GROUPS) {
+        const n = kinds.find((k) => k[0] === kind)?.[1];
+        if (n != null) html.push(chip('data-kind', kind, label, n, this.#kind === kind));
+      }
+    }
+    const tags = (f?.tag ?? []).slice(0, TAG_CHIPS);
+    for (const t of this.#tags) if (!tags.some((x) => x[0] === t)) tags.push([t, 0]);
+    for (const [tag, n] of tags) html.push(chip('data-tag', tag, tag, n, this.#tags.has(tag)));
+    this.$('.facets').innerHTML = html.join('');
+  }
+
+  #onChip(e) {
+    const b = e.target.closest('button.chip');
+    if (!b) return;
+    const { kind, tag } = b.dataset;
+    if (kind) this.#kind = this.#kind === kind ? null : kind;
+    if (tag) this.#tags.has(tag) ? this.#tags.delete(tag) : this.#tags.add(tag);
+    this.$('input').focus();
+    this.#schedule();
   }
 
   #select(i) {

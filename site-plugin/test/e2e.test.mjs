@@ -305,6 +305,47 @@ test('issue 6: a misspelled query is corrected, says so, and costs few bytes per
   await context.close();
 });
 
+test('issue 6: with `facets`, chips count the matches by kind and tag and filter the list', async () => {
+  const { page, context } = await newPage();
+  await page.goto(`${base}/`);
+  await settle(page);
+  await page.evaluate(() => {
+    const el = document.querySelector('aidocs-search');
+    el.setAttribute('facets', '');
+    el.setAttribute('mode', 'lexical');
+  });
+  await recordResults(page);
+  await page.keyboard.press('Control+k');
+  await box(page).locator('input').waitFor({ state: 'visible' });
+  await page.keyboard.type('user');
+  await settle(page);
+  const chips = box(page).locator('button.chip');
+  await chips.first().waitFor();
+  const labels = await chips.allTextContents();
+  // The example site: "user" matches 4 guides and 3 API pages, 3 of them tagged Users.
+  assert.ok(labels.includes('Guides4') && labels.includes('API reference3'), labels.join(' | '));
+  assert.ok(labels.includes('Users3'), labels.join(' | '));
+  const groups = () => box(page).locator('li.group').allTextContents();
+  assert.deepEqual((await groups()).sort(), ['API reference', 'Guides']);
+  // One kind at a time: the list narrows, the kind chips keep their counts (the reader may switch).
+  await chips.filter({ hasText: 'API reference' }).click();
+  await settle(page);
+  assert.deepEqual(await groups(), ['API reference']);
+  assert.equal(await chips.filter({ hasText: 'API reference' }).getAttribute('aria-pressed'), 'true');
+  assert.ok((await chips.allTextContents()).includes('Guides4'));
+  // Back to every kind, then a tag: only the pages carrying it.
+  await chips.filter({ hasText: 'API reference' }).click();
+  await settle(page);
+  await chips.filter({ hasText: 'Users' }).click();
+  await settle(page);
+  const pages = await box(page).locator('a.opt.page').count();
+  assert.equal(pages, 3);
+  assert.equal(await chips.filter({ hasText: 'Users' }).getAttribute('aria-pressed'), 'true');
+  // The input keeps the focus, so the reader types on.
+  assert.equal(await page.evaluate(() => document.querySelector('aidocs-search').shadowRoot.activeElement?.tagName), 'INPUT');
+  await context.close();
+});
+
 test('Esc closes, "/" opens, and an empty query shows nothing', async () => {
   const { page, context } = await newPage();
   await page.goto(`${base}/`);
