@@ -103,7 +103,7 @@ test('workerd runs examples/cloudflare-worker.js over an R2 bucket with the same
       { type: 'ESModule', path: join(plugin, 'src', 'handler.js') },
       { type: 'ESModule', path: join(plugin, 'src', 'search.js') },
       { type: 'ESModule', path: join(plugin, 'wasm', 'aidocs_search.js') },
-      { type: 'CompiledWasm', path: join(plugin, 'wasm', 'aidocs_search_bg.wasm') },
+      { type: 'CompiledWasm', path: join(plugin, 'wasm', 'aidocs_search_full_bg.wasm') },
     ],
     r2Buckets: ['SEARCH_INDEX'],
     compatibilityDate: '2025-01-01',
