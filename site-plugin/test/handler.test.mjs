@@ -39,6 +39,13 @@ test('GET /search answers with the results JSON, cache and CORS headers', async 
   assert.equal(typo.results[0].id, 'guides/refresh-tokens');
   const strict = await (await fetch(`${base}/search?q=refesh+tokens&k=3&typos=0`)).json();
   assert.deepEqual(strict.corrections, []);
+  assert.equal(strict.facets, undefined);
+  // Issue 6: facets=1 adds the matches' counts by kind, tag, group and language; a French reader
+  // is answered (the handler loads the module with every stemmer).
+  const faceted = await (await fetch(`${base}/search?q=user&k=2&facets=1&lang=fr`)).json();
+  assert.equal(faceted.results.length, 2);
+  assert.deepEqual(faceted.facets.kind, [['docs', 4], ['api', 3]]);
+  assert.ok(faceted.facets.tag.some(([t, n]) => t === 'Users' && n === 3), JSON.stringify(faceted.facets));
 });
 
 test('bad requests get a 400 with a JSON error body', async (t) => {
@@ -55,6 +62,7 @@ test('bad requests get a 400 with a JSON error body', async (t) => {
     ['/search?q=x&kind=blog', 400, 'bad_kind'],
     ['/search?q=x&mode=semantic', 400, 'bad_mode'],
     ['/search?q=x&typos=yes', 400, 'bad_typos'],
+    ['/search?q=x&facets=true', 400, 'bad_facets'],
     ['/search?q=x&lang=%3Cscript%3E', 400, 'bad_lang'],
     ['/nope?q=x', 404, 'not_found'],
   ];
