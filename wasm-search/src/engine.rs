@@ -739,9 +739,12 @@ impl Engine {
             query: q.as_slice(),
             shard: |i: usize| parts.get(&i).map(|v| v.as_ref()),
         });
-        let (hits, _, facets) =
-            self.searcher
-                .rank_faceted(&plan, |i| terms.get(&i).map(|t| t.as_ref()), vq, &search)?;
+        let (hits, _, facets) = self.searcher.rank_faceted(
+            &plan,
+            |i| terms.get(&i).map(|t| t.as_ref()),
+            vq,
+            &search,
+        )?;
         self.cache.trim();
         let id = self.next_ticket;
         self.next_ticket = self.next_ticket.wrapping_add(1).max(1);

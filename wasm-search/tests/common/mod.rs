@@ -153,7 +153,8 @@ fn issue_4_vector_modes_without_vectors_rank_lexically() {
             }
             let t = engine
                 .rank(
-                    text, 10, kinds, "", "", 0.0, false, mode, -1, None, None, None, None, None, None,
+                    text, 10, kinds, "", "", 0.0, false, mode, -1, None, None, None, None, None,
+                    None,
                 )
                 .unwrap();
             for name in engine.files_for_ticket(t).unwrap() {
@@ -473,7 +474,8 @@ fn faceted(
         engine.add(&name, file(&name), None).unwrap();
     }
     let facets: serde_json::Value = serde_json::from_str(&engine.facets(ticket).unwrap()).unwrap();
-    let results: serde_json::Value = serde_json::from_str(&engine.results(ticket).unwrap()).unwrap();
+    let results: serde_json::Value =
+        serde_json::from_str(&engine.results(ticket).unwrap()).unwrap();
     let urls = results
         .as_array()
         .unwrap()
@@ -500,7 +502,12 @@ fn issue_6_facets_count_the_matches_and_compound_filters_apply() {
     let mut engine = open(NO_LIMIT);
     let (all, f) = faceted(&mut engine, "user", "", "", "");
     // Every matching page is counted once by kind.
-    let kinds: u64 = f["kind"].as_array().unwrap().iter().map(|v| v[1].as_u64().unwrap()).sum();
+    let kinds: u64 = f["kind"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v[1].as_u64().unwrap())
+        .sum();
     assert_eq!(kinds, all.len() as u64, "{f}");
     assert_eq!(facet_count(&f, "kind", "api"), 3, "{f}");
     assert_eq!(facet_count(&f, "tag", "Users"), 3, "{f}");
