@@ -61,7 +61,7 @@ function aidocs(mode) {
       const t = timed([indexBin(), 'build', corpus.input, '--out', index, '--cache-dir', cache, '--json', mode === 'lexical' ? '--no-embeddings' : '--require-embeddings']);
       const summary = JSON.parse(t.stdout);
       for (const d of ['src', 'wasm']) mkdirSync(join(root, 'aidocs', d), { recursive: true });
-      for (const f of ['dist/search.js', 'wasm/aidocs_search.js', 'wasm/aidocs_search_bg.wasm']) cpSync(join(repo, 'site-plugin', f), join(root, 'aidocs', f));
+      for (const f of ['dist/search.js', 'wasm/aidocs_search_bg.wasm']) cpSync(join(repo, 'site-plugin', f), join(root, 'aidocs', f));
       writeFileSync(
         join(root, 'engine.js'),
         `import { openIndex } from '/aidocs/dist/search.js';\n` +

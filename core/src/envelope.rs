@@ -3,7 +3,7 @@
 //! ```text
 //! offset size  field
 //! 0      4     magic  b"AIDX"
-//! 4      2     format version (u16 LE), currently 5 (readers accept 1 to 5)
+//! 4      2     format version (u16 LE), currently 7 (readers accept 1 to 7)
 //! 6      1     shard kind (manifest = 1, terms = 2, meta = 3, vector directory = 4, vectors = 5)
 //! 7      1     codec (0 = stored, 1 = zlib, which a browser inflates with DecompressionStream("deflate"))
 //! 8      4     inflated payload length (u32 LE)
@@ -21,9 +21,10 @@ pub const MAGIC: [u8; 4] = *b"AIDX";
 /// and the vector shard kinds; version 3 the static query encoder's term rows; version 4 stores vector
 /// shards as 4-bit residuals (half the bytes of a vector query); version 5 the vector directory's
 /// centroids too, and names its partitions by one prefix; version 6 adds the typo-tolerance files (the
-/// manifest's optional typo directory reference). Each version's index is the next one's
+/// manifest's optional typo directory reference); version 7 the position shards of quoted phrases (the
+/// manifest's optional positions reference). Each version's index is the next one's
 /// without the new parts or with the older encoding, so all are read.
-pub const FORMAT_VERSION: u16 = 6;
+pub const FORMAT_VERSION: u16 = 7;
 /// The oldest version this code reads.
 pub const MIN_FORMAT_VERSION: u16 = 1;
 pub const HEADER_LEN: usize = 20;
@@ -42,6 +43,7 @@ pub enum ShardKind {
     Projection = 7,
     TypoDir = 8,
     Typos = 9,
+    Positions = 10,
 }
 
 impl ShardKind {
@@ -56,6 +58,7 @@ impl ShardKind {
             7 => Ok(ShardKind::Projection),
             8 => Ok(ShardKind::TypoDir),
             9 => Ok(ShardKind::Typos),
+            10 => Ok(ShardKind::Positions),
             other => Err(ShardError::UnknownKind(other)),
         }
     }
@@ -70,6 +73,7 @@ impl ShardKind {
             ShardKind::Projection => "projection",
             ShardKind::TypoDir => "typo directory",
             ShardKind::Typos => "typos",
+            ShardKind::Positions => "positions",
         }
     }
 }

@@ -169,6 +169,9 @@ pub struct Manifest {
     pub typos: Option<String>,
     /// The pages' languages (format v6), sorted (`en`, `fr`, `zh`...); empty on a one-language site.
     pub languages: Vec<String>,
+    /// The position shards' file prefix (format v7, `p/<hash>-`): term shard `i`'s positions are
+    /// `{prefix}{i:x}.bin` ([`Manifest::positions_file`]). `None`: quoted phrases are not checked.
+    pub positions: Option<String>,
 }
 
 pub const MANIFEST_FILE: &str = "manifest.bin";
@@ -258,6 +261,14 @@ impl Manifest {
             for p in &self.pages {
                 w.varint(p.language.map_or(0, |l| l as u64 + 1));
             }
+        }
+        // v7: the position shards.
+        match &self.positions {
+            Some(prefix) => {
+                w.u8(1);
+                w.str(prefix);
+            }
+            None => w.u8(0),
         }
         envelope::seal(ShardKind::Manifest, &w.into_inner())
     }
@@ -462,6 +473,20 @@ impl Manifest {
                 }
             }
         }
+        let positions = if version < 7 {
+            None
+        } else {
+            match r.u8("positions flag")? {
+                0 => None,
+                1 => {
+                    let prefix = r.str("positions prefix")?.to_owned();
+                    // The prefix becomes a path: the same rules as every other file name.
+                    check_file_name(&format!("{prefix}0.bin"))?;
+                    Some(prefix)
+                }
+                _ => return Err(invalid("positions flag", "not 0 or 1")),
+            }
+        };
         r.finish("manifest")?;
         Ok(Manifest {
             build_id,
@@ -480,7 +505,26 @@ impl Manifest {
             vectors,
             typos,
             languages,
+            positions,
         })
+    }
+
+    /// The position shard of term shard `i`, when the index has positions.
+    pub fn positions_file(&self, i: usize) -> Option<String> {
+        self.positions.as_ref().map(|p| format!("{p}{i:x}.bin"))
+    }
+
+    /// The term shard whose positions `name` holds, if it is one of this index's position shards.
+    pub fn positions_shard_of(&self, name: &str) -> Option<usize> {
+        let hex = name
+            .strip_prefix(self.positions.as_deref()?)?
+            .strip_suffix(".bin")?;
+        // Lowercase hex without leading zeros: one name per shard.
+        let canonical = (hex == "0" || !hex.starts_with('0'))
+            && hex.len() <= 8
+            && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        let i = u32::from_str_radix(hex, 16).ok().filter(|_| canonical)? as usize;
+        (i < self.term_shards.len()).then_some(i)
     }
 
     /// Average length of a scored field, as both sides compute it.
@@ -1057,6 +1101,7 @@ mod tests {
             vectors: None,
             typos: None,
             languages: Vec::new(),
+            positions: None,
         };
         let d = Manifest::decode(&m.encode()).unwrap();
         assert_eq!(d, m);
@@ -1092,6 +1137,18 @@ mod tests {
         multi.typos = Some("y/0123456789ab.bin".into());
         multi.languages = vec!["en".into(), "zh".into()];
         multi.pages[0].language = Some(1);
+        // Issue 6 (v7): the position shards' prefix.
+        multi.positions = Some("p/0123456789ab-".into());
+        assert_eq!(
+            multi.positions_file(10).as_deref(),
+            Some("p/0123456789ab-a.bin")
+        );
+        assert_eq!(multi.positions_shard_of("p/0123456789ab-0.bin"), Some(0));
+        assert_eq!(multi.positions_shard_of("p/0123456789ab-00.bin"), None);
+        assert_eq!(multi.positions_shard_of("p/other-0.bin"), None);
+        let mut bad_prefix = multi.clone();
+        bad_prefix.positions = Some("../p/x-".into());
+        assert!(Manifest::decode(&bad_prefix.encode()).is_err());
         let file = multi.encode();
         assert_eq!(Manifest::decode(&file).unwrap(), multi);
         let raw = envelope::open(&file, ShardKind::Manifest).unwrap();
@@ -1203,6 +1260,7 @@ mod mutation_tests {
             vectors: None,
             typos: None,
             languages: Vec::new(),
+            positions: None,
         };
         (manifest, shard, meta)
     }

@@ -3,8 +3,8 @@
 //! so one `<script type="module">` tag and one element add search to any static site.
 //!
 //! Here is a plugin directory (or none: we look in the usual places), give me `OUT/ui/` with the files
-//! at the same relative paths as in the package (`dist/element.js` imports `./search.js`, which imports
-//! `../wasm/aidocs_search.js`) and a `snippet.html` to paste into the site's layout.
+//! at the same relative paths as in the package (`dist/element.js` imports `./search.js`, which loads
+//! `../wasm/aidocs_search_bg.wasm`) and a `snippet.html` to paste into the site's layout.
 
 use std::path::{Path, PathBuf};
 
@@ -12,11 +12,10 @@ use std::path::{Path, PathBuf};
 pub const UI_DIR: &str = "ui";
 
 /// The files a page needs, relative to the package root (and to `OUT/ui/`): the minified element and
-/// engine `npm run build` writes into `dist/`, the glue and the two wasm modules.
-pub const FILES: [&str; 5] = [
+/// engine (with the wasm glue inlined) `npm run build` writes into `dist/`, and the two wasm modules.
+pub const FILES: [&str; 4] = [
     "dist/element.js",
     "dist/search.js",
-    "wasm/aidocs_search.js",
     "wasm/aidocs_search_bg.wasm",
     // Loaded where the browser lacks DecompressionStream or the reader's language needs a stemmer
     // other than English's.

@@ -13,9 +13,10 @@ use aidocs_core::{
 use crate::encoder::{self, FitOptions};
 use crate::index::{IndexContents, StoredChunk};
 use crate::vectors::{export_vectors, ChunkVectors};
+use aidocs_core::positions::{PositionPosting, PositionShard};
 
 /// The directories of an index's shards: terms, metadata, vectors, static-encoder rows.
-pub const INDEX_DIRS: [&str; 5] = ["t", "m", "v", "q", "y"];
+pub const INDEX_DIRS: [&str; 6] = ["t", "m", "v", "q", "y", "p"];
 
 /// Shard sizing.
 #[derive(Debug, Clone, Copy)]
@@ -98,7 +99,7 @@ fn shortest_separator(prev: &str, first: &str) -> String {
 
 /// Builds every shard and the manifest.
 pub fn export(
-    contents: IndexContents,
+    mut contents: IndexContents,
     audience: Audience,
     params: Bm25Params,
     sizes: ShardSizes,
@@ -196,13 +197,22 @@ pub fn export(
         _ => contents.terms.len(),
     });
     let mut term_lasts: Vec<String> = Vec::new();
+    // Each term shard's positions, in its term order (written as `p/…` files below).
+    let mut positions = std::mem::take(&mut contents.positions);
+    let mut current_positions: Vec<Vec<PositionPosting>> = Vec::new();
+    let mut position_shards: Vec<PositionShard> = Vec::new();
     let flush = |current: &mut Vec<TermPostings>,
                  files: &mut Vec<(String, Vec<u8>)>,
                  entries: &mut Vec<TermShardEntry>,
-                 lasts: &mut Vec<String>| {
+                 lasts: &mut Vec<String>,
+                 current_positions: &mut Vec<Vec<PositionPosting>>,
+                 position_shards: &mut Vec<PositionShard>| {
         if current.is_empty() {
             return;
         }
+        position_shards.push(PositionShard {
+            terms: std::mem::take(current_positions),
+        });
         let shard = TermShard {
             terms: std::mem::take(current),
         };
@@ -238,13 +248,31 @@ pub fn export(
             }
         }
         current_bytes += term.len() + 2 + postings.len() * 4;
+        current_positions.push(position_postings(
+            positions.remove(&term).unwrap_or_default(),
+        ));
         current.push(TermPostings { term, postings });
         if current_bytes >= sizes.term_bytes {
-            flush(&mut current, &mut files, &mut term_entries, &mut term_lasts);
+            flush(
+                &mut current,
+                &mut files,
+                &mut term_entries,
+                &mut term_lasts,
+                &mut current_positions,
+                &mut position_shards,
+            );
             current_bytes = 0;
         }
     }
-    flush(&mut current, &mut files, &mut term_entries, &mut term_lasts);
+    flush(
+        &mut current,
+        &mut files,
+        &mut term_entries,
+        &mut term_lasts,
+        &mut current_positions,
+        &mut position_shards,
+    );
+    let positions_prefix = export_positions(&position_shards, &mut files);
     // The manifest locates a term by the shard whose first term is the greatest at or below it: any
     // string after the previous shard's last term and up to this shard's first does as well, and the
     // shortest such prefix costs every reader fewer manifest bytes (about 2 KB on a 10,000-page site).
@@ -361,6 +389,7 @@ pub fn export(
         vectors: vector_ref,
         typos,
         languages,
+        positions: positions_prefix,
     };
     files.push((MANIFEST_FILE.to_owned(), manifest.encode()));
     Export { manifest, files }
@@ -368,6 +397,53 @@ pub fn export(
 
 /// Index files as (relative path, bytes).
 type NamedFiles = Vec<(String, Vec<u8>)>;
+
+/// A term's positions as read from the index, `(chunk, field, positions)` unsorted, as position
+/// postings: by chunk, packed positions ([`aidocs_core::positions::pack`]) sorted and deduplicated.
+fn position_postings(mut raw: Vec<(u32, u8, Vec<u32>)>) -> Vec<PositionPosting> {
+    raw.sort_unstable_by_key(|&(chunk, field, _)| (chunk, field));
+    let mut out: Vec<PositionPosting> = Vec::new();
+    for (chunk, field, ps) in raw {
+        if ps.is_empty() || field as usize >= aidocs_core::SCORED_FIELDS {
+            continue;
+        }
+        if out.last().is_none_or(|p| p.chunk != chunk) {
+            out.push(PositionPosting {
+                chunk,
+                positions: Vec::new(),
+            });
+        }
+        if let Some(p) = out.last_mut() {
+            p.positions.extend(
+                ps.into_iter()
+                    .map(|pos| aidocs_core::positions::pack(field, pos)),
+            );
+        }
+    }
+    for p in &mut out {
+        p.positions.sort_unstable();
+        p.positions.dedup();
+    }
+    out
+}
+
+/// Writes one position shard per term shard, named `p/<hash of them all>-<i>.bin`; returns the
+/// prefix, or `None` when no term has positions.
+fn export_positions(shards: &[PositionShard], files: &mut NamedFiles) -> Option<String> {
+    if shards.iter().all(|s| s.terms.iter().all(Vec::is_empty)) {
+        return None;
+    }
+    let encoded: Vec<Vec<u8>> = shards.iter().map(PositionShard::encode).collect();
+    let mut h = blake3::Hasher::new();
+    for e in &encoded {
+        h.update(blake3::hash(e).as_bytes());
+    }
+    let prefix = format!("p/{}-", &h.finalize().to_hex()[..12]);
+    for (i, bytes) in encoded.into_iter().enumerate() {
+        files.push((format!("{prefix}{i:x}.bin"), bytes));
+    }
+    Some(prefix)
+}
 
 /// The typo-tolerance files: every word of the site under each of its deletion keys, sorted by key and
 /// cut into shards near `target_bytes` (never inside one key's entries), named by one hash of them all,

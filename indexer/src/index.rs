@@ -19,7 +19,7 @@ use tantivy::{Index, IndexWriter, TantivyDocument, Term};
 use crate::model::{ApiMeta2, Diagnostic, Page};
 
 /// Bumped whenever the schema or the stored blob changes: an old cache is then discarded.
-const CACHE_LAYOUT: &str = "aidocs-cache-v2";
+const CACHE_LAYOUT: &str = "aidocs-cache-v3";
 pub const TOKENIZER: &str = "aidocs";
 /// Excerpt source kept per chunk, in characters.
 pub const EXCERPT_CHARS: usize = 280;
@@ -88,10 +88,11 @@ pub fn schema() -> (Schema, Fields) {
     let fingerprint = b.add_text_field("fingerprint", STRING | STORED);
     let warnings = b.add_text_field("warnings", STORED);
     let data = b.add_text_field("data", STORED);
+    // Positions too: quoted phrases (format v7's position shards).
     let analyzed = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
             .set_tokenizer(TOKENIZER)
-            .set_index_option(IndexRecordOption::WithFreqs),
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
     );
     let raw = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
@@ -428,6 +429,8 @@ pub struct IndexContents {
     pub chunks: Vec<StoredChunk>,
     /// term → postings (chunk ordinal, field, tf, norm code), unsorted.
     pub terms: BTreeMap<String, Vec<(u32, u8, u32, u8)>>,
+    /// term → (chunk ordinal, scored field, token positions) of the analyzed fields, unsorted.
+    pub positions: BTreeMap<String, Vec<(u32, u8, Vec<u32>)>>,
 }
 
 impl BuildIndex {
@@ -465,6 +468,7 @@ impl BuildIndex {
             ord_of.insert((*si, *doc), ord as u32);
         }
         let mut terms: BTreeMap<String, Vec<(u32, u8, u32, u8)>> = BTreeMap::new();
+        let mut positions: BTreeMap<String, Vec<(u32, u8, Vec<u32>)>> = BTreeMap::new();
         for (si, seg) in searcher.segment_readers().iter().enumerate() {
             for (fi, &field) in self.fields.text.iter().enumerate() {
                 let inv = seg.inverted_index(field).map_err(|e| self.tv(e))?;
@@ -478,20 +482,35 @@ impl BuildIndex {
                     let Ok(term) = std::str::from_utf8(stream.key()) else {
                         continue;
                     };
+                    let scored = fi < aidocs_core::SCORED_FIELDS;
+                    let option = if scored {
+                        IndexRecordOption::WithFreqsAndPositions
+                    } else {
+                        IndexRecordOption::WithFreqs
+                    };
                     let mut postings = inv
-                        .read_postings_from_terminfo(stream.value(), IndexRecordOption::WithFreqs)
+                        .read_postings_from_terminfo(stream.value(), option)
                         .map_err(|e| self.tv(e.into()))?;
                     let mut doc = postings.doc();
                     let mut list = Vec::new();
+                    let mut where_ = Vec::new();
                     while doc != TERMINATED {
                         if let Some(&ord) = ord_of.get(&(si, doc)) {
                             let norm = norms.as_ref().map_or(0, |n| n.fieldnorm_id(doc));
                             list.push((ord, fi as u8, postings.term_freq(), norm));
+                            if scored {
+                                let mut ps = Vec::new();
+                                postings.positions(&mut ps);
+                                where_.push((ord, fi as u8, ps));
+                            }
                         }
                         doc = postings.advance();
                     }
                     if !list.is_empty() {
                         terms.entry(term.to_owned()).or_default().extend(list);
+                    }
+                    if !where_.is_empty() {
+                        positions.entry(term.to_owned()).or_default().extend(where_);
                     }
                 }
             }
@@ -499,6 +518,7 @@ impl BuildIndex {
         Ok(IndexContents {
             chunks: docs.into_iter().map(|(_, _, c)| c).collect(),
             terms,
+            positions,
         })
     }
 }

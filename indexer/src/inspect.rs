@@ -209,6 +209,21 @@ pub fn inspect(dir: &Path) -> Result<InspectReport, String> {
             shards.push(report(&name, "typos", range, r));
         }
     }
+    // Position shards (v7): one per term shard, as many terms.
+    for (i, t) in m.term_shards.iter().enumerate() {
+        let Some(name) = m.positions_file(i) else {
+            break;
+        };
+        let r = std::fs::read(dir.join(&name))
+            .map_err(|e| e.to_string())
+            .and_then(|b| {
+                let len = b.len() as u64;
+                aidocs_core::positions::PositionShard::decode(&b, m.num_chunks)
+                    .map(|p| (len, p.terms.len(), p.terms.len() == t.term_count as usize))
+                    .map_err(|e| format!("{e} (code {})", e.code()))
+            });
+        shards.push(report(&name, "positions", format!("of {}", t.file), r));
+    }
     let mut term_sizes: Vec<u64> = shards
         .iter()
         .filter(|s| s.kind == "terms")

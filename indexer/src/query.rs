@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use aidocs_core::positions::PositionShard;
 use aidocs_core::search::{Facets, TypoNeed};
 use aidocs_core::term_rows::TermRowShard;
 use aidocs_core::typos::{Correction, TypoDirectory, TypoShard};
@@ -40,6 +41,7 @@ pub struct LocalIndex {
     projection: RefCell<Option<Rc<Projection>>>,
     typo_dir: RefCell<Option<Rc<TypoDirectory>>>,
     typo_shards: RefCell<HashMap<usize, Rc<TypoShard>>>,
+    position_shards: RefCell<HashMap<usize, Rc<PositionShard>>>,
     /// Bytes of shard files read so far (for payload reports).
     pub bytes_read: RefCell<u64>,
 }
@@ -66,6 +68,7 @@ impl LocalIndex {
             projection: RefCell::default(),
             typo_dir: RefCell::default(),
             typo_shards: RefCell::default(),
+            position_shards: RefCell::default(),
             bytes_read: RefCell::new(bytes.len() as u64),
         })
     }
@@ -89,6 +92,22 @@ impl LocalIndex {
             })?;
         let rc = Rc::new(shard);
         self.terms.borrow_mut().insert(i, rc.clone());
+        Ok(rc)
+    }
+
+    /// The position shard of term shard `i` (an index of format v7).
+    pub fn position_shard(&self, i: usize) -> Result<Rc<PositionShard>, QueryError> {
+        if let Some(s) = self.position_shards.borrow().get(&i) {
+            return Ok(s.clone());
+        }
+        let name = self.searcher.manifest.positions_file(i).unwrap_or_default();
+        let shard = PositionShard::decode(&self.read(&name)?, self.searcher.manifest.num_chunks)
+            .map_err(|source| QueryError::Shard {
+                file: self.dir.join(&name),
+                source,
+            })?;
+        let rc = Rc::new(shard);
+        self.position_shards.borrow_mut().insert(i, rc.clone());
         Ok(rc)
     }
 
@@ -225,14 +244,30 @@ impl LocalIndex {
         let plan = self
             .searcher
             .plan_prefix(text, opts.prefix, opts.language.as_deref());
-        if !opts.typos {
-            return Ok((plan, Vec::new()));
+        let (mut plan, corrections) = if opts.typos {
+            let (corrections, _) = self.corrections(text, &plan)?;
+            (
+                self.searcher.corrected_plan(plan, &corrections),
+                corrections,
+            )
+        } else {
+            (plan, Vec::new())
+        };
+        // Quoted phrases: where their words occur next to each other.
+        let mut terms = HashMap::new();
+        let mut positions = HashMap::new();
+        for i in self.searcher.position_shards(&plan) {
+            terms.insert(i, self.term_shard(i)?);
+            positions.insert(i, self.position_shard(i)?);
         }
-        let (corrections, _) = self.corrections(text, &plan)?;
-        Ok((
-            self.searcher.corrected_plan(plan, &corrections),
-            corrections,
-        ))
+        if !terms.is_empty() {
+            self.searcher.resolve_phrases(
+                &mut plan,
+                |i| terms.get(&i).map(|t: &Rc<TermShard>| t.as_ref()),
+                |i| positions.get(&i).map(|p: &Rc<PositionShard>| p.as_ref()),
+            )?;
+        }
+        Ok((plan, corrections))
     }
 
     /// The vector directory, when the index has vectors.
@@ -414,6 +449,9 @@ impl LocalIndex {
         }
         if used != Mode::Vector {
             files.extend(plan.shards.iter().map(|&i| m.term_shards[i].file.clone()));
+        }
+        for i in self.searcher.position_shards(&plan) {
+            files.extend(m.positions_file(i));
         }
         if let (true, Some(q), Some(dir)) = (used != Mode::Lexical, query_vec, self.vector_dir()?) {
             files.push(

@@ -58,10 +58,7 @@ export function needsStemmer(language) {
   const primary = String(language ?? '').split(/[-_]/)[0].toLowerCase();
   return STEMMED_LANGUAGES.has(primary);
 }
-const STEMMED_LANGUAGES = new Set([
-  'fr', 'es', 'de', 'pt', 'it', 'nl', 'sv', 'da', 'no', 'nb', 'nn', 'fi', 'ru', 'uk', 'pl', 'cs',
-  'tr', 'id', 'ro', 'hu', 'ca', 'el', 'ar', 'hi',
-]);
+const STEMMED_LANGUAGES = new Set('fr es de pt it nl sv da no nb nn fi ru uk pl cs tr id ro hu ca el ar hi'.split(' '));
 
 /**
  * Loads the wasm module once. `source`: nothing (the file next to this package), a URL, the bytes,

@@ -170,7 +170,7 @@ test('bad files are typed errors naming the file, and the index stays usable', a
   const cases = [
     ['truncated', (b) => b.subarray(0, b.length >> 1), 'length_mismatch'],
     ['flipped', (b) => { const c = b.slice(); c[c.length - 1] ^= 0x21; return c; }, 'checksum_mismatch'],
-    ['version', (b) => { const c = b.slice(); c[4] = 7; return c; }, 'unsupported_version'],
+    ['version', (b) => { const c = b.slice(); c[4] = 99; return c; }, 'unsupported_version'],
     ['html', () => new TextEncoder().encode('<!doctype html><p>oops</p>'), 'bad_magic'],
   ];
   for (const [what, damage, code] of cases) {

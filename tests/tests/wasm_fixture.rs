@@ -23,6 +23,8 @@ const QUERIES: &[(&str, &str, &str)] = &[
     ("w10", "zzzqqq nothingmatches", ""),
     ("w11", "internal canary", ""),
     ("w12", "html <script> safety", ""),
+    ("w13", "\"refresh token\" header", ""),
+    ("w14", "\"token refresh\"", ""),
 ];
 
 fn generate() -> Vec<(String, Vec<u8>)> {

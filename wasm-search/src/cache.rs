@@ -22,6 +22,7 @@ pub enum Shard {
     TermRows(Rc<TermRowShard>),
     Projection(Rc<Projection>),
     Typos(Rc<aidocs_core::typos::TypoShard>),
+    Positions(Rc<aidocs_core::positions::PositionShard>),
 }
 
 struct Entry {

@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use aidocs_core::envelope::{self, ShardKind};
+use aidocs_core::positions::PositionShard;
 use aidocs_core::search::TypoNeed;
 use aidocs_core::term_rows::TermRowShard;
 use aidocs_core::typos::{Correction, TypoDirectory, TypoShard};
@@ -57,6 +58,7 @@ impl EngineError {
             | EngineError::Search(SearchError::MissingMetaShard(_)) => "missing_shard",
             EngineError::Search(SearchError::MetaMismatch(_)) => "meta_mismatch",
             EngineError::Search(SearchError::MissingStemmer { .. }) => "missing_stemmer",
+            EngineError::Search(SearchError::PositionsMismatch(_)) => "positions_mismatch",
             EngineError::UnknownFile(_) => "unknown_file",
             EngineError::BadOption(_) => "bad_option",
             EngineError::UnknownTicket(_) => "unknown_ticket",
@@ -69,7 +71,8 @@ impl EngineError {
             EngineError::Shard { file, .. } | EngineError::UnknownFile(file) => file,
             EngineError::Search(SearchError::MissingTermShard(f))
             | EngineError::Search(SearchError::MissingMetaShard(f)) => f,
-            EngineError::Search(SearchError::MetaMismatch(f)) => f,
+            EngineError::Search(SearchError::MetaMismatch(f))
+            | EngineError::Search(SearchError::PositionsMismatch(f)) => f,
             _ => "",
         }
     }
@@ -193,6 +196,8 @@ struct Ticket {
 
 /// Cache keys of typo shards start here (far above every other kind's).
 const TYPO_SHARD_BASE: usize = 1 << 30;
+/// Cache keys of position shards: this plus their term shard's index.
+const POSITIONS_BASE: usize = 1 << 29;
 
 /// One opened index: its manifest, a bounded cache of decoded shards, and ranked queries in flight.
 ///
@@ -453,6 +458,37 @@ impl Engine {
         typos: bool,
         language: Option<&str>,
     ) -> Vec<String> {
+        let need = self.files_for_ranking(query, mode, nprobe, prefix, typos, language);
+        if !need.is_empty() {
+            return need;
+        }
+        // Last, for a quoted phrase: its words' term and position shards.
+        let plan = self.searcher.plan_prefix(query, prefix, language);
+        let plan = match typos.then(|| self.corrections(query, &plan)) {
+            Some(Ok(c)) => self.searcher.corrected_plan(plan, &c),
+            Some(Err(_)) | None => plan,
+        };
+        let mut need = Vec::new();
+        for i in self.searcher.position_shards(&plan) {
+            if !self.cache.contains(i) {
+                need.push(self.searcher.manifest.term_shards[i].file.clone());
+            }
+            if !self.cache.contains(POSITIONS_BASE + i) {
+                need.extend(self.searcher.manifest.positions_file(i));
+            }
+        }
+        need
+    }
+
+    fn files_for_ranking(
+        &mut self,
+        query: &str,
+        mode: &str,
+        nprobe: Option<u32>,
+        prefix: bool,
+        typos: bool,
+        language: Option<&str>,
+    ) -> Vec<String> {
         let plan = self.searcher.plan_prefix(query, prefix, language);
         // Typo tolerance first: which words are indexed, then the directory, then the typo shards.
         let plan = if typos {
@@ -569,6 +605,9 @@ impl Engine {
         if let Some(&i) = self.typo_files.get(name) {
             return Ok((TYPO_SHARD_BASE + i, ShardKind::Typos));
         }
+        if let Some(i) = self.searcher.manifest.positions_shard_of(name) {
+            return Ok((POSITIONS_BASE + i, ShardKind::Positions));
+        }
         Err(EngineError::UnknownFile(name.to_owned()))
     }
 
@@ -645,6 +684,10 @@ impl Engine {
             ShardKind::Typos => {
                 Shard::Typos(Rc::new(TypoShard::decode_payload(&raw).map_err(shard_err)?))
             }
+            ShardKind::Positions => Shard::Positions(Rc::new(
+                PositionShard::decode_payload(&raw, self.searcher.manifest.num_chunks)
+                    .map_err(shard_err)?,
+            )),
             ShardKind::Projection => {
                 let p = Projection::decode_payload(&raw).map_err(shard_err)?;
                 if p.out_dims != dims {
@@ -690,7 +733,29 @@ impl Engine {
         } else {
             Vec::new()
         };
-        let plan = self.searcher.corrected_plan(plan, &corrections);
+        let mut plan = self.searcher.corrected_plan(plan, &corrections);
+        // Quoted phrases: where their words occur next to each other.
+        let phrase_shards = self.searcher.position_shards(&plan);
+        if !phrase_shards.is_empty() {
+            // (Vectors, not maps: a few shards, and every map instantiation is wasm bytes.)
+            let mut found: Vec<(usize, Rc<TermShard>, Rc<PositionShard>)> = Vec::new();
+            for i in phrase_shards {
+                let Some(Shard::Terms(t)) = self.cache.get(i) else {
+                    return Err(missing(self.searcher.manifest.term_shards[i].file.clone()));
+                };
+                let Some(Shard::Positions(p)) = self.cache.get(POSITIONS_BASE + i) else {
+                    let file = self.searcher.manifest.positions_file(i).unwrap_or_default();
+                    return Err(missing(file));
+                };
+                found.push((i, t, p));
+            }
+            let find = |i: usize| found.iter().find(|f| f.0 == i);
+            self.searcher.resolve_phrases(
+                &mut plan,
+                |i| find(i).map(|f| f.1.as_ref()),
+                |i| find(i).map(|f| f.2.as_ref()),
+            )?;
+        }
         // The vector side: the static encoding, the directory and the probed partitions.
         let mut vector: Option<VectorSide> = None;
         let full = self.full_vector(query);

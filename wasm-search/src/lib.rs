@@ -148,7 +148,7 @@ impl SearchEngine {
     }
 
     /// The envelope kind byte of an index file (2 terms, 3 meta, 4 vector directory, 5 vectors,
-    /// 6 term rows, 7 projection, 8 typo directory, 9 typos), or an `unknown_file` error.
+    /// 6 term rows, 7 projection, 8 typo directory, 9 typos, 10 positions), or an `unknown_file` error.
     #[wasm_bindgen(js_name = kindOf)]
     pub fn kind_of(&self, name: &str) -> Result<u8, JsValue> {
         self.inner.kind_of(name).map(|k| k as u8).map_err(js_err)
