@@ -193,7 +193,7 @@ mod tests {
             seed ^= seed << 5;
             let i = seed as usize % p.len();
             p[i] = (seed >> 8) as u8;
-            if seed % 7 == 0 {
+            if seed.is_multiple_of(7) {
                 p.truncate(i);
             }
             let _ = PositionShard::decode_payload(&p, 5);
