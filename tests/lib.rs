@@ -49,6 +49,18 @@ pub fn build_with(
         .unwrap_or_else(|e| panic!("build of {} failed: {e}", input.display()))
 }
 
+/// A lexical index (no embeddings) of `input` in a temporary directory, opened: the directory lives
+/// as long as the returned guard.
+pub fn lexical_index(input: &Path) -> (tempfile::TempDir, aidocs_index::LocalIndex) {
+    let tmp = tempfile::tempdir().expect("temporary directory");
+    let out = tmp.path().join("out");
+    build_with(input, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    let index = aidocs_index::LocalIndex::open(&out).expect("the index opens");
+    (tmp, index)
+}
+
 /// Every file under `dir` (recursively), sorted by relative path.
 pub fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();

@@ -41,15 +41,8 @@ impl Tokenizer for AidocsTokenizer {
     fn token_stream<'a>(&'a mut self, text: &'a str) -> AidocsTokenStream<'a> {
         self.tokens.clear();
         let tokens = &mut self.tokens;
-        self.analyzer.for_each_token(text, |t| {
-            tokens.push(Token {
-                offset_from: t.offset_from,
-                offset_to: t.offset_to,
-                position: t.position as usize,
-                text: t.text,
-                position_length: 1,
-            })
-        });
+        self.analyzer
+            .for_each_token(text, |t| tokens.push(tantivy_token(t)));
         AidocsTokenStream {
             tokens: &mut self.tokens,
             index: 0,
@@ -389,18 +382,21 @@ impl BuildIndex {
     }
 }
 
+/// A `core` token in tantivy's form.
+fn tantivy_token(t: aidocs_core::Token) -> Token {
+    Token {
+        offset_from: t.offset_from,
+        offset_to: t.offset_to,
+        position: t.position as usize,
+        text: t.text,
+        position_length: 1,
+    }
+}
+
 /// `text` as `analyzer` tokenizes it, in tantivy's form.
 fn pre_tokenized(analyzer: &Analyzer, text: &str) -> PreTokenizedString {
     let mut tokens = Vec::new();
-    analyzer.for_each_token(text, |t| {
-        tokens.push(Token {
-            offset_from: t.offset_from,
-            offset_to: t.offset_to,
-            position: t.position as usize,
-            text: t.text,
-            position_length: 1,
-        })
-    });
+    analyzer.for_each_token(text, |t| tokens.push(tantivy_token(t)));
     PreTokenizedString {
         text: text.to_owned(),
         tokens,

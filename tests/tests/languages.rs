@@ -4,7 +4,7 @@
 //! reader's, Chinese text is segmented into bigrams, and the wasm module ranks all of it as the
 //! native reader does.
 
-use aidocs_e2e::{build_with, shared_data};
+use aidocs_e2e::{lexical_index, shared_data};
 use aidocs_index::LocalIndex;
 
 fn search(index: &LocalIndex, q: &str, language: Option<&str>) -> Vec<(String, String)> {
@@ -27,12 +27,7 @@ fn issue_6_a_readers_language_selects_its_pages_and_chinese_queries_find_chinese
     let Some(site) = shared_data("sites/mintlify-docs") else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("out");
-    build_with(&site, &out, &tmp.path().join("cache"), |o| {
-        o.embeddings = aidocs_index::build::Embeddings::Off;
-    });
-    let index = LocalIndex::open(&out).unwrap();
+    let (_tmp, index) = lexical_index(&site);
     let m = &index.searcher.manifest;
     assert_eq!(m.languages, ["en", "es", "fr", "zh"]);
     let lang_of = |url: &str| {
@@ -83,12 +78,7 @@ fn issue_6_pages_are_stemmed_in_their_language_and_chinese_words_are_bigrams() {
     let Some(site) = shared_data("sites/mintlify-docs") else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("out");
-    build_with(&site, &out, &tmp.path().join("cache"), |o| {
-        o.embeddings = aidocs_index::build::Embeddings::Off;
-    });
-    let index = LocalIndex::open(&out).unwrap();
+    let (_tmp, index) = lexical_index(&site);
     assert_eq!(
         index.searcher.manifest.analyzer_version,
         aidocs_core::ANALYZER_VERSION

@@ -2,7 +2,7 @@
 //! next to each other, in order, in one field, on the example site and on the real multilingual
 //! `mintlify-docs` site; only a phrase query reads position shards.
 
-use aidocs_e2e::{build_with, fixture, shared_data};
+use aidocs_e2e::{fixture, lexical_index, shared_data};
 use aidocs_index::LocalIndex;
 
 fn urls(index: &LocalIndex, q: &str, language: Option<&str>) -> Vec<String> {
@@ -22,17 +22,7 @@ fn urls(index: &LocalIndex, q: &str, language: Option<&str>) -> Vec<String> {
 
 #[test]
 fn issue_6_quoted_phrases_match_words_in_order() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("out");
-    build_with(
-        &fixture("example-site"),
-        &out,
-        &tmp.path().join("cache"),
-        |o| {
-            o.embeddings = aidocs_index::build::Embeddings::Off;
-        },
-    );
-    let index = LocalIndex::open(&out).unwrap();
+    let (_tmp, index) = lexical_index(&fixture("example-site"));
     assert!(index.searcher.manifest.positions.is_some());
     let loose = urls(&index, "refresh token", None);
     let phrase = urls(&index, "\"refresh token\"", None);
@@ -57,12 +47,7 @@ fn issue_6_phrases_on_a_real_multilingual_site() {
     let Some(site) = shared_data("sites/mintlify-docs") else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("out");
-    build_with(&site, &out, &tmp.path().join("cache"), |o| {
-        o.embeddings = aidocs_index::build::Embeddings::Off;
-    });
-    let index = LocalIndex::open(&out).unwrap();
+    let (_tmp, index) = lexical_index(&site);
     // Chinese by its bigrams, French with its stemmer: the phrase narrows, the page stays first.
     for (q, lang, page) in [
         ("\"自定义域名\"", "zh", "/zh/customize/custom-domain"),

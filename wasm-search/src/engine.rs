@@ -458,16 +458,21 @@ impl Engine {
         typos: bool,
         language: Option<&str>,
     ) -> Vec<String> {
-        let need = self.files_for_ranking(query, mode, nprobe, prefix, typos, language);
+        let plan = self.searcher.plan_prefix(query, prefix, language);
+        // Typo tolerance first: which words are indexed, then the directory, then the typo shards.
+        let plan = if typos {
+            match self.corrections(query, &plan) {
+                Ok(c) => self.searcher.corrected_plan(plan, &c),
+                Err(need) => return need,
+            }
+        } else {
+            plan
+        };
+        let need = self.files_for_ranking(query, &plan, mode, nprobe);
         if !need.is_empty() {
             return need;
         }
         // Last, for a quoted phrase: its words' term and position shards.
-        let plan = self.searcher.plan_prefix(query, prefix, language);
-        let plan = match typos.then(|| self.corrections(query, &plan)) {
-            Some(Ok(c)) => self.searcher.corrected_plan(plan, &c),
-            Some(Err(_)) | None => plan,
-        };
         let mut need = Vec::new();
         for i in self.searcher.position_shards(&plan) {
             if !self.cache.contains(i) {
@@ -480,25 +485,15 @@ impl Engine {
         need
     }
 
+    /// The files ranking the (corrected) `plan` in `mode` needs: term shards, and for vector and
+    /// hybrid modes the directory, rows or projection, then partitions.
     fn files_for_ranking(
         &mut self,
         query: &str,
+        plan: &QueryPlan,
         mode: &str,
         nprobe: Option<u32>,
-        prefix: bool,
-        typos: bool,
-        language: Option<&str>,
     ) -> Vec<String> {
-        let plan = self.searcher.plan_prefix(query, prefix, language);
-        // Typo tolerance first: which words are indexed, then the directory, then the typo shards.
-        let plan = if typos {
-            match self.corrections(query, &plan) {
-                Ok(c) => self.searcher.corrected_plan(plan, &c),
-                Err(need) => return need,
-            }
-        } else {
-            plan
-        };
         let mode = parse_mode(mode).unwrap_or(Mode::Lexical);
         let full = self.full_vector(query);
         if !self.vector_mode(mode, full.is_some()) {
@@ -516,7 +511,7 @@ impl Engine {
         }
         match &full {
             Some(_) => need.extend(self.missing_projection()),
-            None => need.extend(self.missing_rows(&plan)),
+            None => need.extend(self.missing_rows(plan)),
         }
         if !need.is_empty() {
             return need;
@@ -524,7 +519,7 @@ impl Engine {
         let q = match &full {
             // A wrong width is reported by `rank`.
             Some(f) => self.project(f).ok(),
-            None => self.static_vector(&plan).ok().flatten(),
+            None => self.static_vector(plan).ok().flatten(),
         };
         let (Some(q), Some(dir)) = (q, self.vector_dir()) else {
             // No query term has a row: the query ranks lexically.
