@@ -708,7 +708,11 @@ mod tests {
             ),
             ["les", "configur"]
         );
-        assert!(Analyzer::for_index(1, None).is_none());
+        // Exactly the versions the constants name are read.
+        assert!(Analyzer::for_index(MIN_ANALYZER_VERSION - 1, None).is_none());
+        for v in MIN_ANALYZER_VERSION..=ANALYZER_VERSION {
+            assert!(Analyzer::for_index(v, None).is_some(), "{v}");
+        }
         assert!(Analyzer::for_index(ANALYZER_VERSION + 1, None).is_none());
     }
 
