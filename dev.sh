@@ -104,8 +104,15 @@ demo() {
   exec "$bin" serve "$out" --port "$port"
 }
 
+# Free disk, printed so that a run that dies of ENOSPC says how close it was (stop 16 did, mid-build).
+# The whole suite needs about 4 GB here: target/ 1.5 GB, the wasm and encoder builds, node_modules.
+disk_report() {
+  log "disk: $(df -h "$ROOT" | awk 'NR==2 {print $4 " free of " $2}'); target/ $(du -sh "$ROOT/target" 2>/dev/null | cut -f1)"
+}
+
 run_tests() {
   setup
+  disk_report
   log "cargo fmt --check"
   cargo fmt --all -- --check
   cargo fmt --manifest-path wasm-search/Cargo.toml -- --check
@@ -130,8 +137,10 @@ run_tests() {
   (cd site-plugin && AIDOCS_REQUIRE_RUNTIMES=1 AIDOCS_INDEX_BIN="$ROOT/target/debug/aidocs-index" node --test test/)
   log "cargo test aidocs-core as the lean wasm module builds it (no Snowball stemmers but English)"
   cargo test -q -p aidocs-core --no-default-features --features inflate --lib
+  disk_report
   log "cargo test (unit, CLI, end-to-end, native-vs-wasm parity; SciFact runs when ../shared/data is present)"
   AIDOCS_REQUIRE_WASM=1 AIDOCS_REQUIRE_MODEL=1 cargo test --workspace
+  disk_report
 }
 
 bench() {
