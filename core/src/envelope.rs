@@ -3,7 +3,7 @@
 //! ```text
 //! offset size  field
 //! 0      4     magic  b"AIDX"
-//! 4      2     format version (u16 LE), currently 7 (readers accept 1 to 7)
+//! 4      2     format version (u16 LE), currently 8 (readers accept 1 to 8)
 //! 6      1     shard kind (manifest = 1, terms = 2, meta = 3, vector directory = 4, vectors = 5)
 //! 7      1     codec (0 = stored, 1 = zlib, which a browser inflates with DecompressionStream("deflate"))
 //! 8      4     inflated payload length (u32 LE)
@@ -22,9 +22,10 @@ pub const MAGIC: [u8; 4] = *b"AIDX";
 /// shards as 4-bit residuals (half the bytes of a vector query); version 5 the vector directory's
 /// centroids too, and names its partitions by one prefix; version 6 adds the typo-tolerance files (the
 /// manifest's optional typo directory reference); version 7 the position shards of quoted phrases (the
-/// manifest's optional positions reference). Each version's index is the next one's
+/// manifest's optional positions reference); version 8 the language partitions (`manifest.bin` of a
+/// multilingual site is a partition table naming one index manifest per language). Each version's index is the next one's
 /// without the new parts or with the older encoding, so all are read.
-pub const FORMAT_VERSION: u16 = 7;
+pub const FORMAT_VERSION: u16 = 8;
 /// The oldest version this code reads.
 pub const MIN_FORMAT_VERSION: u16 = 1;
 pub const HEADER_LEN: usize = 20;
@@ -44,6 +45,8 @@ pub enum ShardKind {
     TypoDir = 8,
     Typos = 9,
     Positions = 10,
+    /// `manifest.bin` of a multilingual site: its language partitions (format v8).
+    Partitions = 11,
 }
 
 impl ShardKind {
@@ -59,6 +62,7 @@ impl ShardKind {
             8 => Ok(ShardKind::TypoDir),
             9 => Ok(ShardKind::Typos),
             10 => Ok(ShardKind::Positions),
+            11 => Ok(ShardKind::Partitions),
             other => Err(ShardError::UnknownKind(other)),
         }
     }
@@ -74,6 +78,7 @@ impl ShardKind {
             ShardKind::TypoDir => "typo directory",
             ShardKind::Typos => "typos",
             ShardKind::Positions => "positions",
+            ShardKind::Partitions => "partition table",
         }
     }
 }

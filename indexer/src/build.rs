@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use crate::chunk::ChunkConfig;
 use crate::embed::{chunk_text, text_hash, text_key, EmbedError, Embedder, EmbeddingCache};
-use crate::export::{export, write, ShardSizes, WriteStats};
+use crate::export::{export_site, write, LanguageLayout, ShardSizes, WriteStats};
 use crate::index::IndexContents;
 use crate::index::{BuildIndex, IndexError};
 use crate::ingest::{ingest, parse, IngestOptions};
@@ -38,6 +38,8 @@ pub struct BuildOptions {
     pub model_dir: Option<PathBuf>,
     /// The static query encoder's fit.
     pub encoder: crate::encoder::FitOptions,
+    /// One index per language, or one for all (`--single-index`).
+    pub languages: LanguageLayout,
 }
 
 /// Whether a build embeds its chunks.
@@ -69,6 +71,7 @@ impl BuildOptions {
             embeddings: Embeddings::Off,
             model_dir: None,
             encoder: Default::default(),
+            languages: LanguageLayout::default(),
         }
     }
 }
@@ -81,7 +84,10 @@ pub struct BuildSummary {
     pub term_shards: usize,
     pub meta_shards: usize,
     pub terms: usize,
+    /// Bytes of `manifest.bin` (a multilingual site's partition table).
     pub manifest_bytes: usize,
+    /// A multilingual site's language partitions: what a reader of each language opens.
+    pub partitions: Vec<PartitionSummary>,
     pub output: WriteStats,
     pub pages_parsed: usize,
     pub pages_reused: usize,
@@ -97,6 +103,17 @@ pub struct BuildSummary {
     pub short_texts_embedded: usize,
     pub embed_seconds: f64,
     pub seconds: f64,
+}
+
+/// One language partition of a build.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PartitionSummary {
+    pub language: String,
+    pub pages: usize,
+    pub chunks: usize,
+    pub term_shards: usize,
+    pub manifest: String,
+    pub manifest_bytes: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -292,13 +309,21 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         }
     };
     let embed_seconds = embed_started.elapsed().as_secs_f64();
-    let exported = export(
+    let pages = contents
+        .chunks
+        .iter()
+        .map(|c| c.page.id.as_str())
+        .collect::<HashSet<_>>()
+        .len();
+    let chunks = contents.chunks.len();
+    let exported = export_site(
         contents,
         audience,
         opts.params,
         opts.sizes,
         vectors.as_ref(),
         &opts.encoder,
+        opts.languages,
     );
     let stats = write(&exported, &opts.out, opts.keep_old).map_err(|source| BuildError::Write {
         path: opts.out.clone(),
@@ -306,12 +331,24 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     })?;
     let manifest_bytes = exported.files.last().map_or(0, |(_, b)| b.len());
     Ok(BuildSummary {
-        pages: exported.manifest.pages.len(),
-        chunks: exported.manifest.num_chunks as usize,
+        pages,
+        chunks,
         term_shards: exported.manifest.term_shards.len(),
         meta_shards: exported.manifest.meta_shards.len(),
         terms: term_count,
         manifest_bytes,
+        partitions: exported
+            .partitions
+            .iter()
+            .map(|p| PartitionSummary {
+                language: p.language.clone(),
+                pages: p.manifest.pages.len(),
+                chunks: p.manifest.num_chunks as usize,
+                term_shards: p.manifest.term_shards.len(),
+                manifest: p.file.clone(),
+                manifest_bytes: p.manifest_bytes,
+            })
+            .collect(),
         output: stats,
         pages_parsed: to_parse.len(),
         pages_reused: ingested.pending.len() - to_parse.len(),

@@ -13,10 +13,12 @@ use aidocs_core::{
 use crate::encoder::{self, FitOptions};
 use crate::index::{IndexContents, StoredChunk};
 use crate::vectors::{export_vectors, ChunkVectors};
+use aidocs_core::partitions::{LanguagePartition, PartitionTable, PARTITION_DIR};
 use aidocs_core::positions::{PositionPosting, PositionShard};
 
-/// The directories of an index's shards: terms, metadata, vectors, static-encoder rows.
-pub const INDEX_DIRS: [&str; 6] = ["t", "m", "v", "q", "y", "p"];
+/// The directories of an index's files: terms, metadata, vectors, static-encoder rows, typos,
+/// positions, language partitions' manifests.
+pub const INDEX_DIRS: [&str; 7] = ["t", "m", "v", "q", "y", "p", PARTITION_DIR];
 
 /// Shard sizing.
 #[derive(Debug, Clone, Copy)]
@@ -73,9 +75,189 @@ impl Default for ShardSizes {
 
 /// Files of one export, in memory, named by content hash.
 pub struct Export {
+    /// The index manifest: the only one, or the default language partition's.
     pub manifest: Manifest,
-    /// (relative path, bytes), manifest last.
+    /// A multilingual site's language partitions, by language tag (empty for one index).
+    pub partitions: Vec<ExportedPartition>,
+    /// (relative path, bytes), `manifest.bin` last.
     pub files: Vec<(String, Vec<u8>)>,
+}
+
+/// One language's index of a partitioned export.
+pub struct ExportedPartition {
+    pub language: String,
+    /// Its manifest's file, `l/<hash>.bin`.
+    pub file: String,
+    pub manifest_bytes: usize,
+    pub manifest: Manifest,
+}
+
+/// How a site with pages in several languages is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LanguageLayout {
+    /// One index per language (pages without a language in each), and `manifest.bin` a
+    /// [`PartitionTable`]: a reader downloads only its language's vocabulary.
+    #[default]
+    Partitioned,
+    /// One index for every language: a reader's language is a filter inside it.
+    Single,
+}
+
+/// The distinct page languages of `contents`, sorted.
+fn site_languages(contents: &IndexContents) -> Vec<String> {
+    let set: BTreeSet<&str> = contents
+        .chunks
+        .iter()
+        .filter_map(|c| c.page.language.as_deref())
+        .filter(|l| !l.is_empty())
+        .collect();
+    set.into_iter().map(str::to_owned).collect()
+}
+
+/// The part of `contents` a `language` partition holds: the chunks of pages in that language or in
+/// none, renumbered in the same order, and the postings and positions of those chunks. Also returns
+/// the old ordinals of the kept chunks.
+fn language_subset(contents: &IndexContents, language: &str) -> (IndexContents, Vec<usize>) {
+    let mut renumber: Vec<Option<u32>> = vec![None; contents.chunks.len()];
+    let mut kept = Vec::new();
+    for (i, c) in contents.chunks.iter().enumerate() {
+        let lang = c.page.language.as_deref().filter(|l| !l.is_empty());
+        if lang.is_none_or(|l| l == language) {
+            renumber[i] = Some(kept.len() as u32);
+            kept.push(i);
+        }
+    }
+    let new_chunk = |c: u32| renumber.get(c as usize).copied().flatten();
+    let terms = contents
+        .terms
+        .iter()
+        .filter_map(|(term, postings)| {
+            let p: Vec<_> = postings
+                .iter()
+                .filter_map(|&(c, f, tf, n)| new_chunk(c).map(|c| (c, f, tf, n)))
+                .collect();
+            (!p.is_empty()).then(|| (term.clone(), p))
+        })
+        .collect();
+    let positions = contents
+        .positions
+        .iter()
+        .filter_map(|(term, postings)| {
+            let p: Vec<_> = postings
+                .iter()
+                .filter_map(|(c, f, ps)| new_chunk(*c).map(|c| (c, *f, ps.clone())))
+                .collect();
+            (!p.is_empty()).then(|| (term.clone(), p))
+        })
+        .collect();
+    let chunks = kept.iter().map(|&i| contents.chunks[i].clone()).collect();
+    (
+        IndexContents {
+            chunks,
+            terms,
+            positions,
+        },
+        kept,
+    )
+}
+
+/// The vectors of a partition's chunks (`kept`, old ordinals in order), and the short examples that
+/// share a word with its terms (a Chinese heading teaches the English rows nothing).
+fn vectors_subset(
+    v: &ChunkVectors,
+    kept: &[usize],
+    terms: &BTreeMap<String, Vec<(u32, u8, u32, u8)>>,
+) -> ChunkVectors {
+    let mut short = encoder::ShortExamples {
+        terms: Vec::new(),
+        vectors: Vec::new(),
+    };
+    for (t, vector) in v.short.terms.iter().zip(&v.short.vectors) {
+        if t.iter().any(|w| terms.contains_key(w)) {
+            short.terms.push(t.clone());
+            short.vectors.push(vector.clone());
+        }
+    }
+    ChunkVectors {
+        model: v.model.clone(),
+        dims: v.dims,
+        rows: kept.iter().map(|&i| v.rows[i].clone()).collect(),
+        short,
+    }
+}
+
+/// Builds every file of a site's index: one index, or with pages in two or more languages and
+/// [`LanguageLayout::Partitioned`], one per language under a [`PartitionTable`] (format v8).
+pub fn export_site(
+    contents: IndexContents,
+    audience: Audience,
+    params: Bm25Params,
+    sizes: ShardSizes,
+    vectors: Option<&ChunkVectors>,
+    fit: &FitOptions,
+    layout: LanguageLayout,
+) -> Export {
+    let languages = site_languages(&contents);
+    if layout == LanguageLayout::Single || languages.len() < 2 {
+        return export(contents, audience, params, sizes, vectors, fit);
+    }
+    let vectors = vectors.filter(|v| v.rows.len() == contents.chunks.len());
+    let mut files: NamedFiles = Vec::new();
+    let mut named: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut partitions: Vec<ExportedPartition> = Vec::new();
+    for language in languages {
+        let (subset, kept) = language_subset(&contents, &language);
+        let sub_vectors = vectors.map(|v| vectors_subset(v, &kept, &subset.terms));
+        let Export {
+            manifest,
+            files: mut sub_files,
+            ..
+        } = export(subset, audience, params, sizes, sub_vectors.as_ref(), fit);
+        let (_, manifest_file) = sub_files.pop().expect("an export ends with its manifest");
+        let file = content_name(PARTITION_DIR, &manifest_file);
+        sub_files.push((file.clone(), manifest_file));
+        for (name, bytes) in sub_files {
+            // Two partitions may share a file (same name, same bytes); `write` refuses a name
+            // with two contents, so both are kept then.
+            match named.get(&name) {
+                Some(&i) if files[i].1 == bytes => {}
+                _ => {
+                    named.insert(name.clone(), files.len());
+                    files.push((name, bytes));
+                }
+            }
+        }
+        partitions.push(ExportedPartition {
+            language,
+            manifest_bytes: files[named[&file]].1.len(),
+            file,
+            manifest,
+        });
+    }
+    // The default: the language with the most pages (the first of them in tag order).
+    let mut default = 0;
+    for (i, p) in partitions.iter().enumerate() {
+        if p.manifest.pages.len() > partitions[default].manifest.pages.len() {
+            default = i;
+        }
+    }
+    let table = PartitionTable {
+        partitions: partitions
+            .iter()
+            .map(|p| LanguagePartition {
+                language: p.language.clone(),
+                manifest: p.file.clone(),
+                pages: p.manifest.pages.len() as u32,
+            })
+            .collect(),
+        default,
+    };
+    files.push((MANIFEST_FILE.to_owned(), table.encode()));
+    Export {
+        manifest: partitions[default].manifest.clone(),
+        partitions,
+        files,
+    }
 }
 
 /// `dir/<first 12 hex digits of the content's BLAKE3>.bin`. 48 bits keep a collision within a site
@@ -97,8 +279,8 @@ fn shortest_separator(prev: &str, first: &str) -> String {
     first.chars().take(common + 1).collect()
 }
 
-/// Builds every shard and the manifest.
-pub fn export(
+/// Builds every shard and the manifest of one index.
+fn export(
     mut contents: IndexContents,
     audience: Audience,
     params: Bm25Params,
@@ -392,7 +574,11 @@ pub fn export(
         positions: positions_prefix,
     };
     files.push((MANIFEST_FILE.to_owned(), manifest.encode()));
-    Export { manifest, files }
+    Export {
+        manifest,
+        partitions: Vec::new(),
+        files,
+    }
 }
 
 /// Index files as (relative path, bytes).

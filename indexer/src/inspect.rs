@@ -2,7 +2,8 @@
 
 use std::path::Path;
 
-use aidocs_core::{Manifest, MetaShard, TermShard, MANIFEST_FILE};
+use aidocs_core::partitions::{root_kind, PartitionTable};
+use aidocs_core::{Manifest, MetaShard, ShardKind, TermShard, MANIFEST_FILE};
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
@@ -32,11 +33,76 @@ pub struct InspectReport {
     pub median_term_shard_bytes: u64,
     pub shards: Vec<ShardReport>,
     pub errors: usize,
+    /// The language partitions' tags (a multilingual site's; otherwise empty). The figures above
+    /// add up all partitions (a page without a language counts in each).
+    pub partitions: Vec<String>,
 }
 
+/// Reads and verifies every file of the index in `dir`; a multilingual site's language partitions
+/// (format v8) are each verified and added up, their manifests listed among the files.
 pub fn inspect(dir: &Path) -> Result<InspectReport, String> {
     let mpath = dir.join(MANIFEST_FILE);
     let mbytes = std::fs::read(&mpath).map_err(|e| format!("{}: {e}", mpath.display()))?;
+    let located =
+        |e: aidocs_core::ShardError| format!("{}: {e} (code {})", mpath.display(), e.code());
+    if root_kind(&mbytes).map_err(located)? != ShardKind::Partitions {
+        return inspect_index(dir, MANIFEST_FILE, mbytes);
+    }
+    let table = PartitionTable::decode(&mbytes).map_err(located)?;
+    let mut total: Option<InspectReport> = None;
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, p) in table.partitions.iter().enumerate() {
+        let path = dir.join(&p.manifest);
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut r = inspect_index(dir, &p.manifest, bytes)?;
+        // The partition's manifest, checked against the table's page count.
+        r.shards.insert(
+            0,
+            report(
+                &p.manifest,
+                "manifest",
+                format!("language {}", p.language),
+                Ok((r.manifest_bytes, r.pages, r.pages == p.pages as usize)),
+            ),
+        );
+        r.shards.retain(|s| seen.insert(s.file.clone()));
+        r.partitions = vec![p.language.clone()];
+        total = Some(match total {
+            None => r,
+            Some(mut t) => {
+                if i == table.default {
+                    (t.build_id, t.generator) = (r.build_id, r.generator);
+                }
+                t.pages += r.pages;
+                t.chunks += r.chunks;
+                t.filter_bytes += r.filter_bytes;
+                t.term_shards += r.term_shards;
+                t.meta_shards += r.meta_shards;
+                t.terms += r.terms;
+                t.partitions.extend(r.partitions);
+                t.shards.extend(r.shards);
+                t
+            }
+        });
+    }
+    let mut t = total.ok_or("the partition table lists no partition")?;
+    t.manifest_bytes = mbytes.len() as u64;
+    t.total_bytes = t.manifest_bytes + t.shards.iter().map(|s| s.bytes).sum::<u64>();
+    let mut term_sizes: Vec<u64> = t
+        .shards
+        .iter()
+        .filter(|s| s.kind == "terms")
+        .map(|s| s.bytes)
+        .collect();
+    term_sizes.sort_unstable();
+    t.median_term_shard_bytes = term_sizes.get(term_sizes.len() / 2).copied().unwrap_or(0);
+    t.errors = t.shards.iter().filter(|s| !s.ok).count();
+    Ok(t)
+}
+
+/// Verifies one index: its manifest `name` (`mbytes`) and every file it names.
+fn inspect_index(dir: &Path, name: &str, mbytes: Vec<u8>) -> Result<InspectReport, String> {
+    let mpath = dir.join(name);
     let m = Manifest::decode(&mbytes)
         .map_err(|e| format!("{}: {e} (code {})", mpath.display(), e.code()))?;
     let mut shards = Vec::new();
@@ -250,6 +316,7 @@ pub fn inspect(dir: &Path) -> Result<InspectReport, String> {
         median_term_shard_bytes: term_sizes.get(term_sizes.len() / 2).copied().unwrap_or(0),
         errors: shards.iter().filter(|s| !s.ok).count(),
         shards,
+        partitions: Vec::new(),
     })
 }
 

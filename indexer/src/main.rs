@@ -13,7 +13,7 @@ use aidocs_index::chunk::ChunkConfig;
 use aidocs_index::embed::{locate as locate_model, Embedder, QueryEncoder};
 use aidocs_index::encoder::FitOptions;
 use aidocs_index::eval::{evaluate, read_qrels, read_queries, EvalError};
-use aidocs_index::export::{ShardSizes, TermFilters};
+use aidocs_index::export::{LanguageLayout, ShardSizes, TermFilters};
 use aidocs_index::query::{result_json, LocalIndex};
 use aidocs_index::Visibility;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -273,6 +273,11 @@ struct BuildArgs {
     /// Keep shard files the new manifest no longer references (zero-downtime deploys).
     #[arg(long)]
     keep_old: bool,
+    /// On a site with pages in several languages, write one index for all of them (a reader's
+    /// language becomes a filter) instead of one per language (the default: each reader downloads
+    /// only its language's vocabulary).
+    #[arg(long)]
+    single_index: bool,
     /// Build a lexical-only index (no chunk vectors).
     #[arg(long, conflicts_with = "require_embeddings")]
     no_embeddings: bool,
@@ -370,8 +375,9 @@ struct QueryArgs {
     /// Only pages in this navigation group.
     #[arg(long)]
     group: Option<String>,
-    /// The reader's language (`fr`, `zh-CN`): only pages in it and pages without a language (ignored
-    /// when the index has no page in it).
+    /// The reader's language (`fr`, `zh-CN`): on a site written as one index per language, that
+    /// language's index (else the default one); in one index, only pages in it and pages without a
+    /// language (ignored when the index has no page in it).
     #[arg(long)]
     language: Option<String>,
     #[arg(long, default_value_t = 0.0)]
@@ -659,6 +665,13 @@ fn print_inspect(
         "{} pages, {} chunks, {} terms",
         r.pages, r.chunks, r.terms
     )?;
+    if !r.partitions.is_empty() {
+        writeln!(
+            out,
+            "one index per language: {} (figures add them up; manifest.bin is their table)",
+            r.partitions.join(", ")
+        )?;
+    }
     writeln!(
         out,
         "manifest {} B (filters {} B before compression); {} term shards (median {} B); {} meta shards; {} B in all",
@@ -718,6 +731,11 @@ fn run_build(a: BuildArgs) -> ExitCode {
         max_chars: a.max_chunk_chars.max(200),
     };
     opts.keep_old = a.keep_old;
+    opts.languages = if a.single_index {
+        LanguageLayout::Single
+    } else {
+        LanguageLayout::Partitioned
+    };
     opts.progress = !a.json && std::io::stderr().is_terminal();
     opts.embeddings = if a.no_embeddings {
         Embeddings::Off
@@ -783,6 +801,22 @@ fn run_build(a: BuildArgs) -> ExitCode {
                     "pages parsed {}, reused from cache {}, removed {}; withheld by visibility {}, noindex/hidden {}; {} warning(s); {:.2} s",
                     s.pages_parsed, s.pages_reused, s.pages_removed, s.withheld_by_visibility, s.skipped_noindex, s.warnings.len(), s.seconds
                 );
+                if !s.partitions.is_empty() {
+                    let parts: Vec<String> = s
+                        .partitions
+                        .iter()
+                        .map(|p| {
+                            format!(
+                                "{} ({} pages, {} term shards, manifest {} B)",
+                                p.language, p.pages, p.term_shards, p.manifest_bytes
+                            )
+                        })
+                        .collect();
+                    println!(
+                        "one index per language (--single-index for one): {}",
+                        parts.join(", ")
+                    );
+                }
                 if let Some(m) = &s.embedding_model {
                     println!(
                         "vectors: {} chunks by {m}; embedded now {} chunks and {} titles/headings in {:.1} s, the rest from the cache",
@@ -847,7 +881,7 @@ fn search_options(a: &QueryArgs, index: &LocalIndex) -> Result<SearchOptions, St
 }
 
 fn run_query(a: QueryArgs) -> ExitCode {
-    let index = match LocalIndex::open(&a.index) {
+    let index = match LocalIndex::open_language(&a.index, a.language.as_deref()) {
         Ok(i) => i,
         Err(e) => return fail(1, e),
     };
@@ -978,7 +1012,7 @@ fn run_query(a: QueryArgs) -> ExitCode {
 }
 
 fn run_eval(a: EvalArgs) -> ExitCode {
-    let index = match LocalIndex::open(&a.index) {
+    let index = match LocalIndex::open_language(&a.index, a.language.as_deref()) {
         Ok(i) => i,
         Err(e) => return fail(1, e),
     };

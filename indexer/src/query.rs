@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use aidocs_core::partitions::{root_kind, LanguagePartition, PartitionTable};
 use aidocs_core::positions::PositionShard;
 use aidocs_core::search::{Facets, TypoNeed};
 use aidocs_core::term_rows::TermRowShard;
@@ -12,7 +13,7 @@ use aidocs_core::typos::{Correction, TypoDirectory, TypoShard};
 use aidocs_core::vectors::{Projection, VectorDir, VectorShard};
 use aidocs_core::{
     Manifest, MetaShard, Mode, PageHit, QueryPlan, SearchOptions, SearchResult, Searcher,
-    ShardError, TermShard, VectorQuery, MANIFEST_FILE,
+    ShardError, ShardKind, TermShard, VectorQuery, MANIFEST_FILE,
 };
 use serde_json::Value;
 
@@ -33,6 +34,7 @@ pub enum QueryError {
 pub struct LocalIndex {
     dir: PathBuf,
     pub searcher: Searcher,
+    partition: Option<LanguagePartition>,
     terms: RefCell<HashMap<usize, Rc<TermShard>>>,
     metas: RefCell<HashMap<usize, Rc<MetaShard>>>,
     vector_dir: RefCell<Option<Rc<VectorDir>>>,
@@ -47,19 +49,48 @@ pub struct LocalIndex {
 }
 
 impl LocalIndex {
+    /// Opens the index in `dir` for a reader of no particular language: a multilingual site's
+    /// default partition.
     pub fn open(dir: &Path) -> Result<Self, QueryError> {
-        let file = dir.join(MANIFEST_FILE);
-        let bytes = std::fs::read(&file).map_err(|source| QueryError::Read {
-            file: file.clone(),
-            source,
-        })?;
-        let manifest = Manifest::decode(&bytes).map_err(|source| QueryError::Shard {
-            file: file.clone(),
-            source,
-        })?;
+        Self::open_language(dir, None)
+    }
+
+    /// Opens the index a reader in `language` searches: the index itself, or on a site written as
+    /// one index per language (format v8) that language's partition ([`PartitionTable::choose`]).
+    pub fn open_language(dir: &Path, language: Option<&str>) -> Result<Self, QueryError> {
+        let read = |name: &str| {
+            let file = dir.join(name);
+            std::fs::read(&file)
+                .map_err(|source| QueryError::Read {
+                    file: file.clone(),
+                    source,
+                })
+                .map(|bytes| (file, bytes))
+        };
+        let shard_err = |file: &Path| {
+            let file = file.to_path_buf();
+            move |source| QueryError::Shard { file, source }
+        };
+        let (root_file, root) = read(MANIFEST_FILE)?;
+        let mut bytes_read = root.len() as u64;
+        let (manifest, partition) = match root_kind(&root).map_err(shard_err(&root_file))? {
+            ShardKind::Partitions => {
+                let table = PartitionTable::decode(&root).map_err(shard_err(&root_file))?;
+                let chosen = table.choose(language).clone();
+                let (file, bytes) = read(&chosen.manifest)?;
+                bytes_read += bytes.len() as u64;
+                let manifest = Manifest::decode(&bytes).map_err(shard_err(&file))?;
+                (manifest, Some(chosen))
+            }
+            _ => (
+                Manifest::decode(&root).map_err(shard_err(&root_file))?,
+                None,
+            ),
+        };
         Ok(LocalIndex {
             dir: dir.to_path_buf(),
             searcher: Searcher::new(manifest)?,
+            partition,
             terms: RefCell::default(),
             metas: RefCell::default(),
             vector_dir: RefCell::default(),
@@ -69,8 +100,13 @@ impl LocalIndex {
             typo_dir: RefCell::default(),
             typo_shards: RefCell::default(),
             position_shards: RefCell::default(),
-            bytes_read: RefCell::new(bytes.len() as u64),
+            bytes_read: RefCell::new(bytes_read),
         })
+    }
+
+    /// The language partition this index is (a multilingual site's), or `None` for a site's only index.
+    pub fn partition(&self) -> Option<&LanguagePartition> {
+        self.partition.as_ref()
     }
 
     fn read(&self, name: &str) -> Result<Vec<u8>, QueryError> {
