@@ -55,6 +55,9 @@ function parseQuery(params, headers) {
   return { q, k, kind, mode, typos: typosRaw === '1', language, facets: facetsRaw === '1' };
 }
 
+/** Distinct `lang` values the handler remembers an index for. */
+const MAX_LANGUAGES = 64;
+
 /**
  * Creates the handler. `loadShard(name) => Promise<Uint8Array | null>` reads index files (KV, R2, file
  * system, asset binding); `cors`: false, true (`*`) or an origin; `cacheControl` for 200 responses;
@@ -63,14 +66,35 @@ function parseQuery(params, headers) {
  */
 export function createSearchHandler({ loadShard, cors = false, cacheControl = 'public, max-age=60', path = '/search', wasm, cacheBytes, encoder } = {}) {
   if (typeof loadShard !== 'function') throw new TypeError('createSearchHandler: loadShard(name) => Promise<Uint8Array> is required');
-  let indexPromise = null;
-  const index = () => {
-    // The full module (every language's stemmer): one handler answers readers of every language.
-    indexPromise ??= openIndex(loadShard, { wasm, cacheBytes, encoder, stemmers: true }).catch((e) => {
-      indexPromise = null; // retry on the next request: the store may come back
-      throw e;
-    });
-    return indexPromise;
+  // One opened index per language partition (a site built as one index per language), shared by
+  // every `lang` that opens it; a single-language site's languages all share its one index.
+  const byLanguage = new Map(); // lowercased `lang` → Promise<AidocsIndex>
+  const byManifest = new Map(); // manifest file → AidocsIndex
+  const index = (language) => {
+    let key = language.toLowerCase();
+    // A bound on what request parameters can make this map hold; past it, the default index.
+    if (!byLanguage.has(key) && byLanguage.size >= MAX_LANGUAGES) key = '';
+    let p = byLanguage.get(key);
+    if (!p) {
+      // The full module (every language's stemmer): one handler answers readers of every language.
+      p = openIndex(loadShard, { wasm, cacheBytes, encoder, stemmers: true, language: key }).then(
+        (opened) => {
+          const same = byManifest.get(opened.manifestFile);
+          if (same) {
+            opened.close();
+            return same;
+          }
+          byManifest.set(opened.manifestFile, opened);
+          return opened;
+        },
+        (e) => {
+          byLanguage.delete(key); // retry on the next request: the store may come back
+          throw e;
+        },
+      );
+      byLanguage.set(key, p);
+    }
+    return p;
   };
   return async function handle(request) {
     const headers = corsHeaders(cors);
@@ -87,7 +111,7 @@ export function createSearchHandler({ loadShard, cors = false, cacheControl = 'p
       let corrections;
       let facets;
       try {
-        ({ raw, corrections, facets } = await (await index()).searchRawDetailed(p.q, { k: p.k, kind: p.kind, mode: p.mode, typos: p.typos, language: p.language, facets: p.facets }));
+        ({ raw, corrections, facets } = await (await index(p.language)).searchRawDetailed(p.q, { k: p.k, kind: p.kind, mode: p.mode, typos: p.typos, language: p.language, facets: p.facets }));
       } catch (e) {
         if (e?.code === 'bad_option') return error(400, 'bad_option', e.message, headers);
         return error(503, e?.code ?? 'index_unavailable', `the search index is unavailable: ${e?.message ?? e}`, { ...headers, 'retry-after': '5' });

@@ -56,7 +56,8 @@ export interface SearchOptions {
   /**
    * The reader's language (`fr`, `zh-CN`): only pages in it, and pages without a language; the
    * query's words are stemmed as that language's pages were. Ignored when the index has no page in
-   * that language. `summary.languages` lists the index's languages.
+   * that language. `summary.languages` lists the index's languages. On a site built as one index
+   * per language, the index searched is the one `OpenOptions.language` opened.
    */
   language?: string;
   /**
@@ -133,8 +134,10 @@ export interface OpenOptions {
   /** `auto` inflates with DecompressionStream where available; `wasm` always inflates inside the module. */
   inflate?: 'auto' | 'wasm';
   /**
-   * The reader's language. One whose pages are stemmed by a Snowball stemmer other than English's
-   * (`fr`, `es`, `de`, `pt`…) loads the full module, which has them; the lean one has English only.
+   * The reader's language. On a site built as one index per language it picks the index opened
+   * (that language's, else the default one). One whose pages are stemmed by a Snowball stemmer
+   * other than English's (`fr`, `es`, `de`, `pt`…) loads the full module, which has them; the lean
+   * one has English only.
    */
   language?: string;
   /** Load the full module (every Snowball stemmer) whatever the language: a server answering readers of every language. */
@@ -147,6 +150,8 @@ export interface OpenOptions {
 
 export class AidocsIndex {
   readonly buildId: string;
+  /** The manifest opened: `manifest.bin`, or on a site built as one index per language the partition of `OpenOptions.language` (`l/<hash>.bin`). */
+  readonly manifestFile: string;
   readonly summary: { buildId: string; generator: string; vectorModel: string | null; languages: string[]; pages: number; chunks: number; termShards: number; metaShards: number };
   readonly cache: { bytes: number; entries: number; limit: number; evictions: number };
   /** Files fetched so far, their bytes, and manifest reloads. */

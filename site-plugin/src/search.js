@@ -13,11 +13,12 @@
 //   - Every failure is an AidocsSearchError with a stable `code` and the `file` it concerns; the index
 //     stays usable afterwards.
 
-import initWasm, { initSync, SearchEngine, verifyEnvelope, hasInflate } from '../wasm/aidocs_search.js';
+import initWasm, { initSync, SearchEngine, verifyEnvelope, hasInflate, rootKind, partitionManifest } from '../wasm/aidocs_search.js';
 
 export const MANIFEST_FILE = 'manifest.bin';
 const HEADER_LEN = 20;
 const KIND_MANIFEST = 1;
+const KIND_PARTITIONS = 11;
 const DEFAULT_CACHE_BYTES = 8 << 20;
 /** Codes after which the manifest is revalidated: they are what a deploy of a new build looks like. */
 const STALE_CODES = new Set(['not_found', 'unknown_file', 'meta_mismatch', 'checksum_mismatch']);
@@ -179,6 +180,33 @@ async function prepare(name, file, kind, inflateMode) {
   return { file, raw: await inflate(name, file, rawLen) };
 }
 
+/**
+ * Fetches the manifest a reader in `language` opens: `manifest.bin` itself, or on a site written as
+ * one index per language (format v8, where `manifest.bin` is the table of them) that language's
+ * partition manifest (else the default one). `fetchFile(name, fresh)` resolves to the bytes.
+ * Resolves to `{ name, file, raw }` (`raw` undefined: the engine inflates).
+ */
+async function fetchManifest(fetchFile, language, inflateMode, fresh) {
+  const root = await fetchFile(MANIFEST_FILE, fresh);
+  let kind;
+  try {
+    kind = rootKind(root);
+  } catch (e) {
+    throw fromWasm(e);
+  }
+  if (kind !== KIND_PARTITIONS) return { name: MANIFEST_FILE, ...(await prepare(MANIFEST_FILE, root, KIND_MANIFEST, inflateMode)) };
+  const table = await prepare(MANIFEST_FILE, root, KIND_PARTITIONS, inflateMode);
+  let name;
+  try {
+    name = partitionManifest(table.file, table.raw, language ?? '');
+  } catch (e) {
+    throw fromWasm(e);
+  }
+  // Content-hashed: a partition manifest never changes under its name, so no revalidation.
+  const bytes = await fetchFile(name, false);
+  return { name, ...(await prepare(name, bytes, KIND_MANIFEST, inflateMode)) };
+}
+
 function normalizeOptions(opts) {
   const k = opts.k ?? 10;
   if (!Number.isInteger(k)) throw new AidocsSearchError('bad_option', `k must be an integer, got ${k}`);
@@ -226,6 +254,14 @@ export class AidocsIndex {
     this.#options = options;
   }
 
+  /**
+   * The manifest this index opened: `manifest.bin`, or on a site written as one index per language
+   * the partition manifest of the `language` given to `openIndex` (`l/<hash>.bin`).
+   */
+  get manifestFile() {
+    return this.#options.manifestName;
+  }
+
   /** The build the index currently serves (changes after a reload). */
   get buildId() {
     return this.#engine.buildId;
@@ -254,7 +290,7 @@ export class AidocsIndex {
       const err = fromWasm(e);
       if (err.code === 'wasm_trap' && engine === this.#engine) {
         try {
-          this.#engine = new SearchEngine(this.#options.manifest, undefined, this.#options.cacheBytes);
+          this.#engine = new SearchEngine(this.#options.manifest, undefined, this.#options.cacheBytes, this.#options.manifestName);
         } catch {
           /* the reported error below is the useful one */
         }
@@ -292,16 +328,16 @@ export class AidocsIndex {
   /** Fetches the manifest again, bypassing caches; swaps the engine when the build changed. */
   async #revalidate() {
     this.#reloading ??= (async () => {
-      const bytes = await this.#fetch(MANIFEST_FILE, true);
-      const { file, raw } = await prepare(MANIFEST_FILE, bytes, KIND_MANIFEST, this.#options.inflate);
-      const engine = this.#call(this.#engine, () => new SearchEngine(file, raw, this.#options.cacheBytes));
+      const { name, file, raw } = await fetchManifest((n, fresh) => this.#fetch(n, fresh), this.#options.language, this.#options.inflate, true);
+      const engine = this.#call(this.#engine, () => new SearchEngine(file, raw, this.#options.cacheBytes, name));
       if (engine.buildId === this.#engine.buildId) {
         engine.free();
         return false;
       }
       const old = this.#engine;
       this.#engine = engine;
-      this.#options.manifest = bytes;
+      this.#options.manifest = file;
+      this.#options.manifestName = name;
       this.stats.reloads += 1;
       old.free();
       this.#options.onReload?.(engine.buildId);
@@ -412,7 +448,8 @@ export class AidocsIndex {
    * meant; the resolved array's `corrections` and `correctedQuery` say what was corrected),
    * `language` (the reader's, e.g. 'fr' or 'zh-CN': only pages in it and pages without a language,
    * and the query's words are stemmed as that language's pages were; ignored when the index has none
-   * in it; `summary.languages` lists the index's),
+   * in it; `summary.languages` lists the index's; on a site built as one index per language, the
+   * index searched is the one `openIndex`'s `language` chose: open one per language to serve several),
    * `encoder` (a full
    * encoder from `aidocs-search/full-encoder` to embed the query exactly instead of the static
    * encoder; null = static; default the index's `encoder` option).
@@ -461,7 +498,8 @@ export class AidocsIndex {
  * loader `(name) => Promise<Uint8Array>` for runtimes where the files live in KV, R2, a file system or an
  * asset binding. `options`: `cacheBytes` (bound on decoded shards, default 8 MiB), `wasm` (module
  * source, see loadWasm), `fetch` (for URL sources), `inflate` ('auto' | 'wasm'), `language` (the
- * reader's: one that needs a Snowball stemmer, such as 'fr', loads the full module), `stemmers` (true:
+ * reader's: on a site built as one index per language it picks the index opened, that language's
+ * or else the default one; one that needs a Snowball stemmer, such as 'fr', loads the full module), `stemmers` (true:
  * load the full module whatever the language, for a server answering every language), `onReload(buildId)`,
  * `encoder` (a full encoder for vector and hybrid searches, see aidocs-search/full-encoder).
  */
@@ -472,16 +510,23 @@ export async function openIndex(source, options = {}) {
   if (!Number.isInteger(cacheBytes) || cacheBytes < 0 || cacheBytes > 2 ** 32 - 1) {
     throw new AidocsSearchError('bad_option', `cacheBytes must be an integer number of bytes, got ${cacheBytes}`);
   }
-  const bytes = await callLoader(load, MANIFEST_FILE, false);
-  const { file, raw } = await prepare(MANIFEST_FILE, bytes, KIND_MANIFEST, options.inflate);
+  let requests = 0;
+  let bytes = 0;
+  const fetchFile = async (name, fresh) => {
+    const b = await callLoader(load, name, fresh);
+    requests += 1;
+    bytes += b.length;
+    return b;
+  };
+  const { name, file, raw } = await fetchManifest(fetchFile, options.language, options.inflate, false);
   let engine;
   try {
-    engine = new SearchEngine(file, raw, cacheBytes);
+    engine = new SearchEngine(file, raw, cacheBytes, name);
   } catch (e) {
     throw fromWasm(e);
   }
-  const index = new AidocsIndex(load, engine, { ...options, cacheBytes, manifest: bytes });
-  index.stats.requests = 1;
-  index.stats.bytes = bytes.length;
+  const index = new AidocsIndex(load, engine, { ...options, cacheBytes, manifest: file, manifestName: name });
+  index.stats.requests = requests;
+  index.stats.bytes = bytes;
   return index;
 }

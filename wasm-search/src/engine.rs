@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use aidocs_core::envelope::{self, ShardKind};
+use aidocs_core::partitions::{root_kind, PartitionTable};
 use aidocs_core::positions::PositionShard;
 use aidocs_core::search::TypoNeed;
 use aidocs_core::term_rows::TermRowShard;
@@ -231,6 +232,26 @@ pub fn verify(name: &str, file: &[u8], kind: ShardKind) -> Result<u8, EngineErro
         })
 }
 
+/// The manifest a reader in `language` opens, from a `manifest.bin` that is a language partition
+/// table (format v8); `None` when it is the index's own manifest (a single-language site). `raw`:
+/// the table's payload when the caller inflated it.
+pub fn partition_manifest(
+    file: &[u8],
+    raw: Option<Vec<u8>>,
+    language: Option<&str>,
+) -> Result<Option<String>, EngineError> {
+    let shard_err = |source| EngineError::Shard {
+        file: MANIFEST_FILE.to_owned(),
+        source,
+    };
+    if root_kind(file).map_err(shard_err)? == ShardKind::Manifest {
+        return Ok(None);
+    }
+    let raw = payload(file, raw, ShardKind::Partitions).map_err(shard_err)?;
+    let table = PartitionTable::decode_payload(&raw).map_err(shard_err)?;
+    Ok(Some(table.choose(language).manifest.clone()))
+}
+
 /// The verified payload: `raw` when the caller inflated it (checked against the header), else inflated here.
 fn payload(file: &[u8], raw: Option<Vec<u8>>, kind: ShardKind) -> Result<Vec<u8>, ShardError> {
     match raw {
@@ -250,8 +271,19 @@ impl Engine {
         raw: Option<Vec<u8>>,
         cache_limit: usize,
     ) -> Result<Self, EngineError> {
+        Self::open_named(MANIFEST_FILE, file, raw, cache_limit)
+    }
+
+    /// Opens an index from its manifest file `name`: `manifest.bin`, or a language partition's
+    /// `l/<hash>.bin` (errors name it).
+    pub fn open_named(
+        name: &str,
+        file: &[u8],
+        raw: Option<Vec<u8>>,
+        cache_limit: usize,
+    ) -> Result<Self, EngineError> {
         let shard_err = |source| EngineError::Shard {
-            file: MANIFEST_FILE.to_owned(),
+            file: name.to_owned(),
             source,
         };
         let raw = payload(file, raw, ShardKind::Manifest).map_err(shard_err)?;

@@ -45,6 +45,33 @@ pub fn verify_envelope(name: &str, file: &[u8], kind: u8) -> Result<u8, JsValue>
     engine::verify(name, file, kind).map_err(js_err)
 }
 
+/// What `manifest.bin` is, from its header: 1 an index manifest, 11 a language partition table
+/// (format v8: then `partitionManifest` names the manifest to open).
+#[wasm_bindgen(js_name = rootKind)]
+pub fn root_kind(file: &[u8]) -> Result<u8, JsValue> {
+    aidocs_core::partitions::root_kind(file)
+        .map(|k| k as u8)
+        .map_err(|source| {
+            js_err(EngineError::Shard {
+                file: aidocs_core::MANIFEST_FILE.to_owned(),
+                source,
+            })
+        })
+}
+
+/// The manifest file a reader in `language` opens (`l/<hash>.bin`), from a `manifest.bin` that is
+/// a language partition table; `undefined` when it is an index manifest. `raw`: its payload when
+/// the caller inflated it.
+#[wasm_bindgen(js_name = partitionManifest)]
+pub fn partition_manifest(
+    file: &[u8],
+    raw: Option<Vec<u8>>,
+    language: Option<String>,
+) -> Result<Option<String>, JsValue> {
+    engine::partition_manifest(file, raw, language.as_deref().filter(|l| !l.is_empty()))
+        .map_err(js_err)
+}
+
 /// One opened index.
 #[wasm_bindgen]
 pub struct SearchEngine {
@@ -53,15 +80,18 @@ pub struct SearchEngine {
 
 #[wasm_bindgen]
 impl SearchEngine {
-    /// Opens an index from `manifest.bin`; `raw` is its payload when the caller inflated it.
-    /// `cache_limit` bounds the decoded shards kept (bytes of inflated payload).
+    /// Opens an index from its manifest (`name`: `manifest.bin` when omitted, or a language
+    /// partition's); `raw` is its payload when the caller inflated it. `cache_limit` bounds the
+    /// decoded shards kept (bytes of inflated payload).
     #[wasm_bindgen(constructor)]
     pub fn new(
         file: &[u8],
         raw: Option<Vec<u8>>,
         cache_limit: u32,
+        name: Option<String>,
     ) -> Result<SearchEngine, JsValue> {
-        Engine::open(file, raw, cache_limit as usize)
+        let name = name.unwrap_or_else(|| aidocs_core::MANIFEST_FILE.to_owned());
+        Engine::open_named(&name, file, raw, cache_limit as usize)
             .map(|inner| SearchEngine { inner })
             .map_err(js_err)
     }

@@ -19,7 +19,7 @@ fn file(name: &str) -> &'static [u8] {
 }
 
 fn open(limit: u32) -> SearchEngine {
-    SearchEngine::new(file("manifest.bin"), None, limit).expect("fixture manifest opens")
+    SearchEngine::new(file("manifest.bin"), None, limit, None).expect("fixture manifest opens")
 }
 
 /// The error's stable code (the first field of the string the JS wrapper parses).
@@ -259,14 +259,14 @@ fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
     // The manifest itself: damaged, wrong kind, or another format version.
     assert_eq!(
         code(
-            SearchEngine::new(&file("manifest.bin")[..40], None, NO_LIMIT)
+            SearchEngine::new(&file("manifest.bin")[..40], None, NO_LIMIT, None)
                 .err()
                 .unwrap()
         ),
         "length_mismatch"
     );
     assert_eq!(
-        code(SearchEngine::new(good, None, NO_LIMIT).err().unwrap()),
+        code(SearchEngine::new(good, None, NO_LIMIT, None).err().unwrap()),
         "wrong_kind"
     );
     assert_eq!(
@@ -298,6 +298,7 @@ fn payload_inflated_by_the_caller_gives_the_same_results() {
         file("manifest.bin"),
         Some(envelope::open(file("manifest.bin"), ShardKind::Manifest).unwrap()),
         NO_LIMIT,
+        None,
     )
     .unwrap();
     for (id, text, kinds) in QUERIES {
@@ -423,7 +424,7 @@ fn issue_3_random_mutations_are_errors_or_valid_results() {
             }
         };
         let outcome = if target == "manifest.bin" {
-            SearchEngine::new(&bad, None, NO_LIMIT)
+            SearchEngine::new(&bad, None, NO_LIMIT, None)
                 .and_then(|mut e| search_with(&mut e, text, kinds, fetch))
         } else {
             let mut e = open(NO_LIMIT);
