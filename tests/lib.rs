@@ -52,13 +52,24 @@ pub fn build_with(
 /// A lexical index (no embeddings) of `input` in a temporary directory, opened: the directory lives
 /// as long as the returned guard.
 pub fn lexical_index(input: &Path) -> (tempfile::TempDir, aidocs_index::LocalIndex) {
+    let (tmp, out) = lexical_build(input, aidocs_index::export::LanguageLayout::default());
+    let index = aidocs_index::LocalIndex::open(&out).expect("the index opens");
+    (tmp, index)
+}
+
+/// A lexical index (no embeddings) of `input` written with `layout` in a temporary directory: the
+/// guard and the index directory (a multilingual site's is opened per language).
+pub fn lexical_build(
+    input: &Path,
+    layout: aidocs_index::export::LanguageLayout,
+) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().expect("temporary directory");
     let out = tmp.path().join("out");
     build_with(input, &out, &tmp.path().join("cache"), |o| {
         o.embeddings = aidocs_index::build::Embeddings::Off;
+        o.languages = layout;
     });
-    let index = aidocs_index::LocalIndex::open(&out).expect("the index opens");
-    (tmp, index)
+    (tmp, out)
 }
 
 /// Every file under `dir` (recursively), sorted by relative path.

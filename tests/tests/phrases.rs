@@ -2,7 +2,7 @@
 //! next to each other, in order, in one field, on the example site and on the real multilingual
 //! `mintlify-docs` site; only a phrase query reads position shards.
 
-use aidocs_e2e::{fixture, lexical_index, shared_data};
+use aidocs_e2e::{fixture, lexical_build, lexical_index, shared_data};
 use aidocs_index::LocalIndex;
 
 fn urls(index: &LocalIndex, q: &str, language: Option<&str>) -> Vec<String> {
@@ -47,7 +47,7 @@ fn issue_6_phrases_on_a_real_multilingual_site() {
     let Some(site) = shared_data("sites/mintlify-docs") else {
         return;
     };
-    let (_tmp, index) = lexical_index(&site);
+    let (_tmp, out) = lexical_build(&site, Default::default());
     // Chinese by its bigrams, French with its stemmer: the phrase narrows, the page stays first.
     for (q, lang, page) in [
         ("\"自定义域名\"", "zh", "/zh/customize/custom-domain"),
@@ -58,6 +58,7 @@ fn issue_6_phrases_on_a_real_multilingual_site() {
         ),
         ("\"custom domain\"", "en", "/customize/custom-domain"),
     ] {
+        let index = LocalIndex::open_language(&out, Some(lang)).unwrap();
         let phrase = urls(&index, q, Some(lang));
         let loose = urls(&index, &q.replace('"', ""), Some(lang));
         assert_eq!(

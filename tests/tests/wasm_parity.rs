@@ -401,8 +401,9 @@ fn issue_3_wasm_matches_native_on_all_300_scifact_test_queries() {
 
 /// Issue 6: on the real multilingual `mintlify-docs` site, the wasm module ranks French, Spanish,
 /// Chinese and English readers' queries (typed key by key and whole) as the native reader does: the
-/// full module has the French and Spanish stemmers. The lean module refuses a French reader's query
-/// with `missing_stemmer` instead of ranking unstemmed words.
+/// full module has the French and Spanish stemmers. Each reader opens its language's partition of the
+/// index (format v8), natively and in wasm. The lean module refuses a French reader's query with
+/// `missing_stemmer` instead of ranking unstemmed words.
 #[test]
 fn issue_6_wasm_matches_native_in_every_language_of_a_real_site() {
     let Some(cli) = wasm_cli() else { return };
@@ -414,7 +415,7 @@ fn issue_6_wasm_matches_native_in_every_language_of_a_real_site() {
     build_with(&site, &index, &tmp.path().join("cache"), |o| {
         o.embeddings = aidocs_index::build::Embeddings::Off;
     });
-    let local = LocalIndex::open(&index).unwrap();
+    let open = |language: Option<&str>| LocalIndex::open_language(&index, language).unwrap();
     let by_language: [(&str, &[&str]); 4] = [
         (
             "fr",
@@ -478,6 +479,11 @@ fn issue_6_wasm_matches_native_in_every_language_of_a_real_site() {
             language: Some(language.to_owned()),
             ..Default::default()
         };
+        let local = open(Some(language));
+        assert_eq!(
+            local.partition().map(|p| p.language.as_str()),
+            Some(language)
+        );
         let native: Vec<String> = texts
             .iter()
             .enumerate()
@@ -528,7 +534,7 @@ fn issue_6_wasm_matches_native_in_every_language_of_a_real_site() {
             tags_none: none.iter().map(|t: &&str| t.to_string()).collect(),
             ..Default::default()
         };
-        let (results, _, facets) = local.search_faceted(text, None, &opts).unwrap();
+        let (results, _, facets) = open(language).search_faceted(text, None, &opts).unwrap();
         let native_facets: Value =
             serde_json::from_str(&aidocs_core::json::facets_json(&facets.unwrap())).unwrap();
         let native_results: Value =
