@@ -22,6 +22,47 @@ fn run_queries(dir: &std::path::Path) -> String {
     out
 }
 
+/// The format version that writes a multilingual site as one index per language.
+const LANGUAGE_PARTITIONS_SINCE: u16 = 8;
+
+/// Issue 6: each reader's language opens its partition of `tests/compat/v<N>-languages/` (built from
+/// `fixtures/multilingual-site`), ranked lexically and with the stored vectors (hybrid, static
+/// encoder: no model needed).
+fn run_language_queries(dir: &std::path::Path) -> String {
+    let mut out = String::new();
+    for (language, text) in [
+        ("en", "custom domain"),
+        ("en", "rotate keys"),
+        ("fr", "domaine personnalisé"),
+        ("fr", "renouveler les clés"),
+        ("zh", "自定义域名"),
+        ("zh", "密钥"),
+        ("de", "domain"),
+    ] {
+        let index = LocalIndex::open_language(dir, Some(language))
+            .unwrap_or_else(|e| panic!("compat index {} does not open: {e}", dir.display()));
+        for mode in [aidocs_core::Mode::Lexical, aidocs_core::Mode::Hybrid] {
+            let opts = aidocs_core::SearchOptions {
+                mode,
+                language: Some(language.to_owned()),
+                ..Default::default()
+            };
+            // The partition's own static encoder, fitted to its language's pages.
+            let vector = match mode {
+                aidocs_core::Mode::Lexical => None,
+                _ => index.static_vector(text, &opts).unwrap(),
+            };
+            let (results, used) = index.search_with(text, vector.as_deref(), &opts).unwrap();
+            let urls: Vec<&str> = results.iter().map(|r| r.url.as_str()).collect();
+            out.push_str(&format!(
+                "{language}\t{used:?}\t{text}\t{}\n",
+                urls.join(" ")
+            ));
+        }
+    }
+    out
+}
+
 /// Issue 2 and issue 4: the fixture of every format version from 1 to the current one opens, verifies
 /// and ranks as recorded. Only the current version's fixture is rewritten by `AIDOCS_BLESS=1` (built
 /// with embeddings, so it carries vectors: blessing needs the model; reading does not).
@@ -37,6 +78,23 @@ fn issue_2_every_compat_fixture_still_reads_and_ranks() {
         opts.embeddings = aidocs_index::build::Embeddings::Require;
         aidocs_index::build(&opts).expect("blessing needs the embedding model (./dev.sh setup)");
         std::fs::write(dir.join("expected.tsv"), run_queries(&dir)).unwrap();
+        // Since v8: a multilingual site, one index per language.
+        let dir = repo().join(format!("tests/compat/v{current}-languages"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut opts = aidocs_index::BuildOptions::new(fixture("multilingual-site"), &dir);
+        opts.cache_dir = Some(tmp.path().join("cache-languages"));
+        opts.embeddings = aidocs_index::build::Embeddings::Require;
+        aidocs_index::build(&opts).expect("blessing needs the embedding model (./dev.sh setup)");
+        std::fs::write(dir.join("expected.tsv"), run_language_queries(&dir)).unwrap();
+    }
+    for version in LANGUAGE_PARTITIONS_SINCE..=current {
+        let dir = repo().join(format!("tests/compat/v{version}-languages"));
+        assert!(dir.is_dir(), "missing compat fixture {}", dir.display());
+        let report = aidocs_index::inspect::inspect(&dir).unwrap();
+        assert_eq!(report.errors, 0, "v{version}: {:?}", report.shards);
+        assert_eq!(report.partitions, ["en", "fr", "zh"]);
+        let expected = std::fs::read_to_string(dir.join("expected.tsv")).unwrap();
+        assert_eq!(run_language_queries(&dir), expected, "v{version}-languages");
     }
     for version in aidocs_core::envelope::MIN_FORMAT_VERSION..=current {
         let dir = repo().join(format!("tests/compat/v{version}"));
