@@ -582,3 +582,78 @@ fn issue_6_facets_count_the_matches_and_compound_filters_apply() {
     assert_eq!(engine.facets(ticket).unwrap(), "null");
     engine.release(ticket);
 }
+
+/// Issue 6 (format v8): `partitionManifest` names the manifest a reader's language opens from a
+/// partition table, nothing for an index manifest; the engine opened from a partition's manifest
+/// names that file in its errors; a damaged table is a typed error, never a trap.
+#[wasm_bindgen_test]
+fn issue_6_a_partition_table_names_the_readers_manifest() {
+    use aidocs_core::partitions::{LanguagePartition, PartitionTable};
+    use aidocs_wasm_search::{partition_manifest, root_kind};
+    let manifest = file("manifest.bin");
+    assert_eq!(root_kind(manifest).unwrap(), ShardKind::Manifest as u8);
+    assert_eq!(
+        partition_manifest(manifest, None, Some("fr".into())).unwrap(),
+        None
+    );
+    let part = |language: &str, hash: &str| LanguagePartition {
+        language: language.into(),
+        manifest: format!("l/{hash}.bin"),
+        pages: 3,
+    };
+    let table = PartitionTable {
+        partitions: vec![
+            part("en", "aaaaaaaaaaaa"),
+            part("fr", "bbbbbbbbbbbb"),
+            part("zh", "cccccccccccc"),
+        ],
+        default: 0,
+    };
+    let bytes = table.encode();
+    assert_eq!(root_kind(&bytes).unwrap(), ShardKind::Partitions as u8);
+    for (language, want) in [
+        (Some("fr-CA"), "l/bbbbbbbbbbbb.bin"),
+        (Some("zh"), "l/cccccccccccc.bin"),
+        (Some("de"), "l/aaaaaaaaaaaa.bin"),
+        (Some(""), "l/aaaaaaaaaaaa.bin"),
+        (None, "l/aaaaaaaaaaaa.bin"),
+    ] {
+        let raw = envelope::open(&bytes, ShardKind::Partitions).unwrap();
+        for raw in [None, Some(raw)] {
+            let got = partition_manifest(&bytes, raw, language.map(str::to_owned)).unwrap();
+            assert_eq!(got.as_deref(), Some(want), "{language:?}");
+        }
+    }
+    // The partition's manifest opens under its own name, which errors carry.
+    let named = |file: &[u8]| {
+        SearchEngine::new(file, None, NO_LIMIT, Some("l/bbbbbbbbbbbb.bin".into()))
+            .err()
+            .unwrap()
+            .as_string()
+            .unwrap()
+    };
+    assert!(SearchEngine::new(manifest, None, NO_LIMIT, Some("l/x.bin".into())).is_ok());
+    assert!(named(&manifest[..30]).contains("l/bbbbbbbbbbbb.bin"));
+    // A table is not a manifest, a manifest not a table.
+    assert_eq!(code(named(&bytes).into()), "wrong_kind");
+    // Damage: every truncation and 2,000 random mutations are typed errors or a valid choice.
+    for cut in 0..bytes.len() {
+        assert!(
+            partition_manifest(&bytes[..cut], None, None).is_err(),
+            "{cut}"
+        );
+    }
+    let mut rng = Rng(0x5eed_6);
+    for _ in 0..2000 {
+        let bad = mutate(&mut rng, &bytes);
+        match partition_manifest(&bad, None, Some("fr".into())) {
+            // A name the table's checks passed: `dir/name`, never a path out of the index.
+            Ok(Some(name)) => assert!(
+                name.matches('/').count() == 1 && !name.contains(".."),
+                "{name}"
+            ),
+            Ok(None) => {}
+            Err(e) => assert!(!code(e).is_empty()),
+        }
+    }
+}
