@@ -80,6 +80,37 @@ test('bad requests get a 400 with a JSON error body', async (t) => {
   assert.equal((await fetch(`${base}/search?q=${encodeURIComponent('é'.repeat(512))}`)).status, 200);
 });
 
+test('issue 6: on a site built as one index per language, each lang is answered from its partition', async (t) => {
+  const LANGUAGES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'tests', 'compat', 'v8-languages');
+  const fetched = [];
+  const base = await serve(t, {
+    loadShard: (name) => {
+      fetched.push(name);
+      return readFile(join(LANGUAGES, name)).then((b) => new Uint8Array(b));
+    },
+  });
+  for (const [lang, q, url] of [
+    ['fr', 'domaines personnalisés', '/fr/custom-domain'],
+    ['fr-CA', 'renouveler les clés', '/fr/api-keys'],
+    ['zh', '自定义域名', '/zh/custom-domain'],
+    ['', 'custom domain', '/custom-domain'],
+    ['de', 'rotate keys', '/api-keys'],
+  ]) {
+    const res = await fetch(`${base}/search?q=${encodeURIComponent(q)}&k=3${lang ? `&lang=${lang}` : ''}`);
+    assert.equal(res.status, 200, lang);
+    const body = await res.json();
+    assert.equal(body.results[0].url, url, `${lang}: ${JSON.stringify(body.results.map((r) => r.url))}`);
+  }
+  // Three partitions; a partition manifest is fetched once per distinct lang (then shared), and a
+  // repeated lang fetches nothing more.
+  const manifests = fetched.filter((n) => n.startsWith('l/'));
+  assert.equal(new Set(manifests).size, 3);
+  assert.equal(manifests.length, 5, manifests.join());
+  const before = fetched.length;
+  await fetch(`${base}/search?q=${encodeURIComponent('domaines personnalisés')}&lang=fr`);
+  assert.equal(fetched.length, before);
+});
+
 test('an index failure is a 503 with a clear body, and the handler recovers', async (t) => {
   let broken = true;
   const base = await serve(t, {

@@ -160,6 +160,53 @@ test('a new build deployed mid-session is detected and reloaded, not mixed', asy
   assert.equal(index.stats.reloads, 1);
 });
 
+const LANGUAGES = join(repo, 'tests', 'compat', 'v8-languages');
+
+test('issue 6: on a site built as one index per language, openIndex opens the reader\'s partition only', async () => {
+  // This process has the lean module: English and Chinese need no other stemmer.
+  for (const [language, query, url, partition] of [
+    ['zh-CN', '自定义域名', '/zh/custom-domain', 'zh'],
+    ['en', 'custom domain', '/custom-domain', 'en'],
+    [undefined, 'custom domain', '/custom-domain', 'en'],
+    ['de', 'domain', '/custom-domain', 'en'],
+  ]) {
+    const l = dirLoader(LANGUAGES);
+    const index = await openIndex(l.fn, { language });
+    assert.match(index.manifestFile, /^l\/[0-9a-f]{12}\.bin$/);
+    assert.deepEqual([...l.calls.keys()], ['manifest.bin', index.manifestFile]);
+    assert.equal(index.stats.requests, 2);
+    assert.deepEqual(index.summary.languages, [partition]);
+    const results = await index.search(query, { language });
+    assert.equal(results[0].url, url, `${language}: ${results.map((r) => r.url)}`);
+    assert.equal([...l.calls.keys()].filter((n) => n.startsWith('l/')).length, 1, 'one partition manifest');
+    index.close();
+  }
+  // A damaged table is a typed error naming manifest.bin.
+  const l = dirLoader(LANGUAGES);
+  const table = new Uint8Array(readFileSync(join(LANGUAGES, 'manifest.bin')));
+  table[table.length - 1] ^= 0xff;
+  l.override.set('manifest.bin', table);
+  const err = await openIndex(l.fn, { language: 'zh' }).catch((e) => e);
+  assert.ok(err instanceof AidocsSearchError, String(err));
+  assert.equal(err.file, 'manifest.bin');
+  assert.equal(err.code, 'checksum_mismatch');
+});
+
+test('issue 6: a deploy that turns one index into one per language reloads the reader\'s partition', async () => {
+  const l = dirLoader(join(repo, 'tests', 'compat', 'v8'));
+  const index = await openIndex(l.fn, { language: 'zh' });
+  assert.equal(index.manifestFile, 'manifest.bin');
+  await index.search('refresh tokens');
+  index.clearCache();
+  l.dir = LANGUAGES; // the deploy: the old build's term shards are gone
+  await index.search('refresh tokens', { language: 'zh' });
+  assert.equal(index.stats.reloads, 1);
+  const results = await index.search('自定义域名', { language: 'zh' });
+  assert.match(index.manifestFile, /^l\//);
+  assert.deepEqual(index.summary.languages, ['zh']);
+  assert.equal(results[0].url, '/zh/custom-domain');
+});
+
 test('bad files are typed errors naming the file, and the index stays usable', async () => {
   const l = dirLoader(FIXTURE);
   const index = await openIndex(l.fn);
