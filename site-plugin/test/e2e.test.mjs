@@ -24,6 +24,8 @@ let server;
 let base;
 let plainServer;
 let plainBase;
+let multiServer;
+let multiBase;
 let browser;
 let work;
 
@@ -64,6 +66,15 @@ before(async () => {
   const snippet = readFileSync(join(plain, '_search', 'ui', 'snippet.html'), 'utf8');
   writeFileSync(join(plain, 'index.html'), `<!doctype html><meta charset="utf-8"><title>Plain</title><h1>A plain site</h1>\n${snippet}`);
   ({ server: plainServer, base: plainBase } = await startServer(plain));
+  // Issue 6: a multilingual site, built as one index per language; a French and a Chinese page.
+  const multi = join(work, 'multi');
+  mkdirSync(multi, { recursive: true });
+  await run(['build', join(repo, 'fixtures', 'multilingual-site'), '--out', join(multi, '_search'), '--search-box', '--no-embeddings', '--plugin', plugin]);
+  const multiSnippet = readFileSync(join(multi, '_search', 'ui', 'snippet.html'), 'utf8');
+  for (const [file, lang] of [['fr.html', 'fr'], ['zh.html', 'zh-CN']]) {
+    writeFileSync(join(multi, file), `<!doctype html><html lang="${lang}"><meta charset="utf-8"><title>${lang}</title><h1>${lang}</h1>\n${multiSnippet}`);
+  }
+  ({ server: multiServer, base: multiBase } = await startServer(multi));
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -74,6 +85,7 @@ after(async () => {
   await browser?.close();
   server?.kill();
   plainServer?.kill();
+  multiServer?.kill();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -426,6 +438,30 @@ test('issue 5: `build --search-box` plus its snippet adds working search to a pl
   const titles = await options(page).allTextContents();
   assert.ok(titles.some((t) => /create.*user/i.test(t)), titles.join(' | '));
   await context.close();
+});
+
+test('issue 6: on a multilingual site the search box opens the page language\'s index only', async () => {
+  for (const [file, query, url, wasm] of [
+    ['fr.html', 'domaines personnalisés', '/fr/custom-domain', 'aidocs_search_full_bg.wasm'],
+    ['zh.html', '自定义域名', '/zh/custom-domain', 'aidocs_search_bg.wasm'],
+  ]) {
+    const { page, net, context } = await newPage();
+    await page.goto(`${multiBase}/${file}`);
+    await settle(page);
+    await box(page).locator('button.open').click();
+    await box(page).locator('input').waitFor({ state: 'visible' });
+    await page.keyboard.type(query);
+    await settle(page);
+    await options(page).first().waitFor();
+    const hrefs = await options(page).evaluateAll((els) => els.map((a) => new URL(a.href).pathname));
+    assert.ok(hrefs[0].startsWith(url), `${file}: ${hrefs.join()}`);
+    // One partition manifest, and the module the language needs (French: the Snowball stemmers).
+    const partitions = net.urls.filter((u) => u.startsWith('/_search/l/'));
+    assert.equal(partitions.length, 1, net.urls.join());
+    assert.ok(net.urls.some((u) => u.endsWith(`/${wasm}`)), net.urls.join());
+    console.log(`# ${file}: "${query}" ${net.bytes} B in ${net.requests} requests, one partition manifest`);
+    await context.close();
+  }
 });
 
 test('issue 5: dark colour scheme themes the modal (screenshot kept)', async () => {
