@@ -125,6 +125,8 @@ pub struct PageEntry {
     pub tagset: u32,
     /// Index into [`Manifest::languages`] (format v6), when the page has a language.
     pub language: Option<u32>,
+    /// Index into [`Manifest::versions`] (format v8), when the page sits in a docs version.
+    pub version: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -172,6 +174,9 @@ pub struct Manifest {
     /// The position shards' file prefix (format v7, `p/<hash>-`): term shard `i`'s positions are
     /// `{prefix}{i:x}.bin` ([`Manifest::positions_file`]). `None`: quoted phrases are not checked.
     pub positions: Option<String>,
+    /// The docs versions of the pages (format v8: the navigation's `versions`), sorted; empty on an
+    /// unversioned site.
+    pub versions: Vec<String>,
 }
 
 pub const MANIFEST_FILE: &str = "manifest.bin";
@@ -270,6 +275,16 @@ impl Manifest {
             }
             None => w.u8(0),
         }
+        // v8: versions, then each page's (0 = none, else 1 + index), when there are any.
+        w.varint(self.versions.len() as u64);
+        for v in &self.versions {
+            w.str(v);
+        }
+        if !self.versions.is_empty() {
+            for p in &self.pages {
+                w.varint(p.version.map_or(0, |v| v as u64 + 1));
+            }
+        }
         envelope::seal(ShardKind::Manifest, &w.into_inner())
     }
 
@@ -358,6 +373,7 @@ impl Manifest {
                 group,
                 tagset,
                 language: None,
+                version: None,
             });
         }
         if chunk_sum != num_chunks as u64 {
@@ -453,26 +469,11 @@ impl Manifest {
                 _ => return Err(invalid("typo flag", "not 0 or 1")),
             }
         };
-        let mut languages: Vec<String> = Vec::new();
-        if version >= 6 {
-            let n = r.count("language count", 2)?;
-            for _ in 0..n {
-                let l = r.str("language")?;
-                if l.is_empty() || languages.last().is_some_and(|p| p.as_str() >= l) {
-                    return Err(invalid("languages", "empty or not strictly increasing"));
-                }
-                languages.push(l.to_owned());
-            }
-            if !languages.is_empty() {
-                for p in &mut pages {
-                    p.language = match r.varint_u32("page language")? {
-                        0 => None,
-                        l if (l as usize) <= languages.len() => Some(l - 1),
-                        _ => return Err(invalid("page language", "language id out of range")),
-                    };
-                }
-            }
-        }
+        let languages = if version >= 6 {
+            read_page_values(&mut r, &mut pages, |p, l| p.language = l)?
+        } else {
+            Vec::new()
+        };
         let positions = if version < 7 {
             None
         } else {
@@ -486,6 +487,11 @@ impl Manifest {
                 }
                 _ => return Err(invalid("positions flag", "not 0 or 1")),
             }
+        };
+        let versions = if version >= 8 {
+            read_page_values(&mut r, &mut pages, |p, v| p.version = v)?
+        } else {
+            Vec::new()
         };
         r.finish("manifest")?;
         Ok(Manifest {
@@ -506,6 +512,7 @@ impl Manifest {
             typos,
             languages,
             positions,
+            versions,
         })
     }
 
@@ -658,6 +665,38 @@ fn hashed_name(dir: &str, name: &str) -> Option<[u8; HASH_HEX / 2]> {
         *o = (digit(hex[2 * i])? << 4) | digit(hex[2 * i + 1])?;
     }
     Some(out)
+}
+
+/// A sorted list of names (languages since v6, versions since v8), then when it is not empty each
+/// page's (0 = none, else 1 + index), set on `pages` by `set`.
+fn read_page_values(
+    r: &mut ByteReader<'_>,
+    pages: &mut [PageEntry],
+    set: impl Fn(&mut PageEntry, Option<u32>),
+) -> Result<Vec<String>, ShardError> {
+    let n = r.count("page value count", 2)?;
+    let mut values: Vec<String> = Vec::with_capacity(n);
+    for _ in 0..n {
+        let v = r.str("page value")?;
+        if v.is_empty() || values.last().is_some_and(|p| p.as_str() >= v) {
+            return Err(invalid(
+                "languages or versions",
+                "empty or not strictly increasing",
+            ));
+        }
+        values.push(v.to_owned());
+    }
+    if !values.is_empty() {
+        for p in pages.iter_mut() {
+            let id = match r.varint_u32("page language or version")? {
+                0 => None,
+                v if (v as usize) <= values.len() => Some(v - 1),
+                _ => return Err(invalid("page language or version", "id out of range")),
+            };
+            set(p, id);
+        }
+    }
+    Ok(values)
 }
 
 pub(crate) fn read_file_name(r: &mut ByteReader<'_>) -> Result<String, ShardError> {
@@ -1070,6 +1109,7 @@ mod tests {
                     group: Some(0),
                     tagset: 1,
                     language: None,
+                    version: None,
                 },
                 PageEntry {
                     chunk_count: 1,
@@ -1077,6 +1117,7 @@ mod tests {
                     group: None,
                     tagset: 0,
                     language: None,
+                    version: None,
                 },
             ],
             term_shards: vec![
@@ -1102,6 +1143,7 @@ mod tests {
             typos: None,
             languages: Vec::new(),
             positions: None,
+            versions: Vec::new(),
         };
         let d = Manifest::decode(&m.encode()).unwrap();
         assert_eq!(d, m);
@@ -1137,6 +1179,9 @@ mod tests {
         multi.typos = Some("y/0123456789ab.bin".into());
         multi.languages = vec!["en".into(), "zh".into()];
         multi.pages[0].language = Some(1);
+        // Issue 6 (v8): the pages' docs versions.
+        multi.versions = vec!["v1".into(), "v2".into()];
+        multi.pages[1].version = Some(1);
         // Issue 6 (v7): the position shards' prefix.
         multi.positions = Some("p/0123456789ab-".into());
         assert_eq!(
@@ -1161,6 +1206,12 @@ mod tests {
         let mut out_of_range = multi.clone();
         out_of_range.pages[1].language = Some(2);
         assert!(Manifest::decode(&out_of_range.encode()).is_err());
+        let mut bad_version = multi.clone();
+        bad_version.pages[0].version = Some(2);
+        assert!(Manifest::decode(&bad_version.encode()).is_err());
+        let mut unsorted = multi.clone();
+        unsorted.versions = vec!["v2".into(), "v1".into()];
+        assert!(Manifest::decode(&unsorted.encode()).is_err());
     }
 }
 
@@ -1244,6 +1295,7 @@ mod mutation_tests {
                     group: Some(0),
                     tagset: i % 2,
                     language: None,
+                    version: None,
                 })
                 .collect(),
             term_shards: vec![TermShardEntry {
@@ -1261,6 +1313,7 @@ mod mutation_tests {
             typos: None,
             languages: Vec::new(),
             positions: None,
+            versions: Vec::new(),
         };
         (manifest, shard, meta)
     }

@@ -277,7 +277,7 @@ pub fn corrections_json(corrections: &[crate::typos::Correction]) -> String {
     out
 }
 
-/// `{"kind":[["docs",12],["api",3]],"tag":[…],"group":[…],"language":[…]}`: a query's facet
+/// `{"kind":[["docs",12],["api",3]],"tag":[…],"group":[…],"language":[…],"version":[…]}`: a query's facet
 /// counts, each facet's values by count then name.
 pub fn facets_json(facets: &crate::search::Facets) -> String {
     let mut out = String::from("{");
@@ -286,6 +286,7 @@ pub fn facets_json(facets: &crate::search::Facets) -> String {
         ("tag", &facets.tag),
         ("group", &facets.group),
         ("language", &facets.language),
+        ("version", &facets.version),
     ]
     .into_iter()
     .enumerate()

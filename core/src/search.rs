@@ -70,7 +70,10 @@ pub struct SearchOptions {
     /// returned. Ignored when the index has no page in that language, so a reader whose language the
     /// site lacks still gets results.
     pub language: Option<String>,
-    /// Count the matching pages by kind, tag, group and language ([`Facets`], from
+    /// The docs version (`v2`): only pages in it (and pages in no version). Ignored when the index
+    /// has no page in it.
+    pub version: Option<String>,
+    /// Count the matching pages by kind, tag, group, language and version ([`Facets`], from
     /// [`Searcher::rank_faceted`]).
     pub facets: bool,
     /// Values kept per facet, the commonest first (0 = all).
@@ -88,6 +91,8 @@ pub struct Facets {
     pub tag: Vec<(String, u32)>,
     pub group: Vec<(String, u32)>,
     pub language: Vec<(String, u32)>,
+    /// Docs versions (format v8 indexes of versioned sites).
+    pub version: Vec<(String, u32)>,
 }
 
 /// The filters of [`SearchOptions`], one per facet, in [`Facets`] order.
@@ -95,6 +100,8 @@ const FACET_KIND: usize = 0;
 const FACET_TAG: usize = 1;
 const FACET_GROUP: usize = 2;
 const FACET_LANGUAGE: usize = 3;
+const FACET_VERSION: usize = 4;
+const FACETS: usize = 5;
 
 /// Prefix search (issue 6): a last word shorter than this is matched whole only (two letters would
 /// expand to hundreds of terms).
@@ -196,6 +203,7 @@ impl Default for SearchOptions {
             prefix: false,
             typos: false,
             language: None,
+            version: None,
             tags_any: Vec::new(),
             tags_none: Vec::new(),
             facets: false,
@@ -984,9 +992,9 @@ impl Searcher {
     }
 
     /// Whether `page` passes each facet's filter (kind, tags, group, language).
-    fn page_filters(&self, page: u32, opts: &SearchOptions) -> [bool; 4] {
+    fn page_filters(&self, page: u32, opts: &SearchOptions) -> [bool; FACETS] {
         let entry = &self.manifest.pages[page as usize];
-        let mut ok = [true; 4];
+        let mut ok = [true; FACETS];
         ok[FACET_KIND] = opts.kinds.is_empty() || opts.kinds.contains(&entry.kind);
         if let Some(group) = &opts.group {
             ok[FACET_GROUP] = entry.group.is_some_and(|g| {
@@ -1000,6 +1008,15 @@ impl Searcher {
             opts.language.as_deref().and_then(|l| self.language_id(l)),
         ) {
             ok[FACET_LANGUAGE] = page_lang == want;
+        }
+        if let (Some(page_version), Some(want)) = (
+            entry.version,
+            opts.version.as_deref().and_then(|v| {
+                let versions = &self.manifest.versions;
+                versions.iter().position(|x| x.eq_ignore_ascii_case(v))
+            }),
+        ) {
+            ok[FACET_VERSION] = page_version as usize == want;
         }
         if !(opts.tags.is_empty() && opts.tags_any.is_empty() && opts.tags_none.is_empty()) {
             let set = self.manifest.tagsets.get(entry.tagset as usize);
@@ -1017,10 +1034,14 @@ impl Searcher {
     }
 
     /// Counts `seen` pages (page, each filter passed, best score) into [`Facets`].
-    fn count_facets<'s>(&'s self, seen: &[(u32, [bool; 4], f32)], opts: &SearchOptions) -> Facets {
+    fn count_facets<'s>(
+        &'s self,
+        seen: &[(u32, [bool; FACETS], f32)],
+        opts: &SearchOptions,
+    ) -> Facets {
         // Sorted (value, count) vectors and a selection of the commonest, not a map and a sort:
         // each new map or sort instantiation is kilobytes of every reader's wasm.
-        let mut counts: [Vec<(&'s str, u32)>; 4] = Default::default();
+        let mut counts: [Vec<(&'s str, u32)>; FACETS] = Default::default();
         for (page, ok, score) in seen {
             if *score < opts.min_score {
                 continue;
@@ -1053,12 +1074,20 @@ impl Searcher {
                             add(g);
                         }
                     }
-                    _ => {
+                    FACET_LANGUAGE => {
                         let language = entry
                             .language
                             .and_then(|l| self.manifest.languages.get(l as usize));
                         if let Some(l) = language {
                             add(l);
+                        }
+                    }
+                    _ => {
+                        let version = entry
+                            .version
+                            .and_then(|v| self.manifest.versions.get(v as usize));
+                        if let Some(v) = version {
+                            add(v);
                         }
                     }
                 }
@@ -1085,6 +1114,7 @@ impl Searcher {
             tag: next(),
             group: next(),
             language: next(),
+            version: next(),
         }
     }
 
@@ -1334,7 +1364,7 @@ impl Searcher {
         let mut pages: Vec<PageHit> = Vec::new();
         let mut last_page: Option<(u32, bool)> = None;
         // With facets: every page seen, the filters it passes and its best score.
-        let mut seen: Vec<(u32, [bool; 4], f32)> = Vec::new();
+        let mut seen: Vec<(u32, [bool; FACETS], f32)> = Vec::new();
         for (c, score) in chunks {
             if score <= 0.0 || !plan.phrases_allow(c) {
                 continue;
@@ -1690,6 +1720,7 @@ mod prefix_tests {
                     group: None,
                     tagset: 0,
                     language: None,
+                    version: None,
                 })
                 .collect(),
             term_shards: shards
@@ -1711,6 +1742,7 @@ mod prefix_tests {
             typos: None,
             languages: Vec::new(),
             positions: None,
+            versions: Vec::new(),
         };
         (Searcher::new(manifest).unwrap(), shards)
     }
@@ -2123,18 +2155,20 @@ mod facet_tests {
         m.tagsets = vec![vec![], vec![0], vec![0, 1], vec![2]];
         m.groups = vec!["Guides".into(), "API > Tokens".into()];
         m.languages = vec!["en".into(), "fr".into()];
+        m.versions = vec!["v1".into(), "v2".into()];
         let pages = [
-            (Kind::Docs, Some(0), 1, Some(0)),
-            (Kind::Api, Some(1), 2, Some(0)),
-            (Kind::Api, Some(1), 3, Some(0)),
-            (Kind::Docs, None, 0, Some(0)),
-            (Kind::Docs, Some(0), 1, Some(1)),
+            (Kind::Docs, Some(0), 1, Some(0), Some(1)),
+            (Kind::Api, Some(1), 2, Some(0), Some(1)),
+            (Kind::Api, Some(1), 3, Some(0), Some(0)),
+            (Kind::Docs, None, 0, Some(0), None),
+            (Kind::Docs, Some(0), 1, Some(1), Some(1)),
         ];
-        for (p, (kind, group, tagset, language)) in m.pages.iter_mut().zip(pages) {
+        for (p, (kind, group, tagset, language, version)) in m.pages.iter_mut().zip(pages) {
             p.kind = kind;
             p.group = group;
             p.tagset = tagset;
             p.language = language;
+            p.version = version;
         }
         (Searcher::new(m).unwrap(), shards)
     }
@@ -2172,6 +2206,7 @@ mod facet_tests {
         assert_eq!(f.tag, pairs(&[("auth", 3), ("beta", 1), ("errors", 1)]));
         assert_eq!(f.group, pairs(&[("API > Tokens", 2), ("Guides", 2)]));
         assert_eq!(f.language, pairs(&[("en", 4), ("fr", 1)]));
+        assert_eq!(f.version, pairs(&[("v2", 3), ("v1", 1)]));
         // Without `facets`, none are counted.
         let (_, _, none) = s
             .rank_faceted(
@@ -2207,6 +2242,21 @@ mod facet_tests {
         assert_eq!(pages, [4]);
         assert_eq!(f.language, pairs(&[("en", 4), ("fr", 1)]));
         assert_eq!(f.kind, pairs(&[("docs", 1)]));
+        // A docs version keeps its pages and the pages in none (page 3); the version facet still
+        // counts the other version; a version the index lacks filters nothing.
+        let v1 = SearchOptions {
+            version: Some("V1".into()),
+            ..Default::default()
+        };
+        let (pages, f) = run(&s, &shards, v1);
+        assert_eq!(pages, [2, 3]);
+        assert_eq!(f.version, pairs(&[("v2", 3), ("v1", 1)]));
+        assert_eq!(f.kind, pairs(&[("api", 1), ("docs", 1)]));
+        let v9 = SearchOptions {
+            version: Some("v9".into()),
+            ..Default::default()
+        };
+        assert_eq!(run(&s, &shards, v9).0, [0, 1, 2, 3, 4]);
         // The limit keeps the commonest values.
         let (_, f) = run(
             &s,

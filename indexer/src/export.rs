@@ -310,6 +310,7 @@ fn export(
     let mut groups = BTreeSet::new();
     let mut tags = BTreeSet::new();
     let mut languages = BTreeSet::new();
+    let mut versions = BTreeSet::new();
     for &(first, _) in &pages {
         let p = &contents.chunks[first].page;
         if let Some(g) = &p.group {
@@ -317,9 +318,11 @@ fn export(
         }
         tags.extend(p.tags.iter().cloned());
         languages.extend(p.language.iter().filter(|l| !l.is_empty()).cloned());
+        versions.extend(p.version.iter().filter(|v| !v.is_empty()).cloned());
     }
     let groups: Vec<String> = groups.into_iter().collect();
     let languages: Vec<String> = languages.into_iter().collect();
+    let versions: Vec<String> = versions.into_iter().collect();
     let tags: Vec<String> = tags.into_iter().collect();
     let mut tagsets: Vec<Vec<u32>> = vec![Vec::new()];
     let mut tagset_ids: BTreeMap<Vec<u32>, u32> = BTreeMap::from([(Vec::new(), 0)]);
@@ -353,6 +356,12 @@ fn export(
                 .language
                 .as_ref()
                 .and_then(|l| languages.binary_search(l).ok())
+                .map(|i| i as u32),
+            version: c
+                .page
+                .version
+                .as_ref()
+                .and_then(|v| versions.binary_search(v).ok())
                 .map(|i| i as u32),
         });
     }
@@ -572,6 +581,7 @@ fn export(
         typos,
         languages,
         positions: positions_prefix,
+        versions,
     };
     files.push((MANIFEST_FILE.to_owned(), manifest.encode()));
     Export {

@@ -368,7 +368,7 @@ struct QueryArgs {
     /// Only pages with none of these tags (repeatable).
     #[arg(long, value_name = "TAG")]
     tag_none: Vec<String>,
-    /// Also count the matching pages by kind, tag, group and language (each facet ignoring its own
+    /// Also count the matching pages by kind, tag, group, language and version (each facet ignoring its own
     /// filter): printed after the results, or as `facets` with --json.
     #[arg(long)]
     facets: bool,
@@ -380,6 +380,10 @@ struct QueryArgs {
     /// language (ignored when the index has no page in it).
     #[arg(long)]
     language: Option<String>,
+    /// The docs version (`v2`, from the navigation's `versions`): only pages in it and pages in no
+    /// version (ignored when the index has no page in it).
+    #[arg(long)]
+    doc_version: Option<String>,
     #[arg(long, default_value_t = 0.0)]
     min_score: f32,
     #[command(flatten)]
@@ -876,6 +880,7 @@ fn search_options(a: &QueryArgs, index: &LocalIndex) -> Result<SearchOptions, St
         prefix: a.prefix,
         typos: !a.no_typos,
         language: a.language.clone(),
+        version: a.doc_version.clone(),
         ..Default::default()
     })
 }
@@ -996,6 +1001,7 @@ fn run_query(a: QueryArgs) -> ExitCode {
                         ("tag", &f.tag),
                         ("group", &f.group),
                         ("language", &f.language),
+                        ("version", &f.version),
                     ] {
                         if !values.is_empty() {
                             let list: Vec<String> =

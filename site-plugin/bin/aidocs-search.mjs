@@ -14,7 +14,7 @@ import { openIndex, AidocsSearchError } from '../src/search.js';
 const USAGE = `usage: aidocs-search query --index DIR (--queries FILE.jsonl | TEXT...) [--k N] [--kind K]... [--tag T]...
                             [--group G] [--mode lexical|vector|hybrid] [--nprobe N] [--encoder static|full]
                             [--model DIR] [--explain] [--prefix] [--no-typos] [--language L] [--wasm FILE]
-                            [--tag-any T]... [--tag-none T]... [--facets] [--json]`;
+                            [--tag-any T]... [--tag-none T]... [--doc-version V] [--facets] [--json]`;
 
 function fail(code, msg) {
   process.stderr.write(`error: ${msg}\n`);
@@ -66,6 +66,7 @@ async function main(argv) {
         prefix: { type: 'boolean', default: false },
         'no-typos': { type: 'boolean', default: false },
         language: { type: 'string' },
+        'doc-version': { type: 'string' },
         wasm: { type: 'string' },
         facets: { type: 'boolean', default: false },
         'tag-any': { type: 'string', multiple: true, default: [] },
@@ -103,7 +104,7 @@ async function main(argv) {
   }
   const nprobe = v.nprobe == null ? undefined : Number(v.nprobe);
   if (nprobe !== undefined && !(Number.isInteger(nprobe) && nprobe >= 0)) fail(2, `--nprobe must be a whole number, got ${v.nprobe}`);
-  const opts = { k, kind: v.kind, tags: v.tag, group: v.group, explain: v.explain, mode: v.mode, nprobe, prefix: v.prefix, typos: !v['no-typos'], language: v.language, facets: v.facets, tagsAny: v['tag-any'], tagsNone: v['tag-none'] };
+  const opts = { k, kind: v.kind, tags: v.tag, group: v.group, explain: v.explain, mode: v.mode, nprobe, prefix: v.prefix, typos: !v['no-typos'], language: v.language, facets: v.facets, tagsAny: v['tag-any'], tagsNone: v['tag-none'], version: v['doc-version'] };
   const write = (line) => process.stdout.write(`${line}\n`);
   try {
     if (v.queries) {

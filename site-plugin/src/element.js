@@ -11,9 +11,11 @@
 // search fetches about twice as much) and what the reader stops at is ranked semantically. `lexical`,
 // `hybrid` and `vector` use that mode for every search (hybrid and vector rank lexically on an index
 // without vectors). Misspelled words are corrected ("Showing results for …" above the list). The list
-// never changes under a reader who has started choosing with the arrow keys. `facets`: a row of filter
-// chips under the input, from the query's facet counts: the kinds (one at a time) and the commonest
-// tags (all of the pressed ones), each with how many matching pages it has.
+// never changes under a reader who has started choosing with the arrow keys. `version`: the docs version
+// the page belongs to (only its pages, and pages in no version, are searched). `facets`: a row of filter
+// chips under the input, from the query's facet counts: the kinds, the docs versions, the commonest
+// navigation groups (one at a time each) and the commonest tags (all of the pressed ones), each with
+// how many matching pages it has.
 // Theme: --aidocs-accent, --aidocs-bg, --aidocs-fg, --aidocs-muted, --aidocs-border, --aidocs-mark,
 // --aidocs-radius, --aidocs-font (light and dark defaults follow prefers-color-scheme).
 
@@ -104,8 +106,9 @@ button.chip { font: .78rem inherit; border: 1px solid var(--bd); background: var
 button.chip[aria-pressed="true"] { background: var(--a); border-color: var(--a); color: #fff; }
 button.chip span { color: inherit; opacity: .7; margin-left: .3rem; }
 `;
-/** Tags offered as chips: the commonest among the matches. */
+/** Tags and groups offered as chips: the commonest among the matches. */
 const TAG_CHIPS = 6;
+const GROUP_CHIPS = 4;
 
 export class AidocsSearchElement extends HTMLElement {
   #index = null;
@@ -119,8 +122,13 @@ export class AidocsSearchElement extends HTMLElement {
   #options = [];
   #active = -1;
   #lastFocus = null;
-  /** With the `facets` attribute: the kind chip pressed (null: every kind) and the tag chips pressed. */
+  /**
+   * With the `facets` attribute: the kind, group and version chips pressed (null: every one; one at
+   * a time each) and the tag chips pressed (all apply).
+   */
   #kind = null;
+  #group = null;
+  #version = null;
   #tags = new Set();
 
   constructor() {
@@ -249,8 +257,9 @@ export class AidocsSearchElement extends HTMLElement {
       const mode = upgrade ? paused : typing;
       // The reader may not have finished the last word: it also matches longer words.
       const facets = this.hasAttribute('facets');
-      const filters = facets ? { facets, kind: this.#kind ?? undefined, tags: [...this.#tags] } : {};
-      const results = await index.search(q, { k, mode, prefix: true, language: this.#language(), ...filters });
+      const version = this.#version ?? (this.getAttribute('version') || undefined);
+      const filters = facets ? { facets, kind: this.#kind ?? undefined, tags: [...this.#tags], group: this.#group ?? undefined } : {};
+      const results = await index.search(q, { k, mode, prefix: true, language: this.#language(), version, ...filters });
       if (seq !== this.#seq) return; // a newer keystroke won: drop this stale response
       // The list never changes under a reader who has started choosing from it with the keyboard.
       if (upgrade && this.#choosing) return;
@@ -317,7 +326,10 @@ export class AidocsSearchElement extends HTMLElement {
     this.#select(n ? 0 : -1);
   }
 
-  /** The filter chips: each kind with matches, then the commonest tags and any pressed one. */
+  /**
+   * The filter chips: each kind with matches, the docs versions (unless the `version` attribute
+   * fixes one), the commonest navigation groups, then the commonest tags; any pressed one stays.
+   */
   #renderFacets(f) {
     const chip = (attr, value, label, count, pressed) =>
       `<button class="chip" type="button" ${attr}="${escapeHtml(value)}" aria-pressed="${pressed}">${escapeHtml(label)}<span>${count}</span></button>`;
@@ -329,6 +341,19 @@ export class AidocsSearchElement extends HTMLElement {
         if (n != null) html.push(chip('data-kind', kind, label, n, this.#kind === kind));
       }
     }
+    // Values of a one-at-a-time facet: the listed ones (all when there are two or more, or one is
+    // pressed) and the pressed one.
+    const values = (list, pressed, limit) => {
+      const shown = list.length > 1 || pressed ? list.slice(0, limit) : [];
+      if (pressed && !shown.some((x) => x[0] === pressed)) shown.push([pressed, 0]);
+      return shown;
+    };
+    if (!this.getAttribute('version')) {
+      for (const [v, n] of values(f?.version ?? [], this.#version, 8)) html.push(chip('data-version', v, v, n, this.#version === v));
+    }
+    for (const [g, n] of values(f?.group ?? [], this.#group, GROUP_CHIPS)) {
+      html.push(chip('data-group', g, g.split(' > ').pop(), n, this.#group === g));
+    }
     const tags = (f?.tag ?? []).slice(0, TAG_CHIPS);
     for (const t of this.#tags) if (!tags.some((x) => x[0] === t)) tags.push([t, 0]);
     for (const [tag, n] of tags) html.push(chip('data-tag', tag, tag, n, this.#tags.has(tag)));
@@ -338,8 +363,10 @@ export class AidocsSearchElement extends HTMLElement {
   #onChip(e) {
     const b = e.target.closest('button.chip');
     if (!b) return;
-    const { kind, tag } = b.dataset;
+    const { kind, tag, group, version } = b.dataset;
     if (kind) this.#kind = this.#kind === kind ? null : kind;
+    if (group) this.#group = this.#group === group ? null : group;
+    if (version) this.#version = this.#version === version ? null : version;
     if (tag) this.#tags.has(tag) ? this.#tags.delete(tag) : this.#tags.add(tag);
     this.$('input').focus();
     this.#schedule();

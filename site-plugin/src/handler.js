@@ -1,9 +1,9 @@
 // The search API as a Fetch-standard handler: `(Request) => Promise<Response>`, for Cloudflare Workers,
 // Deno, Bun and Node 20 (through `toNodeListener`). Same engine and results JSON as the CLI.
 //
-//   GET /search?q=refresh+tokens&k=10&kind=docs,api&mode=lexical|vector|hybrid&typos=1|0&lang=fr
+//   GET /search?q=refresh+tokens&k=10&kind=docs,api&mode=lexical|vector|hybrid&typos=1|0&lang=fr&version=v2&facets=1
 //   200 {"query": "...", "corrections": [{"from", "to"}], "results": [...]}
-//   400 {"error": {"code": "missing_query" | "query_too_long" | "bad_k" | "bad_kind" | "bad_mode" | "bad_typos" | "bad_lang", "message"}}
+//   400 {"error": {"code": "missing_query" | "query_too_long" | "bad_k" | "bad_kind" | "bad_mode" | "bad_typos" | "bad_lang" | "bad_facets" | "bad_version", "message"}}
 //   404 / 405 for other paths and methods; 503 {"error": {"code", "message"}} when the index cannot be used.
 // Nothing a request sends can crash the worker: every failure is one of the responses above.
 import { openIndex } from './search.js';
@@ -28,7 +28,7 @@ function corsHeaders(cors) {
   return { 'access-control-allow-origin': origin, 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-max-age': '86400', vary: 'origin' };
 }
 
-/** Validates the query string; returns `{ q, k, kind, mode, typos, language, facets }` or a 400 response. */
+/** Validates the query string; returns `{ q, k, kind, mode, typos, language, facets, version }` or a 400 response. */
 function parseQuery(params, headers) {
   const q = params.get('q');
   if (q == null || q.trim() === '') return error(400, 'missing_query', 'the q parameter is required, e.g. /search?q=refresh+tokens', headers);
@@ -52,7 +52,9 @@ function parseQuery(params, headers) {
   if (!/^[A-Za-z]{0,8}(-[A-Za-z0-9]{1,8})*$/.test(language)) return error(400, 'bad_lang', `lang must be a language tag such as fr or zh-CN, got ${JSON.stringify(language)}`, headers);
   const facetsRaw = params.get('facets') ?? '0';
   if (facetsRaw !== '0' && facetsRaw !== '1') return error(400, 'bad_facets', `facets must be 0 or 1, got ${JSON.stringify(facetsRaw)}`, headers);
-  return { q, k, kind, mode, typos: typosRaw === '1', language, facets: facetsRaw === '1' };
+  const version = params.get('version') ?? '';
+  if (version.length > 64) return error(400, 'bad_version', `version must be a docs version name of at most 64 characters, got ${version.length}`, headers);
+  return { q, k, kind, mode, typos: typosRaw === '1', language, facets: facetsRaw === '1', version };
 }
 
 /** Distinct `lang` values the handler remembers an index for. */
@@ -111,7 +113,7 @@ export function createSearchHandler({ loadShard, cors = false, cacheControl = 'p
       let corrections;
       let facets;
       try {
-        ({ raw, corrections, facets } = await (await index(p.language)).searchRawDetailed(p.q, { k: p.k, kind: p.kind, mode: p.mode, typos: p.typos, language: p.language, facets: p.facets }));
+        ({ raw, corrections, facets } = await (await index(p.language)).searchRawDetailed(p.q, { k: p.k, kind: p.kind, mode: p.mode, typos: p.typos, language: p.language, facets: p.facets, version: p.version || undefined }));
       } catch (e) {
         if (e?.code === 'bad_option') return error(400, 'bad_option', e.message, headers);
         return error(503, e?.code ?? 'index_unavailable', `the search index is unavailable: ${e?.message ?? e}`, { ...headers, 'retry-after': '5' });

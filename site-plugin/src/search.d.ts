@@ -30,10 +30,12 @@ export interface SearchOptions {
   tagsAny?: string[];
   /** Only pages carrying none of these tags. */
   tagsNone?: string[];
-  /** Count the matching pages by kind, tag, group and language (`SearchResults.facets`). */
+  /** Count the matching pages by kind, tag, group, language and version (`SearchResults.facets`). */
   facets?: boolean;
   /** Only pages in this navigation group (full path `Tab > Group` or its last part). */
   group?: string;
+  /** Only pages in this docs version (the navigation's `versions`), and pages in none. Ignored when the index has no page in it. */
+  version?: string;
   minScore?: number;
   /** Attach a per-term score breakdown to each result. */
   explain?: boolean;
@@ -122,6 +124,7 @@ export interface Facets {
   tag: [string, number][];
   group: [string, number][];
   language: [string, number][];
+  version: [string, number][];
 }
 
 export interface OpenOptions {

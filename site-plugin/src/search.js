@@ -230,6 +230,7 @@ function normalizeOptions(opts) {
     prefix: Boolean(opts.prefix),
     typos: opts.typos ?? true,
     language: opts.language == null ? '' : String(opts.language),
+    version: opts.version == null ? '' : String(opts.version),
     tagsAny: tagList('tagsAny', opts.tagsAny),
     tagsNone: tagList('tagsNone', opts.tagsNone),
     facets: Boolean(opts.facets),
@@ -374,7 +375,7 @@ export class AidocsIndex {
       }
       let ticket;
       try {
-        ticket = this.#call(engine, (e) => e.rank(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix, o.typos, o.language, o.tagsAny, o.tagsNone, o.facets));
+        ticket = this.#call(engine, (e) => e.rank(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix, o.typos, o.language, o.tagsAny, o.tagsNone, o.facets, o.version));
       } catch (err) {
         // Another search evicted a shard between our fetch and our rank: fetch again.
         if (err.code === 'missing_shard' && attempt < 3) continue;
@@ -438,9 +439,9 @@ export class AidocsIndex {
   /**
    * Searches. `opts`: `k` (1–1000, default 10), `kind` ('docs' | 'api' | 'custom' or an array),
    * `tags` (all required), `tagsAny` (at least one required), `tagsNone` (none allowed), `group`
-   * (navigation group), `facets` (the resolved array's `facets` counts the matching pages by `kind`,
-   * `tag`, `group` and `language`, as `[[value, count], …]` commonest first, each facet ignoring its
-   * own filter), `minScore`, `explain`, `mode` ('lexical',
+   * (navigation group), `version` (docs version: its pages and pages in none), `facets` (the
+   * resolved array's `facets` counts the matching pages by `kind`, `tag`, `group`, `language` and
+   * `version`, as `[[value, count], …]` commonest first, each facet ignoring its own filter), `minScore`, `explain`, `mode` ('lexical',
    * 'vector' or 'hybrid': semantic ranking with the index's static query encoder; an index without
    * vectors ranks lexically), `nprobe` (vector partitions probed; 0 = all), `prefix` (the last word,
    * with no space after it, also matches longer words: what a search box wants as the reader types),

@@ -317,7 +317,7 @@ test('issue 6: a misspelled query is corrected, says so, and costs few bytes per
   await context.close();
 });
 
-test('issue 6: with `facets`, chips count the matches by kind and tag and filter the list', async () => {
+test('issue 6: with `facets`, chips count the matches by kind, group and tag and filter the list', async () => {
   const { page, context } = await newPage();
   await page.goto(`${base}/`);
   await settle(page);
@@ -345,14 +345,24 @@ test('issue 6: with `facets`, chips count the matches by kind and tag and filter
   assert.deepEqual(await groups(), ['API reference']);
   assert.equal(await chips.filter({ hasText: 'API reference' }).getAttribute('aria-pressed'), 'true');
   assert.ok((await chips.allTextContents()).includes('Guides4'));
-  // Back to every kind, then a tag: only the pages carrying it.
+  // Back to every kind, then a navigation group (one at a time, labelled by its last part).
   await chips.filter({ hasText: 'API reference' }).click();
   await settle(page);
-  await chips.filter({ hasText: 'Users' }).click();
+  const group = box(page).locator('button.chip[data-group="Guides > Security"]');
+  assert.equal(await group.textContent(), 'Security2');
+  await group.click();
+  await settle(page);
+  assert.equal(await box(page).locator('a.opt.page').count(), 2);
+  assert.equal(await group.getAttribute('aria-pressed'), 'true');
+  await group.click();
+  await settle(page);
+  // Then a tag: only the pages carrying it.
+  const users = box(page).locator('button.chip[data-tag="Users"]');
+  await users.click();
   await settle(page);
   const pages = await box(page).locator('a.opt.page').count();
   assert.equal(pages, 3);
-  assert.equal(await chips.filter({ hasText: 'Users' }).getAttribute('aria-pressed'), 'true');
+  assert.equal(await users.getAttribute('aria-pressed'), 'true');
   // The input keeps the focus, so the reader types on.
   assert.equal(await page.evaluate(() => document.querySelector('aidocs-search').shadowRoot.activeElement?.tagName), 'INPUT');
   await context.close();

@@ -42,8 +42,9 @@ test('GET /search answers with the results JSON, cache and CORS headers', async 
   assert.equal(strict.facets, undefined);
   // Issue 6: facets=1 adds the matches' counts by kind, tag, group and language; a French reader
   // is answered (the handler loads the module with every stemmer).
-  const faceted = await (await fetch(`${base}/search?q=user&k=2&facets=1&lang=fr`)).json();
+  const faceted = await (await fetch(`${base}/search?q=user&k=2&facets=1&lang=fr&version=v2`)).json();
   assert.equal(faceted.results.length, 2);
+  assert.deepEqual(faceted.facets.version, [], 'an unversioned site counts no version');
   assert.deepEqual(faceted.facets.kind, [['docs', 4], ['api', 3]]);
   assert.ok(faceted.facets.tag.some(([t, n]) => t === 'Users' && n === 3), JSON.stringify(faceted.facets));
 });
@@ -64,6 +65,7 @@ test('bad requests get a 400 with a JSON error body', async (t) => {
     ['/search?q=x&typos=yes', 400, 'bad_typos'],
     ['/search?q=x&facets=true', 400, 'bad_facets'],
     ['/search?q=x&lang=%3Cscript%3E', 400, 'bad_lang'],
+    [`/search?q=x&version=${'v'.repeat(65)}`, 400, 'bad_version'],
     ['/nope?q=x', 404, 'not_found'],
   ];
   for (const [path, status, code] of cases) {

@@ -600,3 +600,68 @@ fn issue_6_wasm_matches_native_in_every_language_of_a_real_site() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("/zh/customize/custom-domain"));
 }
+
+/// Issue 6: docs versions (the navigation's `versions`, format v8): a version filter keeps its
+/// pages (and pages in no version), the version facet counts every version whatever the filter, a
+/// version the site lacks filters nothing, and the wasm module gives the same results and counts.
+#[test]
+fn issue_6_docs_versions_filter_and_facet_the_same_in_wasm() {
+    let Some(cli) = wasm_cli() else { return };
+    let (_tmp, out) = aidocs_e2e::lexical_build(&fixture("versioned-site"), Default::default());
+    let index = LocalIndex::open(&out).unwrap();
+    assert_eq!(index.searcher.manifest.versions, ["v1", "v2"]);
+    for (version, want) in [
+        (Some("v2"), vec!["/v2/authentication", "/v2/webhooks"]),
+        (Some("V1"), vec!["/v1/authentication"]),
+        (Some("v9"), vec![]),
+        (None, vec![]),
+    ] {
+        let opts = aidocs_core::SearchOptions {
+            k: 10,
+            facets: true,
+            version: version.map(str::to_owned),
+            ..Default::default()
+        };
+        let (results, _, facets) = index.search_faceted("authenticate", None, &opts).unwrap();
+        let facets = facets.unwrap();
+        let urls: Vec<&str> = results.iter().map(|r| r.url.as_str()).collect();
+        if want.is_empty() {
+            // No filter, or a version the site lacks: both versions' pages.
+            assert!(
+                urls.iter().any(|u| u.starts_with("/v1/")),
+                "{version:?}: {urls:?}"
+            );
+            assert!(
+                urls.iter().any(|u| u.starts_with("/v2/")),
+                "{version:?}: {urls:?}"
+            );
+        } else {
+            let mut sorted = urls.clone();
+            sorted.sort();
+            assert_eq!(sorted, want, "{version:?}");
+        }
+        // The version facet ignores its own filter: a reader on v2 sees how many v1 pages match.
+        let versions: Vec<&str> = facets.version.iter().map(|(v, _)| v.as_str()).collect();
+        assert_eq!(versions.len(), 2, "{:?}", facets.version);
+        let native_facets: Value =
+            serde_json::from_str(&aidocs_core::json::facets_json(&facets)).unwrap();
+        let native_results: Value =
+            serde_json::from_str(&aidocs_core::json::results_json(&results, false)).unwrap();
+        let mut cmd = Command::new("node");
+        cmd.arg(&cli)
+            .args(["query", "--json", "--facets", "--k", "10", "--index"])
+            .arg(&out);
+        if let Some(v) = version {
+            cmd.args(["--doc-version", v]);
+        }
+        let run = cmd.arg("authenticate").output().expect("node runs");
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let wasm: Value = serde_json::from_slice(&run.stdout).unwrap();
+        assert_eq!(wasm["facets"], native_facets, "{version:?}");
+        assert_eq!(wasm["results"], native_results, "{version:?}");
+    }
+}

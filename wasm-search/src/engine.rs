@@ -125,6 +125,8 @@ pub struct QueryOptions {
     /// Count the matches by kind, tag, group and language (`SearchOptions::facets`; see
     /// [`Engine::facets_json`]).
     pub facets: bool,
+    /// The docs version (`SearchOptions::version`).
+    pub version: Option<String>,
 }
 
 /// The mode named by a `mode` option.
@@ -176,6 +178,7 @@ impl QueryOptions {
             prefix: self.prefix,
             typos: self.typos,
             language: self.language.clone(),
+            version: self.version.clone(),
             tags_any: self.tags_any.clone(),
             tags_none: self.tags_none.clone(),
             facets: self.facets,

@@ -194,7 +194,8 @@ impl SearchEngine {
     /// also matches longer words (what a search box wants while the reader types); `typos`: words the
     /// index lacks are corrected (see `corrections`); `language`: the reader's; `tags_any`,
     /// `tags_none`: tags of which one is required, tags excluded (joined by U+001F); `facets`: count
-    /// the matches by kind, tag, group and language (see `facets`).
+    /// the matches by kind, tag, group, language and version (see `facets`); `version`: the docs
+    /// version (only its pages and pages in none).
     #[allow(clippy::too_many_arguments)] // flat arguments keep the JS glue small
     pub fn rank(
         &mut self,
@@ -213,6 +214,7 @@ impl SearchEngine {
         tags_any: Option<String>,
         tags_none: Option<String>,
         facets: Option<bool>,
+        version: Option<String>,
     ) -> Result<u32, JsValue> {
         let split = |t: Option<String>| -> Vec<String> {
             t.unwrap_or_default()
@@ -236,6 +238,7 @@ impl SearchEngine {
             tags_any: split(tags_any),
             tags_none: split(tags_none),
             facets: facets.unwrap_or(false),
+            version: version.filter(|v| !v.is_empty()),
         };
         self.inner.rank(query, &opts).map_err(js_err)
     }

@@ -51,6 +51,7 @@ fn search_with(
     }
     let ticket = engine.rank(
         query, 10, kinds, "", "", 0.0, false, "lexical", -1, None, None, None, None, None, None,
+        None,
     )?;
     for name in engine.files_for_ticket(ticket)? {
         if let Err(e) = engine.add(&name, &fetch(&name), None) {
@@ -117,7 +118,7 @@ fn filters_and_options() {
     }
     let t = engine
         .rank(
-            "user", 2, "", "", "Users", 0.0, true, "", -1, None, None, None, None, None, None,
+            "user", 2, "", "", "Users", 0.0, true, "", -1, None, None, None, None, None, None, None,
         )
         .unwrap();
     for name in engine.files_for_ticket(t).unwrap() {
@@ -136,6 +137,7 @@ fn filters_and_options() {
         let e = engine
             .rank(
                 "user", k, kinds, "", "", 0.0, false, mode, -1, None, None, None, None, None, None,
+                None,
             )
             .unwrap_err();
         assert_eq!(code(e), "bad_option");
@@ -161,7 +163,7 @@ fn issue_4_vector_modes_without_vectors_rank_lexically() {
             let t = engine
                 .rank(
                     text, 10, kinds, "", "", 0.0, false, mode, -1, None, None, None, None, None,
-                    None,
+                    None, None,
                 )
                 .unwrap();
             for name in engine.files_for_ticket(t).unwrap() {
@@ -246,6 +248,7 @@ fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
                     None,
                     None,
                     None,
+                    None,
                     None
                 )
                 .unwrap_err()
@@ -312,6 +315,7 @@ fn payload_inflated_by_the_caller_gives_the_same_results() {
         let t = engine
             .rank(
                 text, 10, kinds, "", "", 0.0, false, "", -1, None, None, None, None, None, None,
+                None,
             )
             .unwrap();
         for name in engine.files_for_ticket(t).unwrap() {
@@ -519,6 +523,7 @@ fn faceted(
             Some(any.to_owned()),
             Some(none.to_owned()),
             Some(true),
+            None,
         )
         .unwrap();
     for name in engine.files_for_ticket(ticket).unwrap() {
@@ -577,6 +582,7 @@ fn issue_6_facets_count_the_matches_and_compound_filters_apply() {
     let ticket = engine
         .rank(
             "user", 10, "", "", "", 0.0, false, "lexical", -1, None, None, None, None, None, None,
+            None,
         )
         .unwrap();
     assert_eq!(engine.facets(ticket).unwrap(), "null");
@@ -643,7 +649,7 @@ fn issue_6_a_partition_table_names_the_readers_manifest() {
             "{cut}"
         );
     }
-    let mut rng = Rng(0x5eed_6);
+    let mut rng = Rng(0x0005_eed6);
     for _ in 0..2000 {
         let bad = mutate(&mut rng, &bytes);
         match partition_manifest(&bad, None, Some("fr".into())) {
