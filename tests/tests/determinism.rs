@@ -96,3 +96,58 @@ fn issue_2_incremental_rebuild_matches_cold_build_and_touches_little() {
     assert_eq!(removed.pages, first.pages - 1);
     assert_eq!(removed.pages_removed, 1);
 }
+
+/// Issue 6: a multilingual site written as one index per language is deterministic too, and an
+/// edit to a French page leaves the English and Chinese indexes' files untouched (readers of those
+/// languages keep every file they cached).
+#[test]
+fn issue_6_language_partitions_are_deterministic_and_edited_one_at_a_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    copy_dir(&fixture("multilingual-site"), &site);
+    let build_lexical = |out: &std::path::Path, cache: &str| {
+        build_with(&site, out, &tmp.path().join(cache), |o| {
+            o.embeddings = aidocs_index::build::Embeddings::Off;
+        })
+    };
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let summary = build_lexical(&a, "ca");
+    build_lexical(&b, "cb");
+    assert_eq!(files(&a), files(&b), "two cold builds differ");
+    let langs: Vec<&str> = summary
+        .partitions
+        .iter()
+        .map(|p| p.language.as_str())
+        .collect();
+    assert_eq!(langs, ["en", "fr", "zh"]);
+    let manifest_of = |s: &aidocs_index::BuildSummary, lang: &str| {
+        s.partitions
+            .iter()
+            .find(|p| p.language == lang)
+            .map(|p| p.manifest.clone())
+            .unwrap()
+    };
+
+    let page = site.join("fr/custom-domain.mdx");
+    let text = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(&page, text.replace("48 heures", "72 heures")).unwrap();
+    let edited = build_lexical(&a, "ca");
+    assert_eq!(edited.pages_parsed, 1);
+    assert_ne!(manifest_of(&edited, "fr"), manifest_of(&summary, "fr"));
+    for lang in ["en", "zh"] {
+        assert_eq!(manifest_of(&edited, lang), manifest_of(&summary, lang), "{lang}");
+    }
+    // Every file of the English and Chinese indexes is still there, byte for byte.
+    let before: std::collections::BTreeMap<String, Vec<u8>> = files(&b).into_iter().collect();
+    let after: std::collections::BTreeMap<String, Vec<u8>> = files(&a).into_iter().collect();
+    for lang in ["en", "zh"] {
+        let index = aidocs_index::LocalIndex::open_language(&b, Some(lang)).unwrap();
+        let m = &index.searcher.manifest;
+        let mut names: Vec<String> = m.term_shards.iter().map(|t| t.file.clone()).collect();
+        names.extend(m.meta_shards.iter().map(|s| s.file.clone()));
+        names.push(manifest_of(&summary, lang));
+        for name in names {
+            assert_eq!(after.get(&name), before.get(&name), "{lang}: {name}");
+        }
+    }
+}
