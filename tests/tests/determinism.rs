@@ -135,7 +135,11 @@ fn issue_6_language_partitions_are_deterministic_and_edited_one_at_a_time() {
     assert_eq!(edited.pages_parsed, 1);
     assert_ne!(manifest_of(&edited, "fr"), manifest_of(&summary, "fr"));
     for lang in ["en", "zh"] {
-        assert_eq!(manifest_of(&edited, lang), manifest_of(&summary, lang), "{lang}");
+        assert_eq!(
+            manifest_of(&edited, lang),
+            manifest_of(&summary, lang),
+            "{lang}"
+        );
     }
     // Every file of the English and Chinese indexes is still there, byte for byte.
     let before: std::collections::BTreeMap<String, Vec<u8>> = files(&b).into_iter().collect();
