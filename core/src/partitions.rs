@@ -15,7 +15,7 @@
 use crate::bytes::{ByteReader, ByteWriter};
 use crate::envelope::{self, ShardKind};
 use crate::error::{FormatError, ShardError};
-use crate::format::{check_file_name, read_file_name};
+use crate::format::read_file_name;
 
 /// The directory of the partitions' manifests.
 pub const PARTITION_DIR: &str = "l";
@@ -128,11 +128,6 @@ impl PartitionTable {
         });
         found.unwrap_or(&self.partitions[self.default])
     }
-
-    /// Whether `name` is one of the partitions' manifests.
-    pub fn contains(&self, name: &str) -> bool {
-        check_file_name(name).is_ok() && self.partitions.iter().any(|p| p.manifest == name)
-    }
 }
 
 /// What `manifest.bin` is: the index manifest of a single-language site, or the partition table of a
@@ -190,8 +185,6 @@ mod tests {
         ] {
             assert_eq!(t.choose(lang).language, want, "{lang:?}");
         }
-        assert!(t.contains("l/bbbbbbbbbbbb.bin"));
-        assert!(!t.contains("manifest.bin"));
     }
 
     /// Issue 6: damaged or inconsistent tables are typed errors, never a panic.

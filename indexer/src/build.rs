@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use crate::chunk::ChunkConfig;
 use crate::embed::{chunk_text, text_hash, text_key, EmbedError, Embedder, EmbeddingCache};
-use crate::export::{export_site, write, LanguageLayout, ShardSizes, WriteStats};
+use crate::export::{export_site, write, Export, LanguageLayout, ShardSizes, WriteStats};
 use crate::index::IndexContents;
 use crate::index::{BuildIndex, IndexError};
 use crate::ingest::{ingest, parse, IngestOptions};
@@ -333,8 +333,9 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     Ok(BuildSummary {
         pages,
         chunks,
-        term_shards: exported.manifest.term_shards.len(),
-        meta_shards: exported.manifest.meta_shards.len(),
+        // A multilingual site's shards: every partition's.
+        term_shards: shard_count(&exported, |m| m.term_shards.len()),
+        meta_shards: shard_count(&exported, |m| m.meta_shards.len()),
         terms: term_count,
         manifest_bytes,
         partitions: exported
@@ -362,6 +363,14 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         embed_seconds,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// `count` of the export's one manifest, or summed over its language partitions.
+fn shard_count(exported: &Export, count: impl Fn(&aidocs_core::Manifest) -> usize) -> usize {
+    match exported.partitions.as_slice() {
+        [] => count(&exported.manifest),
+        parts => parts.iter().map(|p| count(&p.manifest)).sum(),
+    }
 }
 
 /// Vectors for every chunk of `contents`, from the cache where possible; the rest are embedded (texts

@@ -33,7 +33,8 @@ pub fn has_inflate() -> bool {
 }
 
 /// Verifies a fetched file's envelope before the caller inflates it; returns the codec (0 stored, 1 zlib).
-/// `kind`: 1 manifest, 2 terms, 3 meta, 4 vector directory, 5 vectors, 6 term rows, 7 projection.
+/// `kind`: 1 manifest, 2 terms, 3 meta, 4 vector directory, 5 vectors, 6 term rows, 7 projection,
+/// 8 typo directory, 9 typos, 10 positions, 11 partition table.
 #[wasm_bindgen(js_name = verifyEnvelope)]
 pub fn verify_envelope(name: &str, file: &[u8], kind: u8) -> Result<u8, JsValue> {
     let kind = ShardKind::from_byte(kind).map_err(|source| {
