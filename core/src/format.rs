@@ -257,16 +257,12 @@ impl Manifest {
             }
             None => w.u8(0),
         }
-        // v6: languages, then each page's (0 = none, else 1 + index), when there are any.
-        w.varint(self.languages.len() as u64);
-        for l in &self.languages {
-            w.str(l);
-        }
-        if !self.languages.is_empty() {
-            for p in &self.pages {
-                w.varint(p.language.map_or(0, |l| l as u64 + 1));
-            }
-        }
+        // v6: languages and each page's.
+        write_page_values(
+            &mut w,
+            &self.languages,
+            self.pages.iter().map(|p| p.language),
+        );
         // v7: the position shards.
         match &self.positions {
             Some(prefix) => {
@@ -275,16 +271,8 @@ impl Manifest {
             }
             None => w.u8(0),
         }
-        // v8: versions, then each page's (0 = none, else 1 + index), when there are any.
-        w.varint(self.versions.len() as u64);
-        for v in &self.versions {
-            w.str(v);
-        }
-        if !self.versions.is_empty() {
-            for p in &self.pages {
-                w.varint(p.version.map_or(0, |v| v as u64 + 1));
-            }
-        }
+        // v8: docs versions and each page's.
+        write_page_values(&mut w, &self.versions, self.pages.iter().map(|p| p.version));
         envelope::seal(ShardKind::Manifest, &w.into_inner())
     }
 
@@ -668,7 +656,24 @@ fn hashed_name(dir: &str, name: &str) -> Option<[u8; HASH_HEX / 2]> {
 }
 
 /// A sorted list of names (languages since v6, versions since v8), then when it is not empty each
-/// page's (0 = none, else 1 + index), set on `pages` by `set`.
+/// page's (0 = none, else 1 + index): the writer of [`read_page_values`].
+fn write_page_values(
+    w: &mut ByteWriter,
+    values: &[String],
+    pages: impl Iterator<Item = Option<u32>>,
+) {
+    w.varint(values.len() as u64);
+    for v in values {
+        w.str(v);
+    }
+    if !values.is_empty() {
+        for id in pages {
+            w.varint(id.map_or(0, |v| u64::from(v) + 1));
+        }
+    }
+}
+
+/// The reader of [`write_page_values`]: the names, and each page's set on `pages` by `set`.
 fn read_page_values(
     r: &mut ByteReader<'_>,
     pages: &mut [PageEntry],

@@ -1066,27 +1066,15 @@ impl Searcher {
                             }
                         }
                     }
-                    FACET_GROUP => {
-                        let group = entry
-                            .group
-                            .and_then(|g| self.manifest.groups.get(g as usize));
-                        if let Some(g) = group {
-                            add(g);
-                        }
-                    }
-                    FACET_LANGUAGE => {
-                        let language = entry
-                            .language
-                            .and_then(|l| self.manifest.languages.get(l as usize));
-                        if let Some(l) = language {
-                            add(l);
-                        }
-                    }
+                    // One value per page, an index into a manifest list.
                     _ => {
-                        let version = entry
-                            .version
-                            .and_then(|v| self.manifest.versions.get(v as usize));
-                        if let Some(v) = version {
+                        let m = &self.manifest;
+                        let (id, names) = match f {
+                            FACET_GROUP => (entry.group, &m.groups),
+                            FACET_LANGUAGE => (entry.language, &m.languages),
+                            _ => (entry.version, &m.versions),
+                        };
+                        if let Some(v) = id.and_then(|i| names.get(i as usize)) {
                             add(v);
                         }
                     }
