@@ -64,7 +64,7 @@ pub fn lexical_build(
     layout: aidocs_index::export::LanguageLayout,
 ) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().expect("temporary directory");
-    let out = tmp.path().join("out");
+    let out = tmp.path().join("www/out");
     build_with(input, &out, &tmp.path().join("cache"), |o| {
         o.embeddings = aidocs_index::build::Embeddings::Off;
         o.languages = layout;

@@ -21,8 +21,11 @@ use crate::vectors::ChunkVectors;
 pub struct BuildOptions {
     pub input: PathBuf,
     pub out: PathBuf,
-    /// Where the tantivy index persists between builds; default `.aidocs-cache/<hash>` beside the output.
+    /// Where the tantivy index and the vectors persist between builds; default: the user's cache
+    /// directory ([`default_cache_dir`]). Never inside the output or its parent directory.
     pub cache_dir: Option<PathBuf>,
+    /// The largest file the build reads (`--max-file-bytes`).
+    pub max_file_bytes: u64,
     pub audience: Visibility,
     pub include_unlisted: bool,
     pub openapi: Vec<PathBuf>,
@@ -59,6 +62,7 @@ impl BuildOptions {
             input: input.into(),
             out: out.into(),
             cache_dir: None,
+            max_file_bytes: crate::visibility::DEFAULT_MAX_FILE_BYTES,
             audience: Visibility::Public,
             include_unlisted: false,
             openapi: Vec::new(),
@@ -131,20 +135,82 @@ pub enum BuildError {
     },
     #[error("the output directory {0} is inside the site directory's cache or equals the input")]
     BadOutput(PathBuf),
+    #[error("the cache directory {cache} is inside {served}, which may be served with the site: the cache holds every page's text; choose a --cache-dir elsewhere (default: the user's cache directory)")]
+    CacheServed { cache: PathBuf, served: PathBuf },
     #[error(transparent)]
     Embed(#[from] EmbedError),
 }
 
-fn default_cache_dir(opts: &BuildOptions) -> PathBuf {
-    let out_abs = std::path::absolute(&opts.out).unwrap_or_else(|_| opts.out.clone());
-    let key = blake3::hash(format!("{}|{:?}", out_abs.display(), opts.audience).as_bytes())
-        .to_hex()[..16]
+/// The default build cache: `$AIDOCS_CACHE_DIR`, else `$XDG_CACHE_HOME/aidocs/builds`, else
+/// `~/.cache/aidocs/builds`, else `.aidocs-cache` beside the site's source; one directory per site,
+/// output and audience. Never beside the output: with `--out public/_search` that is the web root.
+pub fn default_cache_dir(opts: &BuildOptions) -> PathBuf {
+    let canon = |p: &Path| {
+        p.canonicalize()
+            .or_else(|_| std::path::absolute(p))
+            .unwrap_or_else(|_| p.to_path_buf())
+    };
+    let input = canon(&opts.input);
+    let out = std::path::absolute(&opts.out).unwrap_or_else(|_| opts.out.clone());
+    let key = blake3::hash(
+        format!("{}|{}|{:?}", input.display(), out.display(), opts.audience).as_bytes(),
+    )
+    .to_hex()[..16]
         .to_owned();
-    let base = out_abs
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
-    base.join(".aidocs-cache").join(key)
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = env("AIDOCS_CACHE_DIR")
+        .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("aidocs").join("builds")))
+        .or_else(|| env("HOME").map(|d| d.join(".cache").join("aidocs").join("builds")))
+        .unwrap_or_else(|| {
+            let site = if input.is_dir() {
+                input.clone()
+            } else {
+                input.parent().map(Path::to_path_buf).unwrap_or_default()
+            };
+            site.join(".aidocs-cache")
+        });
+    base.join(key)
+}
+
+/// Refuses a cache directory inside the output or the output's parent directory (the web root of
+/// `--out public/_search`), compared on resolved paths.
+fn check_cache_dir(cache: &Path, out: &Path) -> Result<(), BuildError> {
+    let resolve = |p: &Path| -> PathBuf {
+        // The nearest existing ancestor resolved (symlinks followed), the rest appended.
+        let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let mut tail = Vec::new();
+        let mut cur = abs.as_path();
+        loop {
+            if let Ok(c) = cur.canonicalize() {
+                let mut r = c;
+                for t in tail.iter().rev() {
+                    r.push(t);
+                }
+                return r;
+            }
+            match (cur.parent(), cur.file_name()) {
+                (Some(parent), Some(name)) => {
+                    tail.push(name.to_owned());
+                    cur = parent;
+                }
+                _ => return abs,
+            }
+        }
+    };
+    let cache = resolve(cache);
+    let out = resolve(out);
+    let served = out.parent().map(Path::to_path_buf).unwrap_or(out.clone());
+    if cache.starts_with(&served) {
+        return Err(BuildError::CacheServed {
+            cache,
+            served: served.clone(),
+        });
+    }
+    Ok(())
 }
 
 fn progress_bar(enabled: bool, len: u64, msg: &'static str) -> indicatif::ProgressBar {
@@ -181,7 +247,13 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         include_unlisted: opts.include_unlisted,
         openapi: opts.openapi.clone(),
         chunk: opts.chunk,
+        max_file_bytes: opts.max_file_bytes,
     };
+    let cache_dir = opts
+        .cache_dir
+        .clone()
+        .unwrap_or_else(|| default_cache_dir(opts));
+    check_cache_dir(&cache_dir, &opts.out)?;
     let ingested = ingest(&opts.input, &ingest_opts).map_err(BuildError::Input)?;
     let mut warnings = ingested.diagnostics.clone();
     let embedder = match opts.embeddings {
@@ -202,10 +274,6 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         }
     };
 
-    let cache_dir = opts
-        .cache_dir
-        .clone()
-        .unwrap_or_else(|| default_cache_dir(opts));
     std::fs::create_dir_all(&cache_dir).map_err(|source| BuildError::Write {
         path: cache_dir.clone(),
         source,
@@ -213,17 +281,19 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     let index = BuildIndex::open(&cache_dir)?;
     let cached = index.fingerprints()?;
 
-    let to_parse: Vec<_> = ingested
-        .pending
-        .iter()
-        .filter(|p| cached.get(&p.id).map(|c| &c.0) != Some(&p.fingerprint))
-        .collect();
-    for p in &ingested.pending {
-        if let Some((fp, w)) = cached.get(&p.id) {
-            if fp == &p.fingerprint {
-                warnings.extend(w.iter().cloned());
-            }
-        }
+    // A cached page is reused when its source and every file it included are unchanged.
+    let reusable = |p: &crate::ingest::Pending| {
+        cached.get(&p.id).is_some_and(|c| {
+            c.fingerprint == p.fingerprint
+                && ingested
+                    .site
+                    .as_ref()
+                    .is_none_or(|s| s.includes_unchanged(&c.includes))
+        })
+    };
+    let (reused, to_parse): (Vec<_>, Vec<_>) = ingested.pending.iter().partition(|p| reusable(p));
+    for p in &reused {
+        warnings.extend(cached[&p.id].warnings.iter().cloned());
     }
     let live: HashSet<&str> = ingested.pending.iter().map(|p| p.id.as_str()).collect();
     let removed: Vec<&String> = cached
@@ -235,7 +305,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     let parsed: Vec<_> = to_parse
         .par_iter()
         .map(|p| {
-            let r = parse(p, ingested.site_root.as_deref(), &ingest_opts);
+            let r = parse(p, ingested.site.as_ref(), &ingest_opts);
             pb.inc(1);
             (p, r)
         })
@@ -271,6 +341,8 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
                 path: cache_dir.clone(),
                 source: e,
             })?;
+        // Replaced and removed pages leave no text behind (a page that turned private included).
+        index.purge_deleted()?;
     }
 
     let contents = index.read_contents()?;
@@ -292,7 +364,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
                 .collect();
             let reparse = |id: &str| -> Option<Page> {
                 let p = ingested.pending.iter().find(|p| p.id == id)?;
-                Some(parse(p, ingested.site_root.as_deref(), &ingest_opts).0)
+                Some(parse(p, ingested.site.as_ref(), &ingest_opts).0)
             };
             let (v, n, short) = embed_chunks(
                 e,
@@ -352,7 +424,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
             .collect(),
         output: stats,
         pages_parsed: to_parse.len(),
-        pages_reused: ingested.pending.len() - to_parse.len(),
+        pages_reused: reused.len(),
         pages_removed: removed.len(),
         withheld_by_visibility: ingested.withheld,
         skipped_noindex: ingested.noindex,
@@ -448,7 +520,20 @@ fn embed_chunks(
         })?;
         rows.push(v.to_vec());
     }
-    let (short, short_embedded) = embed_short_texts(e, contents, &mut cache, sentences, progress)?;
+    let (short, short_embedded, short_keys) =
+        embed_short_texts(e, contents, &mut cache, sentences, progress)?;
+    // What this build uses, and nothing else, stays in the vector cache.
+    let mut keep: HashSet<[u8; 32]> = short_keys.into_iter().collect();
+    for (i, c) in contents.chunks.iter().enumerate() {
+        match todo_rows.get(&i) {
+            Some(t) => keep.insert(text_key(&e.model_id, &text_hash(t))),
+            None => keep.insert(text_key(&e.model_id, &c.text_hash)),
+        };
+        if !c.text_hash.is_empty() {
+            keep.insert(text_key(&e.model_id, &c.text_hash));
+        }
+    }
+    cache.retain(&keep)?;
     Ok((
         ChunkVectors {
             model: crate::embed::MODEL_NAME.to_owned(),
@@ -524,7 +609,7 @@ fn embed_short_texts(
     cache: &mut EmbeddingCache,
     sentences: usize,
     progress: bool,
-) -> Result<(crate::encoder::ShortExamples, usize), BuildError> {
+) -> Result<(crate::encoder::ShortExamples, usize, Vec<[u8; 32]>), BuildError> {
     let texts = short_texts(contents, sentences);
     let keys: Vec<_> = texts
         .iter()
@@ -563,5 +648,5 @@ fn embed_short_texts(
             short.vectors.push(v.to_vec());
         }
     }
-    Ok((short, todo.len()))
+    Ok((short, todo.len(), keys))
 }

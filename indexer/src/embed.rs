@@ -317,6 +317,45 @@ impl EmbeddingCache {
         self.map.get(key).map(Vec::as_slice)
     }
 
+    /// Keeps only the vectors of `keep`, rewriting the file (atomically) when any other is held: the
+    /// vectors of chunks that are gone, or no longer visible, do not outlive the build.
+    pub fn retain(&mut self, keep: &std::collections::HashSet<[u8; 32]>) -> Result<(), EmbedError> {
+        if self.map.keys().all(|k| keep.contains(k)) {
+            return Ok(());
+        }
+        let io = |source| EmbedError::Cache {
+            path: self.path.clone(),
+            source,
+        };
+        self.map.retain(|k, _| keep.contains(k));
+        self.writer = None;
+        let tmp = self.path.with_extension("bin.tmp");
+        {
+            let mut w = BufWriter::new(std::fs::File::create(&tmp).map_err(io)?);
+            w.write_all(CACHE_MAGIC).map_err(io)?;
+            w.write_all(&(self.dims as u32).to_le_bytes()).map_err(io)?;
+            let mut keys: Vec<&[u8; 32]> = self.map.keys().collect();
+            keys.sort();
+            for k in keys {
+                w.write_all(k).map_err(io)?;
+                for x in &self.map[k] {
+                    w.write_all(&x.to_le_bytes()).map_err(io)?;
+                }
+            }
+            w.into_inner()
+                .map_err(|e| io(e.into_error()))?
+                .sync_all()
+                .map_err(io)?;
+        }
+        std::fs::rename(&tmp, &self.path).map_err(io)?;
+        let f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&self.path)
+            .map_err(io)?;
+        self.writer = Some(BufWriter::new(f));
+        Ok(())
+    }
+
     /// Adds vectors and makes them durable before returning (so a crash loses at most one batch).
     pub fn insert_all(&mut self, items: Vec<([u8; 32], Vec<f32>)>) -> Result<(), EmbedError> {
         let io = |source| EmbedError::Cache {

@@ -19,7 +19,7 @@ use tantivy::{Index, IndexWriter, TantivyDocument, Term};
 use crate::model::{ApiMeta2, Diagnostic, Page};
 
 /// Bumped whenever the schema or the stored blob changes: an old cache is then discarded.
-const CACHE_LAYOUT: &str = "aidocs-cache-v3";
+const CACHE_LAYOUT: &str = "aidocs-cache-v4";
 pub const TOKENIZER: &str = "aidocs";
 /// Excerpt source kept per chunk, in characters.
 pub const EXCERPT_CHARS: usize = 280;
@@ -70,6 +70,8 @@ pub struct Fields {
     pub fingerprint: Field,
     /// Warnings the page's parse produced, re-reported when the page is reused from the cache.
     pub warnings: Field,
+    /// The files the page included, with their hashes ([`Page::includes`]).
+    pub includes: Field,
     pub data: Field,
     /// title, headings, body, code, exact — in `aidocs_core::Field` order.
     pub text: [Field; aidocs_core::FIELD_COUNT],
@@ -80,6 +82,7 @@ pub fn schema() -> (Schema, Fields) {
     let page_id = b.add_text_field("page_id", STRING | STORED);
     let fingerprint = b.add_text_field("fingerprint", STRING | STORED);
     let warnings = b.add_text_field("warnings", STORED);
+    let includes = b.add_text_field("includes", STORED);
     let data = b.add_text_field("data", STORED);
     // Positions too: quoted phrases (format v7's position shards).
     let analyzed = TextOptions::default().set_indexing_options(
@@ -104,6 +107,7 @@ pub fn schema() -> (Schema, Fields) {
             page_id,
             fingerprint,
             warnings,
+            includes,
             data,
             text: [title, headings, body, code, exact],
         },
@@ -167,6 +171,15 @@ pub enum IndexError {
     },
     #[error("cache entry is corrupt ({0}); delete the cache directory and rebuild")]
     Corrupt(String),
+}
+
+/// What the cache holds of a page: the fingerprint it was parsed from, the warnings of that parse
+/// and the files it included.
+#[derive(Debug, Clone, Default)]
+pub struct CachedPage {
+    pub fingerprint: String,
+    pub warnings: Vec<Diagnostic>,
+    pub includes: Vec<(String, String)>,
 }
 
 /// The persistent build index.
@@ -256,8 +269,8 @@ impl BuildIndex {
         Ok(())
     }
 
-    /// Page id → (fingerprint, warnings of its parse) of what the cache holds.
-    pub fn fingerprints(&self) -> Result<HashMap<String, (String, Vec<Diagnostic>)>, IndexError> {
+    /// Page id → what the cache holds of it.
+    pub fn fingerprints(&self) -> Result<HashMap<String, CachedPage>, IndexError> {
         let mut out = HashMap::new();
         let reader = self.index.reader().map_err(|e| self.tv(e))?;
         let searcher = reader.searcher();
@@ -270,9 +283,17 @@ impl BuildIndex {
             };
             let entry = out
                 .entry(text(self.fields.page_id))
-                .or_insert_with(|| (text(self.fields.fingerprint), Vec::new()));
+                .or_insert_with(|| CachedPage {
+                    fingerprint: text(self.fields.fingerprint),
+                    warnings: Vec::new(),
+                    includes: Vec::new(),
+                });
             if let Some(w) = d.get_first(self.fields.warnings).and_then(|v| v.as_str()) {
-                entry.1 =
+                entry.warnings =
+                    serde_json::from_str(w).map_err(|e| IndexError::Corrupt(e.to_string()))?;
+            }
+            if let Some(w) = d.get_first(self.fields.includes).and_then(|v| v.as_str()) {
+                entry.includes =
                     serde_json::from_str(w).map_err(|e| IndexError::Corrupt(e.to_string()))?;
             }
             Ok(())
@@ -288,6 +309,35 @@ impl BuildIndex {
         self.index
             .writer_with_num_threads(threads, 64_000_000 * threads)
             .map_err(|e| self.tv(e))
+    }
+
+    /// Rewrites every segment that holds deleted documents, then removes the files no segment uses:
+    /// a deleted document (a page that became private, a page's earlier text) leaves no byte in the
+    /// cache. tantivy only marks deletions; its segments keep the stored text until merged.
+    pub fn purge_deleted(&self) -> Result<(), IndexError> {
+        let metas = self
+            .index
+            .searchable_segment_metas()
+            .map_err(|e| self.tv(e))?;
+        let with_deletes: Vec<_> = metas
+            .iter()
+            .filter(|m| m.has_deletes())
+            .map(|m| m.id())
+            .collect();
+        let mut writer: IndexWriter<TantivyDocument> = self
+            .index
+            .writer_with_num_threads(1, 15_000_000)
+            .map_err(|e| self.tv(e))?;
+        writer.set_merge_policy(Box::new(tantivy::indexer::NoMergePolicy));
+        if !with_deletes.is_empty() {
+            writer.merge(&with_deletes).wait().map_err(|e| self.tv(e))?;
+        }
+        writer
+            .garbage_collect_files()
+            .wait()
+            .map_err(|e| self.tv(e))?;
+        writer.wait_merging_threads().map_err(|e| self.tv(e))?;
+        Ok(())
     }
 
     pub fn delete_page(&self, writer: &IndexWriter<TantivyDocument>, id: &str) {
@@ -365,6 +415,13 @@ impl BuildIndex {
                 }
             }
             if i == 0 {
+                if !page.includes.is_empty() {
+                    doc.add_text(
+                        self.fields.includes,
+                        serde_json::to_string(&page.includes)
+                            .map_err(|e| IndexError::Corrupt(e.to_string()))?,
+                    );
+                }
                 if !warnings.is_empty() {
                     doc.add_text(
                         self.fields.warnings,

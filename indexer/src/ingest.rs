@@ -12,14 +12,19 @@ use aidocs_core::Kind;
 use serde::Deserialize;
 
 use crate::chunk::{chunk_markdown, slugify, split_paragraphs, ChunkConfig};
-use crate::mdx::{mdx_to_markdown, split_frontmatter, Frontmatter, SnippetResolver};
+use crate::mdx::{mdx_to_markdown, split_frontmatter, Frontmatter, IncludePolicy, SnippetResolver};
 use crate::model::{ApiMeta2, Chunk, Diagnostic, Page, Visibility};
-use crate::openapi::{load_spec, Operation};
+use crate::openapi::{load_spec_text, Operation};
 use crate::site::{load_site, markdown_files, page_url, resolve_page_file, NavEntry};
+use crate::visibility::{
+    allowed, normalize_rel, read_bounded, Declared, SiteFile, SiteRoot, VisibilityRules,
+    DEFAULT_MAX_FILE_BYTES,
+};
 
 /// Version of everything ingestion derives from a source file; part of every fingerprint. (3: chunks
-/// keep their words for typo tolerance.)
-const INGEST_VERSION: u32 = 3;
+/// keep their words for typo tolerance; 4: one visibility policy on resolved files, includes
+/// checked, HTML comments dropped.)
+const INGEST_VERSION: u32 = 4;
 
 #[derive(Debug, Clone)]
 pub struct IngestOptions {
@@ -28,6 +33,49 @@ pub struct IngestOptions {
     pub include_unlisted: bool,
     pub openapi: Vec<PathBuf>,
     pub chunk: ChunkConfig,
+    /// The largest file the build reads (`--max-file-bytes`).
+    pub max_file_bytes: u64,
+}
+
+impl IngestOptions {
+    pub fn new(audience: Visibility) -> Self {
+        IngestOptions {
+            audience,
+            include_unlisted: false,
+            openapi: Vec::new(),
+            chunk: ChunkConfig::default(),
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+        }
+    }
+}
+
+/// A site directory as the build reads it: its root and its visibility globs.
+#[derive(Debug)]
+pub struct Site {
+    pub root: SiteRoot,
+    pub rules: VisibilityRules,
+}
+
+impl Site {
+    pub fn includes(&self, audience: Visibility) -> IncludePolicy<'_> {
+        IncludePolicy {
+            site: &self.root,
+            rules: &self.rules,
+            audience,
+        }
+    }
+
+    /// Whether every file a cached page included still has the bytes it had (so the page would
+    /// parse to the same text): a changed, removed or refused include means parsing it again.
+    pub fn includes_unchanged(&self, includes: &[(String, String)]) -> bool {
+        includes.iter().all(|(rel, hash)| {
+            self.root
+                .read_path(&self.root.root.join(rel))
+                .is_ok_and(|(f, text)| {
+                    &f.rel == rel && blake3::hash(text.as_bytes()).to_hex().as_str() == hash
+                })
+        })
+    }
 }
 
 /// A page whose content is known and fingerprinted but not yet parsed.
@@ -72,31 +120,49 @@ pub struct JsonRecord {
     pub text: String,
     pub url: Option<String>,
     pub kind: Option<String>,
-    pub visibility: Option<String>,
+    /// Any JSON value: `null`, a list or a number is present and withholds the record.
+    #[serde(default, deserialize_with = "present")]
+    pub visibility: Option<serde_json::Value>,
     #[serde(default)]
     pub tags: Vec<String>,
     #[serde(default)]
     pub metadata: Option<serde_json::Value>,
 }
 
+/// A field that is present, `null` included, is `Some`.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(d).map(Some)
+}
+
+/// Whether a page or record URL may be linked to: a site-relative path (`/x`, not `//host`) or an
+/// `http(s)` URL, without whitespace or control characters.
+pub fn safe_url(url: &str) -> bool {
+    if url.is_empty()
+        || url
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || c == '\\')
+    {
+        return false;
+    }
+    if let Some(rest) = url.strip_prefix('/') {
+        return !rest.starts_with('/');
+    }
+    let lower = url.to_ascii_lowercase();
+    ["http://", "https://"]
+        .iter()
+        .any(|s| lower.starts_with(s) && lower.len() > s.len())
+}
+
 /// What ingestion found.
 #[derive(Debug, Default)]
 pub struct Ingested {
-    pub site_root: Option<PathBuf>,
+    pub site: Option<Site>,
     pub pending: Vec<Pending>,
     pub diagnostics: Vec<Diagnostic>,
     /// Pages left out by visibility (never read further).
     pub withheld: usize,
     /// Pages left out by `noindex`/`hidden`.
     pub noindex: usize,
-}
-
-fn allowed(v: Visibility, audience: Visibility) -> bool {
-    match v {
-        Visibility::Public => true,
-        Visibility::Internal => audience == Visibility::Internal,
-        Visibility::Private => false,
-    }
 }
 
 fn hash_parts(parts: &[&[u8]]) -> String {
@@ -171,21 +237,27 @@ fn ingest_jsonl(path: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnosti
                 continue;
             }
         }
-        let visibility = match record.visibility.as_deref().map(Visibility::parse) {
-            None => Visibility::Public,
-            Some(Some(v)) => v,
-            Some(None) => {
-                out.diagnostics.push(Diagnostic {
-                    file: display.clone(),
-                    line: Some(line_no),
-                    message: "field `visibility` must be public, internal or private; the record is withheld".into(),
-                });
-                out.withheld += 1;
-                continue;
-            }
-        };
-        if !allowed(visibility, opts.audience) {
+        let declared = Declared::from_json_value("visibility", record.visibility.as_ref());
+        if let Some(problem) = declared.problem() {
+            out.diagnostics.push(Diagnostic {
+                file: display.clone(),
+                line: Some(line_no),
+                message: format!("field {problem}; the record is withheld"),
+            });
+        }
+        if !allowed(declared.visibility(), opts.audience) {
             out.withheld += 1;
+            continue;
+        }
+        if let Some(url) = record.url.as_deref().filter(|u| !safe_url(u)) {
+            out.diagnostics.push(Diagnostic {
+                file: display.clone(),
+                line: Some(line_no),
+                message: format!(
+                    "field `url`: `{}` is neither a site-relative path (/…) nor an http(s) URL; the record is skipped",
+                    url.chars().take(80).collect::<String>()
+                ),
+            });
             continue;
         }
         if let Some(prev) = seen.insert(id.clone(), line_no) {
@@ -213,11 +285,12 @@ fn ingest_jsonl(path: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnosti
 
 fn settings_hash(opts: &IngestOptions, extra: &[&[u8]]) -> String {
     let head = format!(
-        "ingest={INGEST_VERSION};analyzer={};audience={:?};max_chars={};unlisted={}",
+        "ingest={INGEST_VERSION};analyzer={};audience={:?};max_chars={};unlisted={};max_file={}",
         aidocs_core::ANALYZER_VERSION,
         opts.audience,
         opts.chunk.max_chars,
-        opts.include_unlisted
+        opts.include_unlisted,
+        opts.max_file_bytes
     );
     let mut parts: Vec<&[u8]> = vec![head.as_bytes()];
     parts.extend_from_slice(extra);
@@ -238,39 +311,56 @@ fn parse_openapi_ref(s: &str) -> Option<(Option<String>, String)> {
 }
 
 fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic> {
-    let config = load_site(root)?;
+    let site_root = SiteRoot::new(root, opts.max_file_bytes)?;
+    let mut config = load_site(&site_root)?;
+    let rules = std::mem::take(&mut config.visibility);
     let mut out = Ingested {
-        site_root: Some(root.to_path_buf()),
+        diagnostics: std::mem::take(&mut config.warnings),
         ..Default::default()
     };
+    let refused = |rel: &str, e: &dyn std::fmt::Display| Diagnostic {
+        file: rel.to_owned(),
+        line: None,
+        message: format!("not read: {e}; the page is skipped"),
+    };
 
-    // Which files are pages, with their navigation entry.
-    let mut files: BTreeMap<String, Option<NavEntry>> = BTreeMap::new();
+    // Which files are pages (as written, site-relative, and resolved), with their navigation entry.
+    let mut files: BTreeMap<String, (SiteFile, Option<NavEntry>)> = BTreeMap::new();
+    let config_file = config.config_file.clone().unwrap_or_default();
     if config.config_file.is_some() {
         for (key, nav) in &config.pages {
-            match resolve_page_file(root, key) {
-                Some(rel) => {
-                    files.entry(rel).or_insert_with(|| Some(nav.clone()));
+            match resolve_page_file(&site_root, key) {
+                Ok(Some((rel, file))) => {
+                    files.entry(rel).or_insert_with(|| (file, Some(nav.clone())));
                 }
-                None => out.diagnostics.push(Diagnostic {
-                    file: config.config_file.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+                Ok(None) => out.diagnostics.push(Diagnostic {
+                    file: config_file.clone(),
                     line: None,
                     message: format!("navigation lists page `{key}` but no `{key}.mdx`/`.md` exists; it is skipped"),
                 }),
+                Err((rel, e)) => out.diagnostics.push(Diagnostic {
+                    file: config_file.clone(),
+                    line: None,
+                    message: format!("navigation page `{key}`: `{rel}` is not read: {e}; it is skipped"),
+                }),
             }
         }
-        if opts.include_unlisted {
-            for rel in markdown_files(root) {
-                files.entry(rel).or_insert(None);
-            }
-        }
-    } else {
+    }
+    if config.config_file.is_none() || opts.include_unlisted {
         for rel in markdown_files(root) {
-            files.insert(rel, None);
+            if files.contains_key(&rel) {
+                continue;
+            }
+            match site_root.resolve(&root.join(&rel)) {
+                Ok(f) => {
+                    files.insert(rel, (f, None));
+                }
+                Err(e) => out.diagnostics.push(refused(&rel, &e)),
+            }
         }
     }
 
-    // Read each page and its frontmatter; apply visibility before anything else.
+    // Read each page and its frontmatter; decide its visibility before anything else.
     struct Read {
         rel: String,
         text: String,
@@ -279,16 +369,17 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         nav: Option<NavEntry>,
     }
     let mut reads = Vec::new();
-    for (rel, nav) in files {
-        let path = root.join(&rel);
-        let text = match std::fs::read_to_string(&path) {
+    for (rel, (file, nav)) in files {
+        // Globs apply to the page as listed and as resolved (a symlink into `drafts/` is a draft).
+        let globbed = rules.for_paths([rel.as_str(), file.rel.as_str()]);
+        if !allowed(globbed.visibility(), opts.audience) {
+            out.withheld += 1;
+            continue;
+        }
+        let text = match site_root.read(&file) {
             Ok(t) => t,
             Err(e) => {
-                out.diagnostics.push(Diagnostic {
-                    file: rel.clone(),
-                    line: None,
-                    message: format!("cannot read ({e}); the page is skipped"),
-                });
+                out.diagnostics.push(refused(&rel, &e));
                 continue;
             }
         };
@@ -303,21 +394,15 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 continue;
             }
         };
-        let visibility = match fm.visibility.as_deref() {
-            Some(v) => match Visibility::parse(v) {
-                Some(v) => v,
-                None => {
-                    out.diagnostics.push(Diagnostic {
-                        file: rel.clone(),
-                        line: None,
-                        message: format!("frontmatter `visibility: {v}` is not public, internal or private; the page is withheld"),
-                    });
-                    Visibility::Private
-                }
-            },
-            None => config.visibility.for_path(&rel).unwrap_or_default(),
-        };
-        if !allowed(visibility, opts.audience) {
+        let declared = fm.visibility.clone().combine(globbed);
+        if let Some(problem) = declared.problem() {
+            out.diagnostics.push(Diagnostic {
+                file: rel.clone(),
+                line: None,
+                message: format!("frontmatter {problem}; the page is withheld"),
+            });
+        }
+        if !allowed(declared.visibility(), opts.audience) {
             out.withheld += 1;
             continue;
         }
@@ -334,38 +419,57 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         });
     }
 
-    // OpenAPI specs: from the config, the command line, and page frontmatter.
-    let mut spec_files: Vec<(PathBuf, String, bool)> = Vec::new();
+    // OpenAPI specs: from the config, the command line, and page frontmatter. (path, display,
+    // listed, named on the command line)
+    let mut spec_files: Vec<(PathBuf, String, bool, bool)> = Vec::new();
     for rel in &config.openapi {
-        spec_files.push((
-            root.join(rel),
-            rel.to_string_lossy().replace('\\', "/"),
-            true,
-        ));
+        spec_files.push((root.join(rel), rel.clone(), true, false));
     }
     for p in &opts.openapi {
-        spec_files.push((p.clone(), p.display().to_string(), true));
+        spec_files.push((p.clone(), p.display().to_string(), true, true));
     }
     for r in &reads {
         if let Some((Some(spec), _)) = r.fm.openapi.as_deref().and_then(parse_openapi_ref) {
-            spec_files.push((root.join(&spec), spec, false));
+            match normalize_rel(&spec) {
+                Some(rel) => spec_files.push((root.join(&rel), rel, false, false)),
+                None => out.diagnostics.push(Diagnostic {
+                    file: r.rel.clone(),
+                    line: None,
+                    message: format!("frontmatter `openapi: {spec}` is not a path inside the site; the spec is not read"),
+                }),
+            }
         }
     }
     let mut loaded: BTreeMap<String, (bool, Vec<Operation>)> = BTreeMap::new();
     let mut spec_hashes: Vec<String> = Vec::new();
-    for (path, display, listed) in spec_files {
+    for (path, display, listed, command_line) in spec_files {
         if let Some(entry) = loaded.get_mut(&display) {
             entry.0 |= listed;
             continue;
         }
-        match load_spec(&path, &display) {
-            Ok(spec) => {
+        let read = if command_line {
+            // The operator names these; the repository's references stay inside the site.
+            site_root.resolve_anywhere(&path)
+        } else {
+            site_root.resolve(&path)
+        }
+        .and_then(|f| site_root.read(&f).map(|t| (f, t)));
+        let spec = read
+            .map_err(|e| Diagnostic {
+                file: display.clone(),
+                line: None,
+                message: format!("cannot read: {e}"),
+            })
+            .and_then(|(f, text)| {
                 spec_hashes.push(format!(
                     "{display}:{}",
-                    std::fs::read(&path)
-                        .map(|b| blake3::hash(&b).to_hex().to_string())
-                        .unwrap_or_default()
+                    blake3::hash(text.as_bytes()).to_hex()
                 ));
+                let globbed = rules.for_paths([display.as_str(), f.rel.as_str()]);
+                load_spec_text(&text, &path, &display, globbed)
+            });
+        match spec {
+            Ok(spec) => {
                 loaded.insert(display, (listed, spec.operations));
             }
             Err(d) => {
@@ -388,12 +492,14 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             if loaded.contains_key(&display) {
                 continue;
             }
-            if let Ok(spec) = load_spec(&path, &display) {
+            let Ok((f, text)) = site_root.read_path(&path) else {
+                continue;
+            };
+            let globbed = rules.for_paths([display.as_str(), f.rel.as_str()]);
+            if let Ok(spec) = load_spec_text(&text, &path, &display, globbed) {
                 spec_hashes.push(format!(
                     "{display}:{}",
-                    std::fs::read(&path)
-                        .map(|b| blake3::hash(&b).to_hex().to_string())
-                        .unwrap_or_default()
+                    blake3::hash(text.as_bytes()).to_hex()
                 ));
                 loaded.insert(display, (false, spec.operations));
             }
@@ -411,8 +517,8 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         {
             if e.file_type().is_file() {
                 snippet_hash.update(e.path().to_string_lossy().as_bytes());
-                if let Ok(b) = std::fs::read(e.path()) {
-                    snippet_hash.update(&b);
+                if let Ok(t) = read_bounded(e.path(), opts.max_file_bytes) {
+                    snippet_hash.update(t.as_bytes());
                 }
             }
         }
@@ -424,9 +530,19 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         &[
             snippet_hash.as_bytes(),
             spec_blob.as_bytes(),
-            config.visibility.source.as_bytes(),
+            rules.source.as_bytes(),
         ],
     );
+    for (level, glob) in rules.unmatched_in(root) {
+        out.diagnostics.push(Diagnostic {
+            file: "aidocs.json".into(),
+            line: None,
+            message: format!(
+                "`visibility.{}` glob `{glob}` matches no file of the site",
+                format!("{level:?}").to_lowercase()
+            ),
+        });
+    }
 
     let mut consumed: BTreeMap<(String, String), ()> = BTreeMap::new();
     let find_op = |spec: Option<&str>, key: &str| -> Option<(String, Operation)> {
@@ -463,7 +579,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             }
         }
         if let Some(op) = &operation {
-            if !allowed(op.visibility, opts.audience) {
+            if !allowed(op.visibility(), opts.audience) {
                 out.withheld += 1;
                 continue;
             }
@@ -504,7 +620,14 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             if consumed.contains_key(&(display.clone(), op.key())) || op.excluded {
                 continue;
             }
-            if !allowed(op.visibility, opts.audience) {
+            if let Some(problem) = op.declared.problem() {
+                out.diagnostics.push(Diagnostic {
+                    file: display.clone(),
+                    line: None,
+                    message: format!("operation `{}`: {problem}; it is withheld", op.key()),
+                });
+            }
+            if !allowed(op.visibility(), opts.audience) {
                 out.withheld += 1;
                 continue;
             }
@@ -537,6 +660,10 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         }
     }
     out.pending.sort_by(|a, b| a.id.cmp(&b.id));
+    out.site = Some(Site {
+        root: site_root,
+        rules,
+    });
     Ok(out)
 }
 
@@ -621,11 +748,7 @@ fn api_meta(op: &Operation) -> ApiMeta2 {
 }
 
 /// Parses a pending page into chunks. Warnings (missing snippets) are returned alongside.
-pub fn parse(
-    p: &Pending,
-    site_root: Option<&Path>,
-    opts: &IngestOptions,
-) -> (Page, Vec<Diagnostic>) {
+pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, Vec<Diagnostic>) {
     let mut warnings = Vec::new();
     let page = match &p.source {
         Source::Mdx {
@@ -636,15 +759,19 @@ pub fn parse(
             nav,
             operation,
         } => {
-            let root = site_root.unwrap_or(Path::new("."));
+            let Some(site) = site else {
+                unreachable!("a page of a site is parsed with its site")
+            };
+            let root = &site.root.root;
             let body = text.get(*body_start..).unwrap_or_default();
             let dir = root
                 .join(rel)
                 .parent()
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|| root.to_path_buf());
-            let mut snippets = SnippetResolver::new(root);
+            let mut snippets = SnippetResolver::new(site.includes(opts.audience));
             let mut markdown = mdx_to_markdown(body, &dir, &mut snippets);
+            let includes = std::mem::take(&mut snippets.includes);
             for w in snippets.warnings {
                 warnings.push(Diagnostic {
                     file: rel.clone(),
@@ -700,6 +827,7 @@ pub fn parse(
                 exact_keys: keys,
                 chunks,
                 source: rel.clone(),
+                includes,
             }
         }
         Source::Operation { op, spec, nav } => {
@@ -739,6 +867,7 @@ pub fn parse(
                 exact_keys: keys,
                 chunks,
                 source: spec.clone(),
+                includes: Vec::new(),
             }
         }
         Source::Record { record, file, line } => {
@@ -780,6 +909,7 @@ pub fn parse(
                 exact_keys: vec![exact_key(EXACT_TITLE_PREFIX, &title)],
                 chunks,
                 source: format!("{file}:{line}"),
+                includes: Vec::new(),
             }
         }
     };

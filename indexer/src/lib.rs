@@ -26,6 +26,7 @@ pub mod query;
 pub mod serve;
 pub mod site;
 pub mod vectors;
+pub mod visibility;
 
 pub use build::{build, BuildError, BuildOptions, BuildSummary};
 pub use model::{Diagnostic, Visibility};

@@ -250,9 +250,15 @@ struct BuildArgs {
     /// Index pages that are not in the navigation.
     #[arg(long)]
     include_unlisted: bool,
-    /// Persistent build cache (default: `.aidocs-cache/` beside the output directory).
+    /// Persistent build cache (default: $AIDOCS_CACHE_DIR, else the user's cache directory,
+    /// `~/.cache/aidocs/builds/<site and output>`). Refused inside the output or its parent
+    /// directory, which may be served with the site.
     #[arg(long)]
     cache_dir: Option<PathBuf>,
+    /// The largest file (page, snippet, spec, navigation file) the build reads; larger ones are
+    /// refused with a warning.
+    #[arg(long, default_value_t = aidocs_index::visibility::DEFAULT_MAX_FILE_BYTES)]
+    max_file_bytes: u64,
     /// Target term-shard payload size in bytes.
     #[arg(long, default_value_t = ShardSizes::default().term_bytes)]
     shard_size: usize,
@@ -555,6 +561,7 @@ fn main() -> ExitCode {
                 chunk: ChunkConfig {
                     max_chars: max_chunk_chars.max(200),
                 },
+                max_file_bytes: aidocs_index::visibility::DEFAULT_MAX_FILE_BYTES,
             };
             let embedder = if vectors {
                 match locate_model(model.as_deref()).and_then(|d| Embedder::load(&d)) {
@@ -718,6 +725,7 @@ fn run_build(a: BuildArgs) -> ExitCode {
     opts.strict = a.strict;
     opts.include_unlisted = a.include_unlisted;
     opts.cache_dir = a.cache_dir;
+    opts.max_file_bytes = a.max_file_bytes.max(1);
     opts.sizes = ShardSizes {
         term_bytes: a.shard_size.max(256),
         meta_bytes: a.meta_shard_size.max(256),

@@ -5,6 +5,14 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use crate::model::Visibility;
+use crate::visibility::{allowed, check_nesting, Declared, Refusal, SiteRoot, VisibilityRules};
+
+/// The most text one page may expand to through snippets, and the most snippets it may inline:
+/// past either, further snippets are left out (one warning), so an include "bomb" costs seconds.
+pub const MAX_EXPANDED_BYTES: usize = 4 << 20;
+pub const MAX_INCLUSIONS: usize = 2_000;
+
 /// Attributes whose values are human text worth indexing (`<Card title="...">`, `<ParamField path="id">`).
 const TEXT_ATTRIBUTES: &[&str] = &[
     "title",
@@ -32,7 +40,8 @@ pub struct Frontmatter {
     pub openapi: Option<String>,
     pub noindex: bool,
     pub hidden: bool,
-    pub visibility: Option<String>,
+    /// Every `visibility` key, read without regard to case (see [`Declared::from_yaml`]).
+    pub visibility: Declared,
     /// `lang:` (or `language:`): the page's language, over the navigation's.
     pub language: Option<String>,
 }
@@ -77,8 +86,17 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
     if yaml.trim().is_empty() {
         return Ok(Frontmatter::default());
     }
-    let value: serde_yaml::Value = serde_yaml::from_str(yaml).map_err(|e| MdxError {
+    check_nesting(yaml).map_err(|m| MdxError {
+        line: 2,
+        message: format!("frontmatter {m}"),
+    })?;
+    let mut value: serde_yaml::Value = serde_yaml::from_str(yaml).map_err(|e| MdxError {
         line: e.location().map_or(1, |l| l.line() + 1),
+        message: format!("invalid YAML frontmatter: {e}"),
+    })?;
+    // `<<: *defaults` carries keys (a visibility among them) like any other.
+    value.apply_merge().map_err(|e| MdxError {
+        line: 2,
         message: format!("invalid YAML frontmatter: {e}"),
     })?;
     let serde_yaml::Value::Mapping(map) = value else {
@@ -120,29 +138,51 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
         openapi: string("openapi"),
         noindex: flag("noindex"),
         hidden: flag("hidden"),
-        visibility: string("visibility"),
+        visibility: Declared::from_yaml(&map),
         language: string("lang").or_else(|| string("language")),
     })
 }
 
-/// Resolves snippet paths (`/snippets/x.mdx`) to file contents. Missing snippets are reported, not fatal.
+/// What a page's includes are checked against: the site, its globs and the build's audience.
+#[derive(Clone, Copy)]
+pub struct IncludePolicy<'a> {
+    pub site: &'a SiteRoot,
+    pub rules: &'a VisibilityRules,
+    pub audience: Visibility,
+}
+
+/// Resolves and reads the files a page includes (`/snippets/x.mdx`, relative imports), each only when
+/// it lies inside the site and its own visibility (its globs and frontmatter, most restrictive) is
+/// allowed in the build. Refusals are reported as warnings, never fatal; every file read is recorded
+/// with its content hash, so that a cached page is parsed again when one of them changes.
 pub struct SnippetResolver<'a> {
-    pub site_root: &'a Path,
+    policy: IncludePolicy<'a>,
     pub warnings: Vec<String>,
+    /// (canonical site-relative path, blake3 of its bytes) of every included file, sorted, unique.
+    pub includes: Vec<(String, String)>,
+    expanded: usize,
+    inclusions: usize,
+    capped: bool,
 }
 
 impl<'a> SnippetResolver<'a> {
-    pub fn new(site_root: &'a Path) -> Self {
+    pub fn new(policy: IncludePolicy<'a>) -> Self {
         SnippetResolver {
-            site_root,
+            policy,
             warnings: Vec::new(),
+            includes: Vec::new(),
+            expanded: 0,
+            inclusions: 0,
+            capped: false,
         }
     }
 
-    fn resolve(&mut self, spec: &str, from_dir: &Path) -> Option<PathBuf> {
+    /// The file `spec` names, its text and body offset, or `None` with a warning.
+    fn load(&mut self, spec: &str, from_dir: &Path) -> Option<(PathBuf, String, usize)> {
         let spec = spec.trim();
+        let root = &self.policy.site.root;
         let base = if let Some(rest) = spec.strip_prefix('/') {
-            self.site_root.join(rest)
+            root.join(rest)
         } else {
             from_dir.join(spec)
         };
@@ -151,16 +191,80 @@ impl<'a> SnippetResolver<'a> {
             base.with_extension("mdx"),
             base.with_extension("md"),
         ];
-        let root = self.site_root.canonicalize().ok()?;
+        let mut found = None;
         for c in candidates {
-            if let Ok(real) = c.canonicalize() {
-                // Never read outside the site: a snippet path is site content, not a file-system escape.
-                if real.starts_with(&root) && real.is_file() {
-                    return Some(real);
+            match self.policy.site.resolve(&c) {
+                Ok(f) => {
+                    found = Some(f);
+                    break;
+                }
+                Err(Refusal::Missing) => {}
+                Err(e) => {
+                    self.warnings.push(format!(
+                        "snippet `{spec}` is not read: {e}; its text is left out"
+                    ));
+                    return None;
                 }
             }
         }
-        None
+        let Some(file) = found else {
+            self.warnings.push(format!(
+                "snippet `{spec}` not found under the site root; its text is left out"
+            ));
+            return None;
+        };
+        let src = match self.policy.site.read(&file) {
+            Ok(s) => s,
+            Err(e) => {
+                self.warnings.push(format!(
+                    "snippet `{spec}` is not read: {e}; its text is left out"
+                ));
+                return None;
+            }
+        };
+        let hash = blake3::hash(src.as_bytes()).to_hex().to_string();
+        if let Err(pos) = self.includes.binary_search_by(|(r, _)| r.cmp(&file.rel)) {
+            self.includes.insert(pos, (file.rel.clone(), hash));
+        }
+        let (declared, body_start) = match split_frontmatter(&src) {
+            Ok((fm, body, _)) => (fm.visibility, src.len() - body.len()),
+            Err(e) => (
+                Declared::Unreadable(format!("its frontmatter does not parse ({})", e.message)),
+                0,
+            ),
+        };
+        let declared = declared.combine(Declared::from_glob(self.policy.rules.for_path(&file.rel)));
+        let v = declared.visibility();
+        if !allowed(v, self.policy.audience) {
+            let why = declared
+                .problem()
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("it is {}", format!("{v:?}").to_lowercase()));
+            self.warnings.push(format!(
+                "snippet `{spec}` ({}) is withheld: {why}; its text is left out",
+                file.rel
+            ));
+            return None;
+        }
+        Some((file.path, src, body_start))
+    }
+
+    /// Counts an inclusion of `len` bytes against the page's budget; false (one warning) past it.
+    fn admit(&mut self, len: usize) -> bool {
+        if self.capped {
+            return false;
+        }
+        self.inclusions += 1;
+        self.expanded += len;
+        if self.inclusions > MAX_INCLUSIONS || self.expanded > MAX_EXPANDED_BYTES {
+            self.capped = true;
+            self.warnings.push(format!(
+                "snippets expand this page past {MAX_INCLUSIONS} inclusions or {} MB of text; the rest are left out",
+                MAX_EXPANDED_BYTES >> 20
+            ));
+            return false;
+        }
+        true
     }
 }
 
@@ -279,6 +383,13 @@ fn convert(
             b'{' => {
                 i = skip_balanced(bytes, i);
             }
+            // An HTML comment, of any length: readers never see it (an unclosed one runs to the end).
+            b'<' if kept[i..].starts_with("<!--") => {
+                i = kept[i + 4..]
+                    .find("-->")
+                    .map_or(kept.len(), |p| i + 4 + p + 3);
+                out.push('\n');
+            }
             b'<' if bytes
                 .get(i + 1)
                 .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'/' || *b == b'>') =>
@@ -349,18 +460,19 @@ fn inline_snippet(
     seen: &mut HashSet<PathBuf>,
     depth: usize,
 ) -> Option<String> {
-    let Some(path) = snippets.resolve(spec, from_dir) else {
-        snippets.warnings.push(format!(
-            "snippet `{spec}` not found under the site root; its text is left out"
-        ));
+    if snippets.capped {
         return None;
-    };
+    }
+    let (path, src, body_start) = snippets.load(spec, from_dir)?;
     if depth >= 8 || !seen.insert(path.clone()) {
         snippets.warnings.push(format!("snippet `{spec}` includes itself (directly or through other snippets); the cycle is cut"));
         return None;
     }
-    let src = std::fs::read_to_string(&path).ok()?;
-    let (_, body, _) = split_frontmatter(&src).unwrap_or((Frontmatter::default(), &src, 1));
+    let body = &src[body_start..];
+    if !snippets.admit(body.len()) {
+        seen.remove(&path);
+        return None;
+    }
     let dir = path.parent().unwrap_or(from_dir).to_path_buf();
     let text = convert(body, &dir, snippets, seen, depth + 1);
     seen.remove(&path);
@@ -561,7 +673,13 @@ mod tests {
 
     fn md(src: &str) -> String {
         let root = std::env::temp_dir();
-        let mut r = SnippetResolver::new(&root);
+        let site = SiteRoot::new(&root, 1 << 20).unwrap();
+        let rules = VisibilityRules::default();
+        let mut r = SnippetResolver::new(IncludePolicy {
+            site: &site,
+            rules: &rules,
+            audience: Visibility::Public,
+        });
         mdx_to_markdown(src, &root, &mut r)
     }
 
@@ -589,6 +707,16 @@ mod tests {
         assert!(!out.contains("props.x"));
         assert!(!out.contains("export"));
         assert!(!out.contains("href"));
+    }
+
+    #[test]
+    fn issue_18_comments_and_expressions_are_not_indexed() {
+        let out = md("Seen.\n<!-- hidden one\nhidden two\n\nhidden three -->\nAlso seen.\n{/* mdx comment */}\n{secret.expression}\n<!-- unclosed\nhidden four\n");
+        assert!(out.contains("Seen.") && out.contains("Also seen."), "{out}");
+        for w in ["hidden", "mdx comment", "expression"] {
+            assert!(!out.contains(w), "{w} in {out}");
+        }
+        assert!(md("Use `<!-- x -->` in HTML.").contains("<!-- x -->"));
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub enum Visibility {
 }
 
 impl Visibility {
+    /// One visibility word, read without regard to case or surrounding spaces.
     pub fn parse(s: &str) -> Option<Self> {
         match s.trim().to_ascii_lowercase().as_str() {
             "public" => Some(Visibility::Public),
@@ -46,6 +47,10 @@ pub struct Page {
     pub chunks: Vec<Chunk>,
     /// Source file, for messages.
     pub source: String,
+    /// Files the page included (canonical site-relative path, blake3 of their bytes): a cached page
+    /// is parsed again when one of them changes.
+    #[serde(skip)]
+    pub includes: Vec<(String, String)>,
 }
 
 /// Serializable mirror of [`ApiMeta`].

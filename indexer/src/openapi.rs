@@ -8,6 +8,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::model::{Diagnostic, Visibility};
+use crate::visibility::{check_nesting, read_bounded, Declared, DEFAULT_MAX_FILE_BYTES};
 
 const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
@@ -30,11 +31,16 @@ pub struct Operation {
     pub parameters: Vec<String>,
     pub request_fields: Vec<String>,
     pub response_fields: Vec<String>,
-    pub visibility: Visibility,
+    /// The most restrictive of what applies to it: the spec file's globs, the document's, the path
+    /// item's and the operation's own `x-visibility` / `x-internal`.
+    pub declared: Declared,
     pub excluded: bool,
 }
 
 impl Operation {
+    pub fn visibility(&self) -> Visibility {
+        self.declared.visibility()
+    }
     /// `METHOD /path`.
     pub fn key(&self) -> String {
         format!("{} {}", self.method, self.path)
@@ -81,24 +87,41 @@ pub struct Spec {
     pub operations: Vec<Operation>,
 }
 
-/// Reads and flattens a spec. Syntax errors name the line; a spec that is not OpenAPI 3 is rejected.
+/// Reads and flattens a spec file (tests and tools; the build reads through [`load_spec_text`]).
 pub fn load_spec(path: &Path, display: &str) -> Result<Spec, Diagnostic> {
+    let src = read_bounded(path, DEFAULT_MAX_FILE_BYTES).map_err(|e| Diagnostic {
+        file: display.to_owned(),
+        line: None,
+        message: format!("cannot read: {e}"),
+    })?;
+    load_spec_text(&src, path, display, Declared::Absent)
+}
+
+/// Flattens a spec's text (`path` tells YAML from JSON by its extension). Syntax errors name the
+/// line; a spec that is not OpenAPI 3 is rejected. `declared` is what applies to the whole file
+/// from outside (its globs); every operation combines it with the document's, its path item's and
+/// its own declarations.
+pub fn load_spec_text(
+    src: &str,
+    path: &Path,
+    display: &str,
+    declared: Declared,
+) -> Result<Spec, Diagnostic> {
     let diag = |line: Option<usize>, message: String| Diagnostic {
         file: display.to_owned(),
         line,
         message,
     };
-    let src = std::fs::read_to_string(path).map_err(|e| diag(None, format!("cannot read: {e}")))?;
     let is_yaml = matches!(
         path.extension().and_then(|e| e.to_str()),
         Some("yaml" | "yml")
     );
+    check_nesting(src).map_err(|m| diag(None, m))?;
     let root: Value = if is_yaml {
-        serde_yaml::from_str(&src)
+        serde_yaml::from_str(src)
             .map_err(|e| diag(e.location().map(|l| l.line()), format!("invalid YAML: {e}")))?
     } else {
-        serde_json::from_str(&src)
-            .map_err(|e| diag(Some(e.line()), format!("invalid JSON: {e}")))?
+        serde_json::from_str(src).map_err(|e| diag(Some(e.line()), format!("invalid JSON: {e}")))?
     };
     let version = root.get("openapi").and_then(Value::as_str).unwrap_or("");
     if !version.starts_with('3') {
@@ -112,14 +135,18 @@ pub fn load_spec(path: &Path, display: &str) -> Result<Spec, Diagnostic> {
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_owned();
+    let document = declared.combine(Declared::from_openapi(&root));
     let mut operations = Vec::new();
     if let Some(paths) = root.get("paths").and_then(Value::as_object) {
         for (path, item) in paths {
             let item = resolve(&root, item);
             let shared_params = item.get("parameters").cloned().unwrap_or(Value::Null);
+            let item_declared = document.clone().combine(Declared::from_openapi(item));
             for m in METHODS {
                 let Some(op) = item.get(*m) else { continue };
-                operations.push(flatten(&root, m, path, op, &shared_params));
+                let mut op = flatten(&root, m, path, op, &shared_params);
+                op.declared = item_declared.clone().combine(op.declared);
+                operations.push(op);
             }
         }
     }
@@ -195,15 +222,6 @@ fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &V
             }
         }
     }
-    let visibility = match op
-        .get("x-visibility")
-        .and_then(Value::as_str)
-        .and_then(Visibility::parse)
-    {
-        Some(v) => v,
-        None if op.get("x-internal").and_then(Value::as_bool) == Some(true) => Visibility::Internal,
-        None => Visibility::Public,
-    };
     let excluded = ["x-excluded", "x-hidden"]
         .iter()
         .any(|k| op.get(*k).and_then(Value::as_bool) == Some(true));
@@ -226,7 +244,7 @@ fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &V
         parameters,
         request_fields,
         response_fields,
-        visibility,
+        declared: Declared::from_openapi(op),
         excluded,
     }
 }
@@ -331,6 +349,63 @@ mod tests {
                 .any(|f| f.starts_with("`manager.manager")),
             "cycle must be cut"
         );
+    }
+
+    #[test]
+    fn issue_18_path_items_and_documents_declare_visibility_too() {
+        let spec = r##"{"openapi":"3.0.0","info":{"title":"T"},"paths":{
+            "/a":{"x-internal":true,"get":{"operationId":"a"}},
+            "/b":{"x-visibility":"private","get":{"operationId":"b","x-visibility":"public"}},
+            "/c":{"get":{"operationId":"c","x-internal":"true"}},
+            "/d":{"get":{"operationId":"d","x-visibility":["public"]}},
+            "/e":{"get":{"operationId":"e","x-visibility":"secret"}},
+            "/f":{"get":{"operationId":"f"}}}}"##;
+        let ops = load_spec_text(spec, Path::new("s.json"), "s.json", Declared::Absent)
+            .unwrap()
+            .operations;
+        let v: Vec<_> = ops
+            .iter()
+            .map(|o| (o.operation_id.as_str(), o.visibility()))
+            .collect();
+        assert_eq!(
+            v,
+            [
+                ("a", Visibility::Internal),
+                ("b", Visibility::Private),
+                ("c", Visibility::Internal),
+                ("d", Visibility::Private),
+                ("e", Visibility::Private),
+                ("f", Visibility::Public),
+            ]
+        );
+        let internal_doc = spec.replacen("\"info\"", "\"x-internal\":true,\"info\"", 1);
+        let ops = load_spec_text(
+            &internal_doc,
+            Path::new("s.json"),
+            "s.json",
+            Declared::Absent,
+        )
+        .unwrap()
+        .operations;
+        assert!(ops.iter().all(|o| o.visibility() >= Visibility::Internal));
+        let ops = load_spec_text(
+            spec,
+            Path::new("s.json"),
+            "s.json",
+            Declared::Known(Visibility::Private),
+        )
+        .unwrap()
+        .operations;
+        assert!(ops.iter().all(|o| o.visibility() == Visibility::Private));
+    }
+
+    #[test]
+    fn issue_18_deeply_nested_specs_are_refused_before_parsing() {
+        let deep = format!("openapi: 3.0.0\npaths: {}\n", "[".repeat(200_000));
+        let t = std::time::Instant::now();
+        let e = load_spec_text(&deep, Path::new("s.yaml"), "s.yaml", Declared::Absent).unwrap_err();
+        assert!(e.message.contains("nests"), "{}", e.message);
+        assert!(t.elapsed().as_secs() < 5);
     }
 
     #[test]

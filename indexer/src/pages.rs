@@ -79,7 +79,7 @@ pub fn export_pages(
     let parsed: Vec<(Page, Vec<Diagnostic>)> = ingested
         .pending
         .par_iter()
-        .map(|p| parse(p, ingested.site_root.as_deref(), opts))
+        .map(|p| parse(p, ingested.site.as_ref(), opts))
         .collect();
     let mut page_vectors: Vec<Option<Vec<f32>>> = vec![None; parsed.len()];
     if let Some(src) = vectors {
@@ -156,7 +156,6 @@ pub fn export_pages(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chunk::ChunkConfig;
     use crate::Visibility;
 
     fn fixture(name: &str) -> std::path::PathBuf {
@@ -167,12 +166,7 @@ mod tests {
     }
 
     fn options(audience: Visibility) -> IngestOptions {
-        IngestOptions {
-            audience,
-            include_unlisted: false,
-            openapi: Vec::new(),
-            chunk: ChunkConfig::default(),
-        }
+        IngestOptions::new(audience)
     }
 
     fn export(audience: Visibility) -> Vec<serde_json::Value> {

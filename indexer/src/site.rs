@@ -2,12 +2,13 @@
 //! navigation files, language and version variants; or, without a config file, every Markdown file.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde_json::Value;
 
-use crate::model::{Diagnostic, Visibility};
+use crate::model::Diagnostic;
+pub use crate::visibility::VisibilityRules;
+use crate::visibility::{normalize_rel, Refusal, SiteFile, SiteRoot};
 
 /// Where a page sits in the navigation.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
@@ -29,48 +30,29 @@ impl NavEntry {
 /// What the site configuration says.
 #[derive(Debug, Default)]
 pub struct SiteConfig {
-    pub config_file: Option<PathBuf>,
-    /// Page path (without extension, no leading `/`) → navigation entry (first occurrence wins).
+    pub config_file: Option<String>,
+    /// Page key (site-relative, normalised, without extension) → navigation entry (first wins).
     pub pages: BTreeMap<String, NavEntry>,
     /// Operations listed in navigation as `"[spec ]METHOD /path"`: key `METHOD /path`.
     pub operations: BTreeMap<String, NavEntry>,
-    /// OpenAPI files referenced by the configuration, site-relative.
-    pub openapi: Vec<PathBuf>,
+    /// OpenAPI files referenced by the configuration: site-relative, normalised.
+    pub openapi: Vec<String>,
     pub visibility: VisibilityRules,
+    /// References refused (outside the site, not regular files, too large): reported, not fatal.
+    pub warnings: Vec<Diagnostic>,
 }
 
-/// Visibility globs from `aidocs.json` (`{"visibility": {"internal": ["internal/**"], "private": [...]}}`).
-#[derive(Debug, Default)]
-pub struct VisibilityRules {
-    internal: Option<GlobSet>,
-    private: Option<GlobSet>,
-    /// The raw rules, part of the cache fingerprint.
-    pub source: String,
-}
-
-impl VisibilityRules {
-    /// The visibility a glob assigns to a site-relative path, if any (private wins over internal).
-    pub fn for_path(&self, rel: &str) -> Option<Visibility> {
-        if self.private.as_ref().is_some_and(|g| g.is_match(rel)) {
-            return Some(Visibility::Private);
-        }
-        if self.internal.as_ref().is_some_and(|g| g.is_match(rel)) {
-            return Some(Visibility::Internal);
-        }
-        None
-    }
-}
-
-/// Reads and parses a JSON file; errors name the file and, for syntax errors, the line.
-fn read_json(path: &Path, what: &str) -> Result<(String, Value), Diagnostic> {
-    let file = path.display().to_string();
-    let src = std::fs::read_to_string(path).map_err(|e| Diagnostic {
-        file: file.clone(),
-        line: None,
-        message: format!("{what} cannot be read: {e}"),
-    })?;
+/// Reads and parses a JSON file of the site; errors name the file and, for syntax errors, the line.
+fn read_json(site: &SiteRoot, rel: &str, what: &str) -> Result<(String, Value), Diagnostic> {
+    let (_, src) = site
+        .read_path(&site.root.join(rel))
+        .map_err(|e| Diagnostic {
+            file: rel.to_owned(),
+            line: None,
+            message: format!("{what} cannot be read: {e}"),
+        })?;
     let value = serde_json::from_str(&src).map_err(|e| Diagnostic {
-        file,
+        file: rel.to_owned(),
         line: Some(e.line()),
         message: format!("invalid JSON: {e}"),
     })?;
@@ -78,38 +60,33 @@ fn read_json(path: &Path, what: &str) -> Result<(String, Value), Diagnostic> {
 }
 
 /// Reads the site's configuration. A broken config file is an error: without it the site has no shape.
-pub fn load_site(root: &Path) -> Result<SiteConfig, Diagnostic> {
+pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
     let mut cfg = SiteConfig {
-        visibility: load_visibility_rules(root)?,
+        visibility: load_visibility_rules(site)?,
         ..Default::default()
     };
     for name in ["docs.json", "mint.json"] {
-        let path = root.join(name);
-        if !path.is_file() {
+        if std::fs::symlink_metadata(site.root.join(name)).is_err() {
             continue;
         }
-        let (_, value) = read_json(&path, "site configuration")?;
-        cfg.config_file = Some(path.clone());
+        let (_, value) = read_json(site, name, "site configuration")?;
+        cfg.config_file = Some(name.to_owned());
         let mut walker = NavWalker {
-            root,
+            site,
+            file: name.to_owned(),
             cfg: &mut cfg,
             order: 0,
             depth: 0,
         };
         if name == "docs.json" {
             if let Some(nav) = value.get("navigation") {
-                walker.node(nav, root, &NavEntry::default())?;
+                walker.node(nav, "", &NavEntry::default())?;
             }
-            add_openapi(
-                &mut cfg,
-                value.get("api").and_then(|a| a.get("openapi")),
-                root,
-                root,
-            );
-            add_openapi(&mut cfg, value.get("openapi"), root, root);
+            walker.add_openapi(value.get("api").and_then(|a| a.get("openapi")), "");
+            walker.add_openapi(value.get("openapi"), "");
         } else {
             walker.legacy(&value)?;
-            add_openapi(&mut cfg, value.get("openapi"), root, root);
+            walker.add_openapi(value.get("openapi"), "");
         }
         break;
     }
@@ -118,74 +95,34 @@ pub fn load_site(root: &Path) -> Result<SiteConfig, Diagnostic> {
     Ok(cfg)
 }
 
-fn load_visibility_rules(root: &Path) -> Result<VisibilityRules, Diagnostic> {
-    let path = root.join("aidocs.json");
-    if !path.is_file() {
+fn load_visibility_rules(site: &SiteRoot) -> Result<VisibilityRules, Diagnostic> {
+    if std::fs::symlink_metadata(site.root.join("aidocs.json")).is_err() {
         return Ok(VisibilityRules::default());
     }
-    let (src, value) = read_json(&path, "visibility configuration")?;
-    let build = |level: &str| -> Result<Option<GlobSet>, Diagnostic> {
-        let Some(list) = value.get("visibility").and_then(|v| v.get(level)) else {
-            return Ok(None);
-        };
-        let Some(list) = list.as_array() else {
-            return Err(Diagnostic {
-                file: path.display().to_string(),
-                line: None,
-                message: format!("field `visibility.{level}` must be an array of glob strings"),
-            });
-        };
-        let mut b = GlobSetBuilder::new();
-        for g in list {
-            let s = g.as_str().unwrap_or_default();
-            let glob = Glob::new(s).map_err(|e| Diagnostic {
-                file: path.display().to_string(),
-                line: None,
-                message: format!("field `visibility.{level}`: bad glob `{s}`: {e}"),
-            })?;
-            b.add(glob);
-        }
-        Ok(Some(b.build().map_err(|e| Diagnostic {
-            file: path.display().to_string(),
-            line: None,
-            message: format!("field `visibility.{level}`: {e}"),
-        })?))
-    };
-    Ok(VisibilityRules {
-        internal: build("internal")?,
-        private: build("private")?,
-        source: src,
-    })
+    let (src, value) = read_json(site, "aidocs.json", "visibility configuration")?;
+    VisibilityRules::parse(&value, src, "aidocs.json")
 }
 
-fn add_openapi(cfg: &mut SiteConfig, v: Option<&Value>, root: &Path, base: &Path) {
-    let mut push = |s: &str| {
-        if s.starts_with("http://") || s.starts_with("https://") {
-            return;
-        }
-        let p = if let Some(rest) = s.strip_prefix('/') {
-            root.join(rest)
-        } else {
-            base.join(s)
-        };
-        if let Ok(rel) = p.strip_prefix(root) {
-            cfg.openapi.push(rel.to_path_buf());
-        }
-    };
-    match v {
-        Some(Value::String(s)) => push(s),
-        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).for_each(&mut push),
-        Some(Value::Object(o)) => {
-            if let Some(s) = o.get("source").and_then(Value::as_str) {
-                push(s)
-            }
-        }
-        _ => {}
+/// `dir/reference` (or `reference` from the root when it starts with `/`), normalised; `None` when
+/// it leaves the site.
+fn join_rel(dir: &str, reference: &str) -> Option<String> {
+    if reference.trim().starts_with('/') || dir.is_empty() {
+        normalize_rel(reference)
+    } else {
+        normalize_rel(&format!("{dir}/{}", reference.trim()))
     }
+}
+
+fn parent_rel(rel: &str) -> String {
+    rel.rsplit_once('/')
+        .map(|(d, _)| d.to_owned())
+        .unwrap_or_default()
 }
 
 struct NavWalker<'a> {
-    root: &'a Path,
+    site: &'a SiteRoot,
+    /// The navigation file being read (messages).
+    file: String,
     cfg: &'a mut SiteConfig,
     order: usize,
     depth: usize,
@@ -223,6 +160,14 @@ fn is_operation_ref(s: &str) -> Option<String> {
 }
 
 impl NavWalker<'_> {
+    fn warn(&mut self, message: String) {
+        self.cfg.warnings.push(Diagnostic {
+            file: self.file.clone(),
+            line: None,
+            message,
+        });
+    }
+
     fn add_page(&mut self, page: &str, ctx: &NavEntry) {
         let mut entry = ctx.clone();
         entry.order = self.order;
@@ -231,22 +176,53 @@ impl NavWalker<'_> {
             self.cfg.operations.entry(op).or_insert(entry);
             return;
         }
-        let key = page
-            .trim()
-            .trim_start_matches('/')
-            .trim_end_matches(".mdx")
-            .trim_end_matches(".md")
+        let written = page.trim();
+        if written.is_empty() || written.starts_with("http://") || written.starts_with("https://") {
+            return;
+        }
+        // Keys name pages from the site root, whatever file lists them (as Mintlify reads them).
+        let Some(key) = normalize_rel(written) else {
+            self.warn(format!(
+                "navigation page `{written}` is not a path inside the site; it is skipped"
+            ));
+            return;
+        };
+        let key = key
+            .strip_suffix(".mdx")
+            .or_else(|| key.strip_suffix(".md"))
+            .unwrap_or(&key)
             .to_owned();
-        if !key.is_empty() && !key.starts_with("http") {
-            self.cfg.pages.entry(key).or_insert(entry);
+        self.cfg.pages.entry(key).or_insert(entry);
+    }
+
+    /// `openapi` of the configuration or a navigation node: site-relative spec files (URLs are left
+    /// to the site's renderer).
+    fn add_openapi(&mut self, v: Option<&Value>, base: &str) {
+        let mut refs: Vec<&str> = Vec::new();
+        match v {
+            Some(Value::String(s)) => refs.push(s),
+            Some(Value::Array(a)) => refs.extend(a.iter().filter_map(Value::as_str)),
+            Some(Value::Object(o)) => refs.extend(o.get("source").and_then(Value::as_str)),
+            _ => {}
+        }
+        for s in refs {
+            if s.starts_with("http://") || s.starts_with("https://") {
+                continue;
+            }
+            match join_rel(base, s) {
+                Some(rel) => self.cfg.openapi.push(rel),
+                None => self.warn(format!(
+                    "`openapi: {s}` is not a path inside the site; the spec is not read"
+                )),
+            }
         }
     }
 
-    fn node(&mut self, v: &Value, base: &Path, ctx: &NavEntry) -> Result<(), Diagnostic> {
+    fn node(&mut self, v: &Value, base: &str, ctx: &NavEntry) -> Result<(), Diagnostic> {
         self.depth += 1;
         if self.depth > 64 {
             return Err(Diagnostic {
-                file: "docs.json".into(),
+                file: self.file.clone(),
                 line: None,
                 message: "navigation nests deeper than 64 levels ($ref cycle?)".into(),
             });
@@ -256,7 +232,7 @@ impl NavWalker<'_> {
         r
     }
 
-    fn node_inner(&mut self, v: &Value, base: &Path, ctx: &NavEntry) -> Result<(), Diagnostic> {
+    fn node_inner(&mut self, v: &Value, base: &str, ctx: &NavEntry) -> Result<(), Diagnostic> {
         match v {
             Value::String(s) => self.add_page(s, ctx),
             Value::Array(items) => {
@@ -267,10 +243,27 @@ impl NavWalker<'_> {
             Value::Object(o) => {
                 let mut merged;
                 let mut obj = o;
-                let mut base = base.to_path_buf();
+                let mut base = base.to_owned();
                 if let Some(r) = o.get("$ref").and_then(Value::as_str) {
-                    let path = base.join(r);
-                    let (_, loaded) = read_json(&path, "navigation `$ref`")?;
+                    let Some(rel) = join_rel(&base, r) else {
+                        self.warn(format!(
+                            "navigation `$ref: {r}` is not a path inside the site; it is skipped"
+                        ));
+                        return Ok(());
+                    };
+                    let loaded = match read_json(self.site, &rel, "navigation `$ref`") {
+                        Ok((_, v)) => v,
+                        Err(d) => {
+                            self.cfg.warnings.push(Diagnostic {
+                                message: format!(
+                                    "{} (from `$ref: {r}` in {}); it is skipped",
+                                    d.message, self.file
+                                ),
+                                ..d
+                            });
+                            return Ok(());
+                        }
+                    };
                     merged = o.clone();
                     merged.remove("$ref");
                     if let Value::Object(lo) = loaded {
@@ -281,7 +274,7 @@ impl NavWalker<'_> {
                         merged.insert("pages".into(), loaded);
                     }
                     obj = &merged;
-                    base = path.parent().unwrap_or(&base).to_path_buf();
+                    base = parent_rel(&rel);
                 }
                 let mut ctx = ctx.clone();
                 if let Some(l) = obj.get("language").and_then(Value::as_str) {
@@ -297,7 +290,7 @@ impl NavWalker<'_> {
                     }
                 }
                 if let Some(openapi) = obj.get("openapi") {
-                    add_openapi(self.cfg, Some(openapi), self.root, &base);
+                    self.add_openapi(Some(openapi), &base);
                 }
                 if let Some(root_page) = obj.get("root").and_then(Value::as_str) {
                     self.add_page(root_page, &ctx);
@@ -334,7 +327,7 @@ impl NavWalker<'_> {
             })
             .unwrap_or_default();
         if let Some(nav) = v.get("navigation") {
-            self.node(nav, self.root, &NavEntry::default())?;
+            self.node(nav, "", &NavEntry::default())?;
         }
         for (page, entry) in self.cfg.pages.iter_mut() {
             if let Some((_, name)) = tabs
@@ -390,16 +383,26 @@ pub fn markdown_files(root: &Path) -> Vec<String> {
     out
 }
 
-/// The file for a navigation page key: `x.mdx`, `x.md`, `x/index.mdx`, `x/index.md`.
-pub fn resolve_page_file(root: &Path, key: &str) -> Option<String> {
-    [
+/// The file for a navigation page key: `x.mdx`, `x.md`, `x/index.mdx`, `x/index.md`, as written
+/// (site-relative) and resolved. `Err` when the first candidate that exists is refused (outside the
+/// site through a symlink, not a regular file, too large); `Ok(None)` when none exists.
+pub fn resolve_page_file(
+    site: &SiteRoot,
+    key: &str,
+) -> Result<Option<(String, SiteFile)>, (String, Refusal)> {
+    for cand in [
         format!("{key}.mdx"),
         format!("{key}.md"),
         format!("{key}/index.mdx"),
         format!("{key}/index.md"),
-    ]
-    .into_iter()
-    .find(|cand| root.join(cand).is_file())
+    ] {
+        match site.resolve(&site.root.join(&cand)) {
+            Ok(f) => return Ok(Some((cand, f))),
+            Err(Refusal::Missing) => {}
+            Err(e) => return Err((cand, e)),
+        }
+    }
+    Ok(None)
 }
 
 /// Page URL from its id: `/quickstart`, `/` for `index`, `/cli` for `cli/index`.

@@ -35,8 +35,15 @@ fn result_ids(v: &serde_json::Value) -> Vec<&str> {
         .collect()
 }
 
+/// Builds into `out` (`<tmp>/<web root>/<name>`) with the cache in `<tmp>/caches/<name>`: never
+/// inside the output's parent, which may be served.
 fn build(site: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
-    let cache = out.with_extension("cache");
+    let web_root = out.parent().expect("out has a parent");
+    let cache = web_root
+        .parent()
+        .expect("the web root has a parent")
+        .join("caches")
+        .join(out.file_name().expect("out has a name"));
     bin()
         .arg("build")
         .arg(site)
@@ -52,7 +59,7 @@ fn build(site: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
 #[test]
 fn issue_2_build_query_batch_and_inspect() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("out");
+    let out = tmp.path().join("www/out");
     let o = build(&fixture("example-site"), &out, &["--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let summary: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -126,7 +133,7 @@ fn issue_2_build_query_batch_and_inspect() {
 #[test]
 fn issue_2_bad_input_is_reported_and_skipped_or_fails_under_strict() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("out");
+    let out = tmp.path().join("www/out");
     let o = build(&fixture("bad-site"), &out, &[]);
     assert!(o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
@@ -158,7 +165,7 @@ fn issue_2_bad_input_is_reported_and_skipped_or_fails_under_strict() {
     let ids = result_ids(&v);
     assert_eq!(ids, ["good", "guides/missing-snippet"]);
 
-    let strict_out = tmp.path().join("strict");
+    let strict_out = tmp.path().join("www/strict");
     let o = build(&fixture("bad-site"), &strict_out, &["--strict"]);
     assert_eq!(o.status.code(), Some(4));
     assert!(!strict_out.join("manifest.bin").exists());
@@ -171,7 +178,7 @@ fn issue_2_bad_input_is_reported_and_skipped_or_fails_under_strict() {
         String::from_utf8_lossy(&o.stderr)
     );
 
-    let o = build(&fixture("bad.jsonl"), &tmp.path().join("j"), &[]);
+    let o = build(&fixture("bad.jsonl"), &tmp.path().join("www/j"), &[]);
     assert!(o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("bad.jsonl:2: invalid record"), "{err}");
@@ -186,16 +193,16 @@ fn issue_2_bad_input_is_reported_and_skipped_or_fails_under_strict() {
 #[test]
 fn issue_2_exit_codes_for_missing_input_and_corrupt_index() {
     let tmp = tempfile::tempdir().unwrap();
-    let o = build(&tmp.path().join("nope"), &tmp.path().join("out"), &[]);
+    let o = build(&tmp.path().join("nope"), &tmp.path().join("www/out"), &[]);
     assert_eq!(o.status.code(), Some(3));
     let site = tmp.path().join("site");
     std::fs::create_dir_all(&site).unwrap();
     std::fs::write(site.join("docs.json"), "{\n  \"navigation\": [,]\n}").unwrap();
-    let o = build(&site, &tmp.path().join("out"), &[]);
+    let o = build(&site, &tmp.path().join("www/out"), &[]);
     assert_eq!(o.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&o.stderr).contains("docs.json"));
 
-    let out = tmp.path().join("good");
+    let out = tmp.path().join("www/good");
     assert!(build(&fixture("legacy-site"), &out, &[]).status.success());
     let o = bin()
         .args(["query", "--index"])

@@ -44,7 +44,7 @@ fn issue_2_incremental_rebuild_matches_cold_build_and_touches_little() {
     let tmp = tempfile::tempdir().unwrap();
     let site = tmp.path().join("site");
     copy_dir(&fixture("example-site"), &site);
-    let out = tmp.path().join("out");
+    let out = tmp.path().join("www/out");
     let cache = tmp.path().join("cache");
     // Small shards, so that an edit can leave most files untouched.
     let small = |o: &mut aidocs_index::BuildOptions| {
@@ -79,7 +79,7 @@ fn issue_2_incremental_rebuild_matches_cold_build_and_touches_little() {
     );
 
     // The warm, edited build equals a cold build of the edited site.
-    let cold = tmp.path().join("cold");
+    let cold = tmp.path().join("www-cold/out");
     build(&site, &cold, &tmp.path().join("cache2"), Visibility::Public);
     let names = |d: &std::path::Path| {
         files(d)
@@ -110,7 +110,7 @@ fn issue_6_language_partitions_are_deterministic_and_edited_one_at_a_time() {
             o.embeddings = aidocs_index::build::Embeddings::Off;
         })
     };
-    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let (a, b) = (tmp.path().join("www-a/out"), tmp.path().join("www-b/out"));
     let summary = build_lexical(&a, "ca");
     build_lexical(&b, "cb");
     assert_eq!(files(&a), files(&b), "two cold builds differ");

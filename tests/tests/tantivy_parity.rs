@@ -24,7 +24,7 @@ fn issue_2_bm25_matches_tantivy_scorer_on_scifact() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
+    let (out, cache) = (tmp.path().join("www/out"), tmp.path().join("cache"));
     build(&docs, &out, &cache, Visibility::Public);
     let ours = LocalIndex::open(&out).unwrap();
     let bi = BuildIndex::open(&cache).unwrap();

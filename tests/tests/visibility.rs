@@ -44,7 +44,7 @@ fn assert_absent(dir: &std::path::Path, canaries: &[&str], what: &str) {
 #[test]
 fn issue_2_public_build_has_no_internal_or_private_canary() {
     let tmp = tempfile::tempdir().unwrap();
-    let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
+    let (out, cache) = (tmp.path().join("www/out"), tmp.path().join("cache"));
     let s = build(&fixture("example-site"), &out, &cache, Visibility::Public);
     assert!(
         s.pages >= 8,
@@ -78,7 +78,7 @@ fn issue_2_public_build_has_no_internal_or_private_canary() {
 #[test]
 fn issue_2_internal_build_has_internal_but_never_private() {
     let tmp = tempfile::tempdir().unwrap();
-    let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
+    let (out, cache) = (tmp.path().join("www/out"), tmp.path().join("cache"));
     build(&fixture("example-site"), &out, &cache, Visibility::Internal);
     assert_absent(&out, PRIVATE, "internal output");
     assert_absent(&cache, PRIVATE, "internal cache");
@@ -94,7 +94,7 @@ fn issue_2_internal_build_has_internal_but_never_private() {
 #[test]
 fn issue_2_private_jsonl_records_are_withheld() {
     let tmp = tempfile::tempdir().unwrap();
-    let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
+    let (out, cache) = (tmp.path().join("www/out"), tmp.path().join("cache"));
     build(&fixture("bad.jsonl"), &out, &cache, Visibility::Internal);
     assert_absent(&out, PRIVATE, "jsonl output");
 }

@@ -29,7 +29,7 @@ const QUERIES: &[(&str, &str, &str)] = &[
 
 fn generate() -> Vec<(String, Vec<u8>)> {
     let tmp = tempfile::tempdir().unwrap();
-    let index_dir = tmp.path().join("index");
+    let index_dir = tmp.path().join("www/index");
     build_with(
         &fixture("example-site"),
         &index_dir,

@@ -177,7 +177,7 @@ fn assert_close(native: &[String], wasm: &[String], tolerance: f64) -> usize {
 fn issue_3_wasm_matches_native_on_the_example_site() {
     let Some(cli) = wasm_cli() else { return };
     let tmp = tempfile::tempdir().unwrap();
-    let index = tmp.path().join("index");
+    let index = tmp.path().join("www/index");
     build(
         &fixture("example-site"),
         &index,
@@ -198,7 +198,7 @@ fn issue_3_wasm_matches_native_on_the_example_site() {
 fn issue_6_wasm_matches_native_with_prefix_search() {
     let Some(cli) = wasm_cli() else { return };
     let tmp = tempfile::tempdir().unwrap();
-    let index = tmp.path().join("index");
+    let index = tmp.path().join("www/index");
     build_with(
         &fixture("example-site"),
         &index,
@@ -269,7 +269,7 @@ fn issue_4_wasm_matches_native_in_vector_and_hybrid_modes() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let index = tmp.path().join("index");
+    let index = tmp.path().join("www/index");
     build_with(
         &fixture("example-site"),
         &index,
@@ -322,7 +322,7 @@ fn issue_4_full_encoder_in_wasm_matches_native() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let index = tmp.path().join("index");
+    let index = tmp.path().join("www/index");
     build_with(
         &fixture("example-site"),
         &index,
@@ -377,7 +377,7 @@ fn issue_3_wasm_matches_native_on_all_300_scifact_test_queries() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let index = tmp.path().join("index");
+    let index = tmp.path().join("www/index");
     build(&docs, &index, &tmp.path().join("cache"), Visibility::Public);
     // The test split's queries, in a JSONL file both CLIs read.
     let test_ids: std::collections::HashSet<String> = aidocs_index::eval::read_qrels(&qrels)
@@ -411,7 +411,7 @@ fn issue_6_wasm_matches_native_in_every_language_of_a_real_site() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let index = tmp.path().join("index");
+    let index = tmp.path().join("www/index");
     build_with(&site, &index, &tmp.path().join("cache"), |o| {
         o.embeddings = aidocs_index::build::Embeddings::Off;
     });
