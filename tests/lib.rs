@@ -125,3 +125,67 @@ pub fn model_available() -> bool {
         }
     }
 }
+
+/// Every byte a reader or a scraper could get from the files under `dir`: each file raw, plus its
+/// shard payload inflated, plus any zlib, gzip or raw deflate stream it is (a served `.gz`, a cache
+/// that compresses). Used to look for canaries that must not be there.
+pub fn readable_bytes(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    if !dir.exists() {
+        return out;
+    }
+    for (name, bytes) in files(dir) {
+        if let Ok(h) = envelope::read_header(&bytes) {
+            if let Ok(p) = envelope::open(&bytes, h.kind) {
+                out.push((format!("{name} (shard payload)"), p));
+            }
+        }
+        if let Ok(p) = miniz_oxide::inflate::decompress_to_vec_zlib(&bytes) {
+            out.push((format!("{name} (zlib)"), p));
+        }
+        if let Some(p) = gunzip(&bytes) {
+            out.push((format!("{name} (gzip)"), p));
+        }
+        out.push((name, bytes));
+    }
+    out
+}
+
+/// The payload of a gzip member, when `bytes` is one.
+fn gunzip(bytes: &[u8]) -> Option<Vec<u8>> {
+    if bytes.len() < 18 || bytes[..3] != [0x1f, 0x8b, 8] {
+        return None;
+    }
+    let flags = bytes[3];
+    let mut i = 10;
+    if flags & 4 != 0 {
+        let n = u16::from_le_bytes([*bytes.get(i)?, *bytes.get(i + 1)?]) as usize;
+        i += 2 + n;
+    }
+    for bit in [8, 16] {
+        if flags & bit != 0 {
+            i += bytes.get(i..)?.iter().position(|&b| b == 0)? + 1;
+        }
+    }
+    if flags & 2 != 0 {
+        i += 2;
+    }
+    miniz_oxide::inflate::decompress_to_vec(bytes.get(i..)?).ok()
+}
+
+/// The canaries of `canaries` found in any readable byte under `dir`, with where: each canary is
+/// looked for whole and by its last 8 characters (term shards front-code their terms).
+pub fn canaries_in(dir: &Path, canaries: &[&str]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (name, bytes) in readable_bytes(dir) {
+        let text = String::from_utf8_lossy(&bytes).to_lowercase();
+        for c in canaries {
+            let c = c.to_lowercase();
+            let tail = &c[c.len().saturating_sub(8)..];
+            if text.contains(&c) || text.contains(tail) {
+                found.push(format!("{c} in {name}"));
+            }
+        }
+    }
+    found
+}

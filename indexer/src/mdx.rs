@@ -200,7 +200,7 @@ impl<'a> SnippetResolver<'a> {
                 }
                 Err(Refusal::Missing) => {}
                 Err(e) => {
-                    self.warnings.push(format!(
+                    self.warn(format!(
                         "snippet `{spec}` is not read: {e}; its text is left out"
                     ));
                     return None;
@@ -208,7 +208,7 @@ impl<'a> SnippetResolver<'a> {
             }
         }
         let Some(file) = found else {
-            self.warnings.push(format!(
+            self.warn(format!(
                 "snippet `{spec}` not found under the site root; its text is left out"
             ));
             return None;
@@ -216,7 +216,7 @@ impl<'a> SnippetResolver<'a> {
         let src = match self.policy.site.read(&file) {
             Ok(s) => s,
             Err(e) => {
-                self.warnings.push(format!(
+                self.warn(format!(
                     "snippet `{spec}` is not read: {e}; its text is left out"
                 ));
                 return None;
@@ -240,13 +240,20 @@ impl<'a> SnippetResolver<'a> {
                 .problem()
                 .map(str::to_owned)
                 .unwrap_or_else(|| format!("it is {}", format!("{v:?}").to_lowercase()));
-            self.warnings.push(format!(
+            self.warn(format!(
                 "snippet `{spec}` ({}) is withheld: {why}; its text is left out",
                 file.rel
             ));
             return None;
         }
         Some((file.path, src, body_start))
+    }
+
+    /// Records a warning once: an include repeated a thousand times says so once.
+    fn warn(&mut self, message: String) {
+        if !self.warnings.contains(&message) {
+            self.warnings.push(message);
+        }
     }
 
     /// Counts an inclusion of `len` bytes against the page's budget; false (one warning) past it.
@@ -258,7 +265,7 @@ impl<'a> SnippetResolver<'a> {
         self.expanded += len;
         if self.inclusions > MAX_INCLUSIONS || self.expanded > MAX_EXPANDED_BYTES {
             self.capped = true;
-            self.warnings.push(format!(
+            self.warn(format!(
                 "snippets expand this page past {MAX_INCLUSIONS} inclusions or {} MB of text; the rest are left out",
                 MAX_EXPANDED_BYTES >> 20
             ));
@@ -465,7 +472,7 @@ fn inline_snippet(
     }
     let (path, src, body_start) = snippets.load(spec, from_dir)?;
     if depth >= 8 || !seen.insert(path.clone()) {
-        snippets.warnings.push(format!("snippet `{spec}` includes itself (directly or through other snippets); the cycle is cut"));
+        snippets.warn(format!("snippet `{spec}` includes itself (directly or through other snippets), or nests deeper than 8; the cycle is cut"));
         return None;
     }
     let body = &src[body_start..];

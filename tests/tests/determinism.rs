@@ -20,8 +20,8 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
 #[test]
 fn issue_2_two_builds_are_byte_identical() {
     let tmp = tempfile::tempdir().unwrap();
-    let a = tmp.path().join("a");
-    let b = tmp.path().join("b");
+    let a = tmp.path().join("www-a/out");
+    let b = tmp.path().join("www-b/out");
     build(
         &fixture("example-site"),
         &a,

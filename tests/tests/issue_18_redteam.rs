@@ -1,0 +1,485 @@
+//! Issue 18: a red-team site, one canary word per way private or internal text reached a public
+//! index, plus public control canaries. Its public build, internal build, a two-build visibility
+//! flip, its demo render and every cache are scanned byte by byte (shards inflated, zlib and gzip
+//! streams inflated): a withheld canary found anywhere fails, a public canary missing fails.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use aidocs_e2e::{build_with, canaries_in, repo};
+use aidocs_index::{BuildSummary, LocalIndex, Visibility};
+
+/// Withheld from every build: private, or declared in a way that is present but not understood.
+const PRIVATE: &[&str] = &[
+    "leakimpglobqz",   // import of a file under a private glob
+    "leakimpfmqz",     // import of a file whose own frontmatter is private
+    "leaksniptravqz",  // <Snippet file="../private/trav.mdx"/>
+    "leaklistqz",      // visibility: [private]
+    "leaktagqz",       // visibility: !x private
+    "leaknullqz",      // visibility: ~
+    "leakmergeqz",     // <<: *defaults carrying visibility: private
+    "leaksymlinkqz",   // a nav entry that is a symlink to a private file
+    "leakdotslashqz",  // nav key ./drafts/x
+    "leakdotdotqz",    // nav key guides/../drafts/x
+    "leakslashglobqz", // glob /rooted/**
+    "leaktrailglobqz", // glob trailing/
+    "leaknoextqz",     // glob noext/page (no extension)
+    "leakunknownqz",   // x-visibility: secret
+    "leakarrayqz",     // x-visibility: [internal]
+    "leakoutnavqz",    // nav key ../outside/page
+    "leakoutspecqz",   // docs.json openapi: ../outside/spec.json
+    "leakoutfmspecqz", // frontmatter openapi: ../outside/spec2.json GET /fm
+    "leakoutrefqz",    // nav $ref ../outside/nav.json
+    "leakcommentqz",   // a multi-line HTML comment
+    "leakfmpublicqz",  // visibility: public in a file under a private glob
+    "leaksymspecqz",   // a spec reached through a symlink out of the site
+    "leaksnipsymqz",   // a snippet that is a symlink out of the site
+    "leakmdxcmtqz",    // an MDX comment
+];
+/// Internal: absent from the public build, present in the internal one.
+const INTERNAL: &[&str] = &[
+    "leaksnipglobqz", // <Snippet> of a file under an internal glob
+    "leakkeycaseqz",  // Visibility: Internal
+    "leakpathitemqz", // x-internal on the path item
+    "leakstrtrueqz",  // x-internal: "true"
+    "leakspecdocqz",  // x-internal on the whole document
+];
+/// Public controls: must be found.
+const PUBLIC: &[&str] = &[
+    "pubindexqz",
+    "pubsnippetqz",
+    "pubopqz",
+    "pubguideqz",
+    "pubafterqz",
+    "pubimportqz",
+];
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn mkfifo(path: &Path) {
+    let ok = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+/// The red-team site in `tmp/site`, with `tmp/outside` beside it.
+fn redteam_site(tmp: &Path) -> PathBuf {
+    let site = tmp.join("site");
+    let outside = tmp.join("outside");
+    write(&outside, "page.mdx", "# Outside\n\nleakoutnavqz\n");
+    write(
+        &outside,
+        "secret.mdx",
+        "---\ntitle: S\n---\nleaksymlinkqz\n",
+    );
+    write(&outside, "snip.mdx", "leaksnipsymqz\n");
+    let spec = |canary: &str, path: &str| {
+        format!(
+            r#"{{"openapi":"3.0.0","info":{{"title":"T"}},"paths":{{"{path}":{{"get":{{"operationId":"{canary}op","summary":"{canary}"}}}}}}}}"#
+        )
+    };
+    write(&outside, "spec.json", &spec("leakoutspecqz", "/out"));
+    write(&outside, "spec2.json", &spec("leakoutfmspecqz", "/fm"));
+    write(&outside, "spec3.json", &spec("leaksymspecqz", "/sym"));
+    write(
+        &outside,
+        "nav.json",
+        r#"{"group": "leakoutrefqz", "pages": ["guide"]}"#,
+    );
+
+    write(
+        &site,
+        "aidocs.json",
+        r#"{"visibility": {
+            "private": ["private/**", "drafts/**", "/rooted/**", "trailing/", "noext/page"],
+            "internal": ["snippets/internal-*"]}}"#,
+    );
+    write(
+        &site,
+        "docs.json",
+        r#"{"name": "Red team", "openapi": ["openapi.json", "internal-doc.json", "../outside/spec.json", "linked-spec.json", "fifo-spec.json"],
+        "navigation": {"groups": [
+          {"group": "Main", "pages": ["index", "guide", "casing", "list", "tag", "null", "merge", "guides/alias",
+             "./drafts/dot", "guides/../drafts/dd", "rooted/a", "trailing/a", "noext/page", "../outside/page",
+             "/etc/hostname", "fmspec", "private/override"]},
+          {"$ref": "../outside/nav.json"},
+          {"$ref": "fifo.json"},
+          {"$ref": "zero.json"}
+        ]}}"#,
+    );
+    write(
+        &site,
+        "index.mdx",
+        "---\ntitle: Home\n---\nimport Part from '/private/part.mdx'\nimport Secret from '/components/secret.mdx'\nimport Pub from '/components/pub.mdx'\n\npubindexqz welcome.\n\n<Part />\n\n<Secret />\n\n<Pub />\n\n<Snippet file=\"internal-note.mdx\" />\n\n<Snippet file=\"../private/trav.mdx\" />\n\n<Snippet file=\"public.mdx\" />\n\n<Snippet file=\"linked.mdx\" />\n\n<!-- a note\nleakcommentqz\n\nstill hidden -->\n\npubafterqz after the comment.\n\n{/* leakmdxcmtqz */}\n",
+    );
+    write(&site, "private/part.mdx", "leakimpglobqz\n");
+    write(&site, "private/trav.mdx", "leaksniptravqz\n");
+    write(
+        &site,
+        "private/override.mdx",
+        "---\nvisibility: public\n---\nleakfmpublicqz\n",
+    );
+    write(
+        &site,
+        "components/secret.mdx",
+        "---\nvisibility: private\n---\nleakimpfmqz\n",
+    );
+    write(&site, "components/pub.mdx", "pubimportqz\n");
+    write(&site, "snippets/internal-note.mdx", "leaksnipglobqz\n");
+    write(&site, "snippets/public.mdx", "pubsnippetqz\n");
+    std::os::unix::fs::symlink(outside.join("snip.mdx"), site.join("snippets/linked.mdx")).unwrap();
+    write(&site, "guide.mdx", "# Guide\n\npubguideqz\n");
+    write(
+        &site,
+        "casing.mdx",
+        "---\nVisibility: Internal\n---\nleakkeycaseqz\n",
+    );
+    write(
+        &site,
+        "list.mdx",
+        "---\nvisibility: [private]\n---\nleaklistqz\n",
+    );
+    write(
+        &site,
+        "tag.mdx",
+        "---\nvisibility: !x private\n---\nleaktagqz\n",
+    );
+    write(&site, "null.mdx", "---\nvisibility: ~\n---\nleaknullqz\n");
+    write(
+        &site,
+        "merge.mdx",
+        "---\ndefaults: &d\n  visibility: private\n<<: *d\ntitle: Merge\n---\nleakmergeqz\n",
+    );
+    write(&site, "drafts/secret.mdx", "leaksymlinkqz\n");
+    std::fs::create_dir_all(site.join("guides")).unwrap();
+    std::os::unix::fs::symlink(
+        site.join("drafts/secret.mdx"),
+        site.join("guides/alias.mdx"),
+    )
+    .unwrap();
+    write(&site, "drafts/dot.mdx", "leakdotslashqz\n");
+    write(&site, "drafts/dd.mdx", "leakdotdotqz\n");
+    write(&site, "rooted/a.mdx", "leakslashglobqz\n");
+    write(&site, "trailing/a.mdx", "leaktrailglobqz\n");
+    write(&site, "noext/page.mdx", "leaknoextqz\n");
+    write(
+        &site,
+        "fmspec.mdx",
+        "---\ntitle: Fm spec\nopenapi: ../outside/spec2.json GET /fm\n---\nA page.\n",
+    );
+    write(
+        &site,
+        "openapi.json",
+        r#"{"openapi":"3.0.0","info":{"title":"API"},"paths":{
+          "/pub":{"get":{"operationId":"pubOp","summary":"pubopqz"}},
+          "/pi":{"x-internal":true,"get":{"operationId":"piOp","summary":"leakpathitemqz"}},
+          "/st":{"get":{"operationId":"stOp","summary":"leakstrtrueqz","x-internal":"true"}},
+          "/un":{"get":{"operationId":"unOp","summary":"leakunknownqz","x-visibility":"secret"}},
+          "/ar":{"get":{"operationId":"arOp","summary":"leakarrayqz","x-visibility":["internal"]}}}}"#,
+    );
+    write(
+        &site,
+        "internal-doc.json",
+        r#"{"openapi":"3.0.0","x-internal":true,"info":{"title":"I"},"paths":{"/doc":{"get":{"operationId":"docOp","summary":"leakspecdocqz"}}}}"#,
+    );
+    std::os::unix::fs::symlink(outside.join("spec3.json"), site.join("linked-spec.json")).unwrap();
+    mkfifo(&site.join("fifo.json"));
+    mkfifo(&site.join("fifo-spec.json"));
+    std::os::unix::fs::symlink("/dev/zero", site.join("zero.json")).unwrap();
+    site
+}
+
+/// Builds on another thread and fails if it takes over a minute (a FIFO or device would block).
+fn build_bounded(site: &Path, out: &Path, cache: &Path, audience: Visibility) -> BuildSummary {
+    let (tx, rx) = mpsc::channel();
+    let (site, out, cache) = (site.to_owned(), out.to_owned(), cache.to_owned());
+    std::thread::spawn(move || {
+        let s = build_with(&site, &out, &cache, |o| {
+            o.audience = audience;
+            o.embeddings = aidocs_index::build::Embeddings::Off;
+        });
+        let _ = tx.send(s);
+    });
+    rx.recv_timeout(Duration::from_secs(60))
+        .expect("the build finishes within a minute on hostile input")
+}
+
+fn assert_none(dir: &Path, canaries: &[&str], what: &str) {
+    let found = canaries_in(dir, canaries);
+    assert!(found.is_empty(), "{what}: withheld text found: {found:#?}");
+}
+
+fn assert_all(dir: &Path, canaries: &[&str], what: &str) {
+    for c in canaries {
+        assert!(
+            !canaries_in(dir, &[c]).is_empty(),
+            "{what}: public text `{c}` is missing"
+        );
+    }
+}
+
+fn search_ids(out: &Path, q: &str) -> Vec<String> {
+    let index = LocalIndex::open(out).unwrap();
+    let opts = aidocs_core::SearchOptions {
+        typos: false,
+        ..Default::default()
+    };
+    index
+        .search(q, &opts)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect()
+}
+
+#[test]
+fn issue_18_red_team_public_build_output_and_cache_hold_no_withheld_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = redteam_site(tmp.path());
+    let (out, cache) = (tmp.path().join("www/_search"), tmp.path().join("cache"));
+    let t = Instant::now();
+    let s = build_bounded(&site, &out, &cache, Visibility::Public);
+    eprintln!(
+        "public build: {:.2} s, {} pages",
+        t.elapsed().as_secs_f64(),
+        s.pages
+    );
+    let withheld: Vec<&str> = PRIVATE.iter().chain(INTERNAL).copied().collect();
+    assert_none(&out, &withheld, "public output");
+    assert_none(&cache, &withheld, "public cache");
+    assert_all(&out, PUBLIC, "public output");
+    for c in &withheld {
+        assert!(search_ids(&out, c).is_empty(), "{c} is searchable");
+    }
+    for c in PUBLIC {
+        assert!(!search_ids(&out, c).is_empty(), "{c} is not searchable");
+    }
+    let warnings: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    let said = |needle: &str| warnings.iter().any(|w| w.contains(needle));
+    for needle in [
+        "../outside/page",
+        "../outside/spec.json",
+        "../outside/nav.json",
+        "fifo.json",
+        "zero.json",
+        "fifo-spec.json",
+        "linked-spec.json",
+        "snippet `/snippets/linked.mdx`",
+        "snippet `/private/part.mdx`",
+        "snippet `/components/secret.mdx`",
+    ] {
+        assert!(said(needle), "no warning names `{needle}`: {warnings:#?}");
+    }
+    // A glob that matches nothing is named.
+    assert!(!said("matches no file"), "{warnings:#?}");
+}
+
+#[test]
+fn issue_18_red_team_internal_build_has_internal_text_and_never_private() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = redteam_site(tmp.path());
+    let (out, cache) = (tmp.path().join("www/_search"), tmp.path().join("cache"));
+    build_bounded(&site, &out, &cache, Visibility::Internal);
+    assert_none(&out, PRIVATE, "internal output");
+    assert_none(&cache, PRIVATE, "internal cache");
+    assert_all(&out, INTERNAL, "internal output");
+    assert_all(&out, PUBLIC, "internal output");
+}
+
+#[test]
+fn issue_18_a_page_that_turns_private_leaves_nothing_in_the_output_or_the_cache() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write(
+        &site,
+        "docs.json",
+        r#"{"navigation": {"pages": ["a", "flip", "uses"]}}"#,
+    );
+    write(&site, "a.mdx", "# A\n\npubstayqz\n");
+    write(
+        &site,
+        "flip.mdx",
+        "# Flip\n\nleakflipqz is public for now.\n",
+    );
+    write(&site, "snippets/part.mdx", "leakflipsnipqz\n");
+    write(
+        &site,
+        "uses.mdx",
+        "# Uses\n\n<Snippet file=\"part.mdx\" />\n",
+    );
+    let (out, cache) = (tmp.path().join("www/_search"), tmp.path().join("cache"));
+    build_bounded(&site, &out, &cache, Visibility::Public);
+    assert_all(
+        &out,
+        &["leakflipqz", "leakflipsnipqz", "pubstayqz"],
+        "first build",
+    );
+    assert_all(&cache, &["leakflipqz", "leakflipsnipqz"], "first cache");
+
+    write(
+        &site,
+        "flip.mdx",
+        "---\nvisibility: private\n---\n# Flip\n\nleakflipqz is private now.\n",
+    );
+    write(
+        &site,
+        "snippets/part.mdx",
+        "---\nvisibility: internal\n---\nleakflipsnipqz\n",
+    );
+    let s = build_bounded(&site, &out, &cache, Visibility::Public);
+    assert!(s.pages_removed >= 1, "{s:?}");
+    assert_none(
+        &out,
+        &["leakflipqz", "leakflipsnipqz"],
+        "output after the flip",
+    );
+    assert_none(
+        &cache,
+        &["leakflipqz", "leakflipsnipqz"],
+        "cache after the flip",
+    );
+    assert_all(&out, &["pubstayqz"], "output after the flip");
+}
+
+#[test]
+fn issue_18_the_cache_is_never_in_the_served_tree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write(&site, "index.mdx", "# Home\n\nhello\n");
+    let out = tmp.path().join("public/_search");
+    for cache in [tmp.path().join("public/.aidocs-cache"), out.join("cache")] {
+        let mut opts = aidocs_index::BuildOptions::new(&site, &out);
+        opts.cache_dir = Some(cache.clone());
+        let e = aidocs_index::build(&opts).unwrap_err().to_string();
+        assert!(e.contains("may be served"), "{e}");
+        assert!(!cache.exists(), "{} was created", cache.display());
+    }
+    // The default is the user's cache directory, not beside the output.
+    let mut opts = aidocs_index::BuildOptions::new(&site, &out);
+    opts.embeddings = aidocs_index::build::Embeddings::Off;
+    let default = aidocs_index::build::default_cache_dir(&opts);
+    assert!(!default.starts_with(tmp.path()), "{}", default.display());
+}
+
+#[test]
+fn issue_18_jsonl_records_declare_visibility_and_safe_urls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("docs.jsonl");
+    std::fs::write(
+        &input,
+        [
+            r#"{"id":"1","title":"a","text":"pubrecordqz","url":"/docs/a"}"#,
+            r#"{"id":"2","title":"b","text":"leakrecnullqz","visibility":null}"#,
+            r#"{"id":"3","title":"c","text":"leakreclistqz","visibility":["public"]}"#,
+            r#"{"id":"4","title":"d","text":"leakjsurlqz","url":"javascript:alert(1)"}"#,
+            r#"{"id":"5","title":"e","text":"leakdataurlqz","url":"data:text/html,x"}"#,
+            r#"{"id":"6","title":"f","text":"leakslashurlqz","url":"//evil.example/x"}"#,
+            r#"{"id":"7","title":"g","text":"pubhttpsqz","url":"https://example.com/g"}"#,
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    let (out, cache) = (tmp.path().join("www/_search"), tmp.path().join("cache"));
+    let s = build_bounded(&input, &out, &cache, Visibility::Internal);
+    assert_none(
+        &out,
+        &[
+            "leakrecnullqz",
+            "leakreclistqz",
+            "leakjsurlqz",
+            "leakdataurlqz",
+            "leakslashurlqz",
+        ],
+        "jsonl output",
+    );
+    assert_all(&out, &["pubrecordqz", "pubhttpsqz"], "jsonl output");
+    assert!(s
+        .warnings
+        .iter()
+        .any(|w| w.message.contains("javascript:alert(1)")));
+}
+
+#[test]
+fn issue_18_a_snippet_bomb_and_deep_yaml_finish_in_seconds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    // Ten snippets, each including the next ten times: 10^10 inclusions if unbounded.
+    for i in 0..10 {
+        let body = if i == 9 {
+            "leaf text\n".to_owned()
+        } else {
+            format!(
+                "import S from '/snippets/s{}.mdx'\n\n{}",
+                i + 1,
+                "<S />\n\n".repeat(10)
+            )
+        };
+        write(&site, &format!("snippets/s{i}.mdx"), &body);
+    }
+    write(
+        &site,
+        "index.mdx",
+        "import S from '/snippets/s0.mdx'\n\n# Bomb\n\n<S />\n",
+    );
+    let deep = format!("---\ntitle: {}\n---\nbody\n", "[".repeat(200_000));
+    write(&site, "deep.mdx", &deep);
+    let block: String = (0..1_000)
+        .map(|i| format!("{}k{i}:\n", " ".repeat(i)))
+        .collect();
+    write(&site, "deep-block.mdx", &format!("---\n{block}---\nbody\n"));
+    let (out, cache) = (tmp.path().join("www/_search"), tmp.path().join("cache"));
+    let t = Instant::now();
+    let s = build_bounded(&site, &out, &cache, Visibility::Public);
+    let secs = t.elapsed().as_secs_f64();
+    eprintln!("snippet bomb + deep YAML: {secs:.2} s");
+    let bomb_warnings = s
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("snippets expand this page"))
+        .count();
+    assert_eq!(bomb_warnings, 1, "{:#?}", s.warnings);
+    assert!(s
+        .warnings
+        .iter()
+        .any(|w| w.file == "deep.mdx" && w.message.contains("nests")));
+    assert!(s
+        .warnings
+        .iter()
+        .any(|w| w.file == "deep-block.mdx" && w.message.contains("nests")));
+}
+
+/// The demo renders the public pages only, and never a link or a file for an unsafe URL.
+#[test]
+fn issue_18_demo_render_holds_no_withheld_text() {
+    let plugin = repo().join("site-plugin");
+    if !plugin.join("dist/element.js").is_file() {
+        assert!(
+            std::env::var_os("AIDOCS_REQUIRE_WASM").is_none(),
+            "AIDOCS_REQUIRE_WASM is set but site-plugin is not built"
+        );
+        eprintln!("skipped: site-plugin/dist is not built (npm run build --prefix site-plugin)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let site = redteam_site(tmp.path());
+    let out = tmp.path().join("demo");
+    let (tx, rx) = mpsc::channel();
+    let (s2, o2) = (site.clone(), out.clone());
+    std::thread::spawn(move || {
+        let _ = tx.send(aidocs_index::demo::render_demo(&s2, &o2, Some(&plugin)).map(|_| ()));
+    });
+    rx.recv_timeout(Duration::from_secs(120))
+        .expect("the demo renders within two minutes")
+        .expect("the demo renders");
+    let withheld: Vec<&str> = PRIVATE.iter().chain(INTERNAL).copied().collect();
+    assert_none(&out, &withheld, "demo");
+    assert_none(&out.with_extension("cache"), &withheld, "demo cache");
+    assert_all(&out, &["pubindexqz", "pubguideqz"], "demo");
+}
