@@ -6,7 +6,7 @@
 //! This is a preview of what the search box does on a real site, not a site generator: page bodies are
 //! the indexed text (paragraphs and code), not the full MDX rendering.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use crate::assets::{install, locate, AssetsError, UI_DIR};
 use crate::build::{build, BuildError, BuildOptions, BuildSummary};
@@ -55,18 +55,95 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), DemoError> {
     std::fs::write(path, bytes).map_err(io)
 }
 
-/// The file a page URL is served from: `/a/b` → `a/b/index.html`.
-fn page_file(out: &Path, url: &str) -> PathBuf {
-    let rel = url.trim_matches('/');
-    let safe: Vec<&str> = rel
-        .split('/')
-        .filter(|s| !s.is_empty() && *s != "." && *s != "..")
-        .collect();
-    let mut p = out.to_path_buf();
-    for s in safe {
-        p.push(s);
+/// The directories under the output directory of the file a page URL is written to (`/a/b` →
+/// `a/b/index.html`, `/` → `index.html`). Only for a site-relative path whose every component is a
+/// plain name (no `.`, `..`, empty component, backslash, colon, `%`, `?`, `#` or control character)
+/// outside the index directory; `None` for anything else (a `javascript:` or `data:` URL, `//host`,
+/// `/a/../..`): no page is written for it.
+fn page_dirs(url: &str) -> Option<Vec<&str>> {
+    let rest = url.strip_prefix('/')?;
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    if rest.is_empty() {
+        return Some(Vec::new());
     }
-    p.join("index.html")
+    let dirs: Vec<&str> = rest
+        .split('/')
+        .map(|c| {
+            let odd = c.is_empty()
+                || c == "."
+                || c == ".."
+                || c.chars()
+                    .any(|ch| ch.is_control() || matches!(ch, '\\' | ':' | '%' | '?' | '#'));
+            let plain = matches!(
+                Path::new(c).components().collect::<Vec<_>>().as_slice(),
+                [Component::Normal(n)] if *n == std::ffi::OsStr::new(c)
+            );
+            (!odd && plain).then_some(c)
+        })
+        .collect::<Option<_>>()?;
+    (dirs[0] != INDEX_DIR).then_some(dirs)
+}
+
+/// What the sidebar links a page with: its URL if it is a page written here (see [`page_dirs`]) or an
+/// http(s) URL; `None` for anything else, which is shown as plain text.
+fn href(url: &str) -> Option<&str> {
+    if url.chars().any(char::is_control) {
+        return None;
+    }
+    let scheme = url.get(..8).unwrap_or(url).to_ascii_lowercase();
+    let web = scheme.starts_with("http://") || scheme.starts_with("https://");
+    (web || page_dirs(url).is_some()).then_some(url)
+}
+
+/// Writes a page at `url` under `out`, creating its directories one by one and never through a symlink
+/// or over something that is not a regular file, so that every file written stays inside `out`.
+/// `Ok(false)`: not written (an unsafe URL, or a symlink on the way).
+fn write_page(out: &Path, url: &str, html: &str) -> Result<bool, DemoError> {
+    let Some(dirs) = page_dirs(url) else {
+        return Ok(false);
+    };
+    let mut dir = out.to_path_buf();
+    for name in std::iter::once(None).chain(dirs.into_iter().map(Some)) {
+        if let Some(name) = name {
+            dir.push(name);
+        }
+        let io = |source| DemoError::Write {
+            path: dir.clone(),
+            source,
+        };
+        match std::fs::symlink_metadata(&dir) {
+            Ok(m) if m.is_dir() => {}
+            // The output directory itself may be a symlink the user chose; nothing below it may.
+            Ok(m) if name.is_none() && m.file_type().is_symlink() && dir.is_dir() => {}
+            Ok(_) => return Ok(false),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                std::fs::create_dir_all(&dir).map_err(io)?
+            }
+            Err(e) => return Err(io(e)),
+        }
+    }
+    let file = dir.join("index.html");
+    match std::fs::symlink_metadata(&file) {
+        Ok(m) if !m.is_file() => return Ok(false),
+        _ => {}
+    }
+    write(&file, html.as_bytes())?;
+    Ok(true)
+}
+
+/// One sidebar entry: a link when [`href`] allows one, plain text otherwise.
+fn nav_item(url: &str, inner: &str, current: bool) -> String {
+    match href(url) {
+        Some(h) => {
+            let cur = if current {
+                " aria-current=\"page\""
+            } else {
+                ""
+            };
+            format!("<li><a href=\"{}\"{cur}>{inner}</a></li>", esc(h))
+        }
+        None => format!("<li><span>{inner}</span></li>"),
+    }
 }
 
 fn sidebar(pages: &[(usize, Page)], current: &str) -> String {
@@ -81,11 +158,6 @@ fn sidebar(pages: &[(usize, Page)], current: &str) -> String {
             html.push_str(&format!("<h4>{}</h4><ul>", esc(&group)));
             last_group = Some(group);
         }
-        let cur = if p.url == current {
-            " aria-current=\"page\""
-        } else {
-            ""
-        };
         let badge = p
             .api
             .as_ref()
@@ -97,10 +169,10 @@ fn sidebar(pages: &[(usize, Page)], current: &str) -> String {
                 )
             })
             .unwrap_or_default();
-        html.push_str(&format!(
-            "<li><a href=\"{}\"{cur}>{badge}{}</a></li>",
-            esc(&p.url),
-            esc(&p.title)
+        html.push_str(&nav_item(
+            &p.url,
+            &format!("{badge}{}", esc(&p.title)),
+            p.url == current,
         ));
     }
     if last_group.is_some() {
@@ -192,10 +264,8 @@ pub fn render_demo(
 
     // The same public pages the index holds, in navigation order.
     let ingest_opts = IngestOptions {
-        audience: Visibility::Public,
-        include_unlisted: false,
-        openapi: Vec::new(),
         chunk: opts.chunk,
+        ..IngestOptions::new(Visibility::Public)
     };
     let ingested = ingest(site, &ingest_opts).map_err(BuildError::Input)?;
     let mut pages: Vec<(usize, Page)> = ingested
@@ -208,10 +278,7 @@ pub fn render_demo(
                 }
                 _ => usize::MAX,
             };
-            (
-                order,
-                parse(p, ingested.site_root.as_deref(), &ingest_opts).0,
-            )
+            (order, parse(p, ingested.site.as_ref(), &ingest_opts).0)
         })
         .collect();
     pages.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.url.cmp(&b.1.url)));
@@ -220,12 +287,17 @@ pub fn render_demo(
         .map(|n| n.to_string_lossy().replace('-', " "))
         .unwrap_or_else(|| "Docs".into());
     let api_base = api_base(site).unwrap_or_else(|| "https://api.example.com".into());
+    // A page whose URL is not a plain site-relative path (a JSONL record may say `javascript:…`,
+    // `data:…` or `/../..`) is not written, and the sidebar shows it without a link.
     for (_, p) in &pages {
+        if page_dirs(&p.url).is_none() {
+            continue;
+        }
         let html = page_html(&site_name, p, &sidebar(&pages, &p.url), &api_base);
-        write(&page_file(out, &p.url), html.as_bytes())?;
+        write_page(out, &p.url, &html)?;
     }
     if !out.join("index.html").exists() {
-        if let Some((_, first)) = pages.first() {
+        if let Some((_, first)) = pages.iter().find(|(_, p)| page_dirs(&p.url).is_some()) {
             let html = format!(
                 "<!doctype html><meta http-equiv=\"refresh\" content=\"0; url={0}\"><a href=\"{0}\">{1}</a>\n",
                 esc(&first.url),
@@ -253,4 +325,78 @@ fn api_base(site: &Path) -> Option<String> {
             .map(str::to_owned);
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issue_18_demo_unsafe_page_urls_get_no_link_and_no_file() {
+        for bad in [
+            "javascript:alert(1)",
+            "JavaScript:alert(document.cookie)",
+            "data:text/html,<script>alert(1)</script>",
+            "//evil.example/x",
+            "/\\evil.example/x",
+            "/a/../../etc/passwd",
+            "/..",
+            "/a//b",
+            "/a/./b",
+            "/a\\..\\b",
+            "/C:/Windows",
+            "/a%2f..%2f/b",
+            "/a\n/b",
+            "/\t/evil.example",
+            "relative/path",
+            "",
+            "/_search/ui",
+        ] {
+            assert_eq!(href(bad), None, "{bad:?} is linked");
+            assert_eq!(page_dirs(bad), None, "{bad:?} gets a file");
+            let item = nav_item(bad, "Title", false);
+            assert!(!item.contains("<a") && !item.contains("href"), "{item}");
+        }
+        assert_eq!(page_dirs("/guides/intro/"), Some(vec!["guides", "intro"]));
+        assert_eq!(page_dirs("/"), Some(vec![]));
+        assert_eq!(page_dirs("/zh/快速开始"), Some(vec!["zh", "快速开始"]));
+        assert_eq!(href("/guides/intro"), Some("/guides/intro"));
+        assert_eq!(
+            href("https://example.com/a?b=1"),
+            Some("https://example.com/a?b=1")
+        );
+        assert_eq!(href("HTTP://example.com/"), Some("HTTP://example.com/"));
+        assert_eq!(page_dirs("https://example.com/a"), None);
+        assert_eq!(
+            nav_item("/a\"b", "T", true),
+            "<li><a href=\"/a&quot;b\" aria-current=\"page\">T</a></li>"
+        );
+
+        // Written files stay inside `out`, even through a symlink left in it.
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let outside = dir.path().join("outside");
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        assert!(write_page(&out, "/guides/intro", "<p>ok</p>").unwrap());
+        assert!(out.join("guides/intro/index.html").is_file());
+        assert!(!write_page(&out, "javascript:alert(1)", "x").unwrap());
+        assert!(!write_page(&out, "/a/../../outside", "x").unwrap());
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&outside, out.join("link")).unwrap();
+            assert!(!write_page(&out, "/link/page", "x").unwrap());
+            std::os::unix::fs::symlink(outside.join("f.html"), out.join("guides/index.html"))
+                .unwrap();
+            assert!(!write_page(&out, "/guides", "x").unwrap());
+        }
+        let mut written = Vec::new();
+        for e in walkdir::WalkDir::new(dir.path()) {
+            let e = e.unwrap();
+            if e.file_type().is_file() {
+                written.push(e.path().to_path_buf());
+            }
+        }
+        assert_eq!(written, vec![out.join("guides/intro/index.html")]);
+    }
 }

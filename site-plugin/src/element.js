@@ -3,7 +3,9 @@
 // Page-load cost is this file alone: the engine (search.js, its glue and the wasm module) is imported on
 // first open (or on hover/focus of the button, to hide the latency). Results are grouped by kind, each page
 // with up to three section links, excerpts with the query's words in <mark>, API pages with a method
-// badge, their path and a "Copy curl" action. All page text goes through textContent or escapeHtml.
+// badge, their path and a "Copy curl" action. All page text goes through textContent or escapeHtml, every
+// result link through safeHref (http(s), or relative on the page's origin; others are listed as text) and
+// every value in a copied curl command through shellQuote.
 // Attributes: index (URL of the index directory), placeholder, api-base (for curl), k, lang (the reader's
 // language; default the page's <html lang>: a multilingual index searches that language's pages), mode: `auto` (the
 // default) ranks lexically on every keystroke, then, once typing pauses (`hybrid-pause`, 400 ms), hybrid (BM25 + the
@@ -55,12 +57,47 @@ export function highlight(text, q) {
     .join('');
 }
 
-export function curlCommand(api, base) {
-  const url = `${String(base || 'https://api.example.com').replace(/\/+$/, '')}${api.path}`;
-  const method = api.method.toUpperCase();
-  const body = ['POST', 'PUT', 'PATCH'].includes(method) ? ` \\\n  -H "Content-Type: application/json" \\\n  -d '{}'` : '';
-  return `curl -X ${method} "${url}" \\\n  -H "Authorization: Bearer $API_TOKEN"${body}`;
+/**
+ * Issue 18: `url` as a link target, or null where it must not be one. Only http(s) URLs qualify, and a
+ * URL without a scheme of its own (`/path`, `#anchor`, `?q`, `page`, but also `//host` or `\\host`)
+ * only where it stays on the origin of `base` (default: the page's base URL, which `<a href>` and
+ * `location.assign` resolve against). Parsed with the browser's URL parser, so whitespace, control
+ * characters and mixed case in `javascript:`, `data:` or `vbscript:` change nothing. Returns `url`
+ * itself: the browser parses the href exactly as checked here.
+ */
+export function safeHref(url, base = globalThis.document?.baseURI) {
+  if (typeof url !== 'string' || !url.trim()) return null;
+  try {
+    const u = new URL(url, base);
+    if (!/^https?:$/.test(u.protocol)) return null;
+    return /^[a-z][a-z\d+.-]*:/i.test(url) || u.origin === new URL(base).origin ? url : null;
+  } catch {
+    return null;
+  }
 }
+
+/** `s` as one POSIX shell word: single-quoted (nothing in it is expanded), `'` as `'\''`. */
+export function shellQuote(s) {
+  return `'${String(s).replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * A curl command for an API page, safe to paste into a shell: the method (an HTTP token, else left
+ * out) and the URL are single-quoted words, and control characters in the URL are percent-encoded (a
+ * terminal could act on them while they are pasted). Only `$API_TOKEN` in the Authorization header is
+ * left for the shell to expand.
+ */
+export function curlCommand(api, base) {
+  const url = `${String(base || 'https://api.example.com').replace(/\/+$/, '')}${api.path}`.replace(/[\0-\x1f\x7f-\x9f]/g, encodeURIComponent);
+  const method = String(api.method).toUpperCase();
+  const token = /^[!#$%&'*+.^_`|~\w-]+$/.test(method);
+  const x = !token ? '' : /^[A-Z]+$/.test(method) ? `-X ${method} ` : `-X ${shellQuote(method)} `;
+  const body = ['POST', 'PUT', 'PATCH'].includes(method) ? ` \\\n  -H 'Content-Type: application/json' \\\n  -d '{}'` : '';
+  return `curl ${x}${shellQuote(url)} \\\n  -H "Authorization: Bearer $API_TOKEN"${body}`;
+}
+
+/** Where an option leads: its href if it has one and it is a safe link, else null. */
+const linkOf = (a) => (a.hasAttribute('href') ? safeHref(a.href) : null);
 
 const STYLE = `
 :host { --a: var(--aidocs-accent, #2563eb); --bg: var(--aidocs-bg, #fff); --fg: var(--aidocs-fg, #111827);
@@ -85,6 +122,7 @@ ul { list-style: none; margin: 0; padding: 0 0 .5rem; overflow: auto; }
 li.group { padding: .7rem 1rem .3rem; font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; color: var(--mu); }
 a.opt { display: block; padding: .5rem 1rem; color: inherit; text-decoration: none; border-left: 3px solid transparent; }
 a.opt.section { padding-left: 2rem; font-size: .92rem; }
+a.opt[aria-disabled="true"] { opacity: .6; }
 a.opt[aria-selected="true"] { background: color-mix(in srgb, var(--a) 12%, transparent); border-left-color: var(--a); }
 .title { font-weight: 600; }
 .crumb, .excerpt, .path { color: var(--mu); font-size: .85rem; }
@@ -286,6 +324,11 @@ export class AidocsSearchElement extends HTMLElement {
 
   #render(results, q) {
     this.#shown = results.map((r) => r.url).join('\n');
+    // Issue 18: a URL that is not a safe link (javascript:, data:, another origin…) is listed as text.
+    const href = (url) => {
+      const h = safeHref(url);
+      return h == null ? 'aria-disabled="true"' : `href="${escapeHtml(h)}"`;
+    };
     this.#choosing = false;
     const list = this.$('#listbox');
     const html = [];
@@ -303,7 +346,7 @@ export class AidocsSearchElement extends HTMLElement {
             `<span class="path">${escapeHtml(r.api.path)}</span><button class="curl" type="button" data-curl="${n}" tabindex="-1">Copy curl</button></div>`
           : '';
         html.push(
-          `<li role="presentation"><a class="opt page" role="option" id="opt-${n}" data-n="${n}" aria-selected="false" href="${escapeHtml(r.url)}">` +
+          `<li role="presentation"><a class="opt page" role="option" id="opt-${n}" data-n="${n}" aria-selected="false" ${href(r.url)}>` +
             `<span class="title">${highlight(r.title, q)}</span> <span class="crumb">${escapeHtml(r.breadcrumb.join(' › '))}</span>${api}` +
             (page?.excerpt ? `<span class="excerpt">${highlight(page.excerpt, q)}</span>` : '') +
             `</a></li>`,
@@ -311,7 +354,7 @@ export class AidocsSearchElement extends HTMLElement {
         this.#options[n++] = r;
         for (const s of r.sections.filter((s) => s.anchor).slice(0, 3)) {
           html.push(
-            `<li role="presentation"><a class="opt section" role="option" id="opt-${n}" data-n="${n}" aria-selected="false" href="${escapeHtml(s.url)}">` +
+            `<li role="presentation"><a class="opt section" role="option" id="opt-${n}" data-n="${n}" aria-selected="false" ${href(s.url)}>` +
               `<span class="title"># ${highlight(s.title, q)}</span>` +
               (s.excerpt ? `<span class="excerpt">${highlight(s.excerpt, q)}</span>` : '') +
               `</a></li>`,
@@ -397,8 +440,11 @@ export class AidocsSearchElement extends HTMLElement {
       const a = this.shadowRoot.querySelectorAll('a.opt')[this.#active];
       if (a) {
         e.preventDefault();
+        // Only a safe link is followed (checked again here: defence in depth); others stay as text.
+        const href = linkOf(a);
+        if (href == null) return;
         this.close();
-        globalThis.location.assign(a.href);
+        globalThis.location.assign(href);
       }
     } else if (e.key === 'Escape') {
       e.preventDefault();
@@ -409,7 +455,9 @@ export class AidocsSearchElement extends HTMLElement {
   async #onClick(e) {
     const btn = e.target.closest?.('button.curl');
     if (!btn) {
-      if (e.target.closest?.('a.opt')) this.close();
+      const a = e.target.closest?.('a.opt');
+      if (a && linkOf(a) == null) e.preventDefault();
+      else if (a) this.close();
       return;
     }
     e.preventDefault();

@@ -403,9 +403,67 @@ test('an API result shows its method and path and copies a working curl command'
   await box(page).locator('button.curl').first().click();
   await box(page).locator('button.curl').first().getByText('Copied').waitFor();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(copied, /^curl -X GET "https?:\/\/[^"\s]+\/v1\/users\/\{id\}"/);
+  // Issue 18: the URL is one single-quoted shell word; only $API_TOKEN is left for the shell.
+  assert.match(copied, /^curl -X GET 'https?:\/\/[^'\s]+\/v1\/users\/\{id\}'/);
   assert.match(copied, /-H "Authorization: Bearer \$API_TOKEN"/);
   await page.screenshot({ path: join(artifacts, 'api-result.png') });
+  await context.close();
+});
+
+test('issue 18: a result whose URL is javascript: is listed as text, never a link: Enter and click run nothing', async () => {
+  const { page, context } = await newPage();
+  await page.goto(`${base}/quickstart/`);
+  await settle(page);
+  await recordResults(page);
+  // The real engine's results over the real index, with the top page's URL and its sections' made
+  // hostile after each search: what an index built by something else, or tampered with, could hold.
+  await page.evaluate(async () => {
+    window.__pwned = 0;
+    const element = document.querySelector('script[src$="/element.js"]').src;
+    const { AidocsIndex } = await import(new URL('search.js', element).href); // the module the box imports
+    const search = AidocsIndex.prototype.search;
+    AidocsIndex.prototype.search = async function (...args) {
+      const results = await search.apply(this, args);
+      if (results[0]) {
+        results[0].url = 'javascript:window.__pwned=1';
+        for (const s of results[0].sections) s.url = ' JaVaScRiPt:window.__pwned=2';
+      }
+      return results;
+    };
+  });
+  const start = page.url();
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('refresh token');
+  await finalResults(page, 'refresh token');
+  await options(page).first().waitFor();
+  const opts = await options(page).evaluateAll((as) =>
+    as.map((a) => ({ href: a.getAttribute('href'), disabled: a.getAttribute('aria-disabled'), page: a.classList.contains('page'), text: a.textContent })),
+  );
+  assert.match(opts[0].text, /Refresh tokens/, 'the hostile result is still listed');
+  assert.equal(opts[0].href, null, JSON.stringify(opts[0]));
+  assert.equal(opts[0].disabled, 'true');
+  // The top page is listed first, its sections under it; the next page is an untouched link.
+  const safe = opts.findIndex((o, i) => i > 0 && o.page);
+  assert.ok(safe > 1, `the top page has sections: ${JSON.stringify(opts)}`);
+  for (const o of opts.slice(0, safe)) assert.deepEqual([o.href, o.disabled], [null, 'true'], JSON.stringify(o));
+  assert.match(opts[safe].href, /^\//, JSON.stringify(opts[safe]));
+  assert.equal(await box(page).locator('a.opt[href*="script" i]').count(), 0);
+  // Enter on the auto-selected first result, and a click on it, go nowhere and run nothing.
+  const input = box(page).locator('input');
+  assert.equal(await input.getAttribute('aria-activedescendant'), 'opt-0');
+  await page.keyboard.press('Enter');
+  await options(page).first().click({ force: true }); // force: Playwright will not click what is aria-disabled
+  await page.waitForTimeout(300);
+  assert.equal(page.url(), start);
+  assert.equal(await page.evaluate(() => window.__pwned), 0);
+  assert.ok(await input.isVisible(), 'the box stays open on a result that is not a link');
+  await page.screenshot({ path: join(artifacts, 'unsafe-url-as-text.png') });
+  // A safe result below is still followed with the keyboard.
+  await input.focus();
+  for (let i = 0; i < safe; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.waitForURL(`${base}${opts[safe].href}`);
+  assert.equal(await page.evaluate(() => window.__pwned ?? 0), 0);
   await context.close();
 });
 
