@@ -14,9 +14,9 @@ mkdir -p $W
 
 run() { # name, args...
   local name=$1; shift
-  rm -rf "$W/out-$name" "$W/cache-$name"
+  rm -rf "$W/out-$name" "target/bench-cache/$name"
   local t0=$(date +%s.%N)
-  /usr/bin/time -f "%M" -o $W/mem "$B" build "$@" --out "$W/out-$name" --cache-dir "$W/cache-$name" --json > $W/summary.json 2>/dev/null
+  /usr/bin/time -f "%M" -o $W/mem "$B" build "$@" --out "$W/out-$name" --cache-dir "target/bench-cache/$name" --json > $W/summary.json 2>/dev/null
   local t1=$(date +%s.%N)
   python3 - "$name" "$t0" "$t1" <<'PY'
 import json, sys
@@ -35,9 +35,9 @@ run scifact "$DATA/scifact/docs.jsonl"
 run site-10k $W/site-10k
 
 # Incremental: warm rebuild, then one page edited.
-t0=$(date +%s.%N); "$B" build $W/site-10k --out $W/out-site-10k --cache-dir $W/cache-site-10k --json > $W/warm.json 2>/dev/null; t1=$(date +%s.%N)
+t0=$(date +%s.%N); "$B" build $W/site-10k --out $W/out-site-10k --cache-dir target/bench-cache/site-10k --json > $W/warm.json 2>/dev/null; t1=$(date +%s.%N)
 f=$W/site-10k/p03/page-03000.mdx; cp "$f" $W/page.bak; echo "Edited paragraph for the incremental benchmark." >> "$f"
-t2=$(date +%s.%N); "$B" build $W/site-10k --out $W/out-site-10k --cache-dir $W/cache-site-10k --json > $W/edit.json 2>/dev/null; t3=$(date +%s.%N)
+t2=$(date +%s.%N); "$B" build $W/site-10k --out $W/out-site-10k --cache-dir target/bench-cache/site-10k --json > $W/edit.json 2>/dev/null; t3=$(date +%s.%N)
 cp $W/page.bak "$f"
 python3 - "$t0" "$t1" "$t2" "$t3" <<'PY'
 import json, sys

@@ -15,14 +15,14 @@ npm run --silent build --prefix site-plugin >/dev/null
 B=target/release/aidocs-index
 W=target/bench
 mkdir -p $W
-$B build "$DATA/scifact/docs.jsonl" --out $W/scifact --cache-dir "${SCIFACT_CACHE:-$W/scifact-cache}" >/dev/null 2>&1
+$B build "$DATA/scifact/docs.jsonl" --out $W/scifact --cache-dir "${SCIFACT_CACHE:-target/bench-cache/scifact}" >/dev/null 2>&1
 [ -d $W/site-10k ] || python3 scripts/make-corpus.py 10000 $W/site-10k
 # The 10,000-page site is lexical unless SITE10K_VECTORS=1: embedding its 22,000 chunks takes about an
 # hour on 2 cores (SITE10K_CACHE reuses a build cache that has them).
 if [ "${SITE10K_VECTORS:-0}" = 1 ]; then
-  $B build $W/site-10k --out $W/out-site-10k --cache-dir "${SITE10K_CACHE:-$W/cache-site-10k}" --require-embeddings >/dev/null 2>&1
+  $B build $W/site-10k --out $W/out-site-10k --cache-dir "${SITE10K_CACHE:-target/bench-cache/site-10k}" --require-embeddings >/dev/null 2>&1
 else
-  $B build $W/site-10k --out $W/out-site-10k --cache-dir "${SITE10K_CACHE:-$W/cache-site-10k}" --no-embeddings >/dev/null 2>&1
+  $B build $W/site-10k --out $W/out-site-10k --cache-dir "${SITE10K_CACHE:-target/bench-cache/site-10k}" --no-embeddings >/dev/null 2>&1
 fi
 # SciFact's 300 test queries (the ids of qrels/test.tsv).
 python3 - "$DATA/scifact" > $W/scifact-test-queries.jsonl <<'PY'

@@ -13,7 +13,7 @@ DATA=../shared/data/scifact
 cargo build --release -q -p aidocs-index
 B=target/release/aidocs-index
 OUT=${OUT:-target/bench/scifact}
-CACHE=${CACHE:-target/bench/scifact-cache}
+CACHE=${CACHE:-target/bench-cache/scifact}  # never beside the output (issue 18)
 $B build "$DATA/docs.jsonl" --out "$OUT" --cache-dir "$CACHE" --require-embeddings
 $B inspect "$OUT" | head -3
 echo "index on disk: $(du -sb "$OUT" | cut -f1) B in $(find "$OUT" -type f | wc -l) files (term rows $(du -sb "$OUT/q" | cut -f1) B, vectors $(du -sb "$OUT/v" | cut -f1) B)"
