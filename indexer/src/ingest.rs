@@ -509,7 +509,8 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     // Snippets and specs can change any page: they are part of the settings fingerprint.
     let mut snippet_hash = blake3::Hasher::new();
     let snippets_dir = root.join("snippets");
-    if snippets_dir.is_dir() {
+    // A `snippets` symlink is not walked: it could lead anywhere (includes resolve on their own).
+    if std::fs::symlink_metadata(&snippets_dir).is_ok_and(|m| m.is_dir()) {
         for e in walkdir::WalkDir::new(&snippets_dir)
             .sort_by_file_name()
             .into_iter()

@@ -118,8 +118,12 @@ pub fn load_spec_text(
     );
     check_nesting(src).map_err(|m| diag(None, m))?;
     let root: Value = if is_yaml {
-        serde_yaml::from_str(src)
-            .map_err(|e| diag(e.location().map(|l| l.line()), format!("invalid YAML: {e}")))?
+        // Merge keys (`<<: *internal`) carry declarations like any other key.
+        let mut v: serde_yaml::Value = serde_yaml::from_str(src)
+            .map_err(|e| diag(e.location().map(|l| l.line()), format!("invalid YAML: {e}")))?;
+        v.apply_merge()
+            .map_err(|e| diag(None, format!("invalid YAML: {e}")))?;
+        serde_json::to_value(v).map_err(|e| diag(None, format!("invalid YAML: {e}")))?
     } else {
         serde_json::from_str(src).map_err(|e| diag(Some(e.line()), format!("invalid JSON: {e}")))?
     };
@@ -397,6 +401,15 @@ mod tests {
         .unwrap()
         .operations;
         assert!(ops.iter().all(|o| o.visibility() == Visibility::Private));
+    }
+
+    #[test]
+    fn issue_18_yaml_merge_keys_carry_declarations() {
+        let spec = "openapi: 3.0.0\ninfo: {title: T}\nx-defs: {int: &int {x-internal: true}}\npaths:\n  /a:\n    post: {<<: *int, operationId: a, summary: A}\n";
+        let ops = load_spec_text(spec, Path::new("s.yaml"), "s.yaml", Declared::Absent)
+            .unwrap()
+            .operations;
+        assert_eq!(ops[0].visibility(), Visibility::Internal);
     }
 
     #[test]

@@ -73,6 +73,7 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
         cfg.config_file = Some(name.to_owned());
         let mut walker = NavWalker {
             site,
+            refs: 0,
             file: name.to_owned(),
             cfg: &mut cfg,
             order: 0,
@@ -119,8 +120,13 @@ fn parent_rel(rel: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The most `$ref` files one navigation may read.
+const MAX_NAV_REFS: usize = 1_000;
+
 struct NavWalker<'a> {
     site: &'a SiteRoot,
+    /// `$ref`s followed so far.
+    refs: usize,
     /// The navigation file being read (messages).
     file: String,
     cfg: &'a mut SiteConfig,
@@ -245,6 +251,14 @@ impl NavWalker<'_> {
                 let mut obj = o;
                 let mut base = base.to_owned();
                 if let Some(r) = o.get("$ref").and_then(Value::as_str) {
+                    // A bounded number of `$ref` reads: fan-out through files cannot take hours.
+                    self.refs += 1;
+                    if self.refs > MAX_NAV_REFS {
+                        if self.refs == MAX_NAV_REFS + 1 {
+                            self.warn(format!("navigation follows more than {MAX_NAV_REFS} `$ref`s; the rest are skipped"));
+                        }
+                        return Ok(());
+                    }
                     let Some(rel) = join_rel(&base, r) else {
                         self.warn(format!(
                             "navigation `$ref: {r}` is not a path inside the site; it is skipped"
