@@ -447,27 +447,12 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             entry.0 |= listed;
             continue;
         }
-        let read = if command_line {
-            // The operator names these; the repository's references stay inside the site.
-            site_root.resolve_anywhere(&path)
-        } else {
-            site_root.resolve(&path)
-        }
-        .and_then(|f| site_root.read(&f).map(|t| (f, t)));
-        let spec = read
-            .map_err(|e| Diagnostic {
-                file: display.clone(),
-                line: None,
-                message: format!("cannot read: {e}"),
-            })
-            .and_then(|(f, text)| {
-                spec_hashes.push(format!(
-                    "{display}:{}",
-                    blake3::hash(text.as_bytes()).to_hex()
-                ));
-                let globbed = rules.for_paths([display.as_str(), f.rel.as_str()]);
-                load_spec_text(&text, &path, &display, globbed)
-            });
+        let spec = read_spec(&site_root, &rules, &path, &display, command_line).and_then(
+            |(hash, spec)| {
+                spec_hashes.push(hash);
+                spec
+            },
+        );
         match spec {
             Ok(spec) => {
                 loaded.insert(display, (listed, spec.operations));
@@ -492,15 +477,8 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             if loaded.contains_key(&display) {
                 continue;
             }
-            let Ok((f, text)) = site_root.read_path(&path) else {
-                continue;
-            };
-            let globbed = rules.for_paths([display.as_str(), f.rel.as_str()]);
-            if let Ok(spec) = load_spec_text(&text, &path, &display, globbed) {
-                spec_hashes.push(format!(
-                    "{display}:{}",
-                    blake3::hash(text.as_bytes()).to_hex()
-                ));
+            if let Ok((hash, Ok(spec))) = read_spec(&site_root, &rules, &path, &display, false) {
+                spec_hashes.push(hash);
                 loaded.insert(display, (false, spec.operations));
             }
         }
@@ -666,6 +644,34 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         rules,
     });
     Ok(out)
+}
+
+/// Reads a spec through the site's rules (inside the site unless named on the command line) and
+/// flattens it with its globs applied: `Err` when it cannot be read, else its fingerprint line
+/// (`display:hash`) and the parse.
+fn read_spec(
+    site: &SiteRoot,
+    rules: &VisibilityRules,
+    path: &Path,
+    display: &str,
+    command_line: bool,
+) -> Result<(String, Result<crate::openapi::Spec, Diagnostic>), Diagnostic> {
+    let file = if command_line {
+        // The operator names these; the repository's references stay inside the site.
+        site.resolve_anywhere(path)
+    } else {
+        site.resolve(path)
+    };
+    let (f, text) = file
+        .and_then(|f| site.read(&f).map(|t| (f, t)))
+        .map_err(|e| Diagnostic {
+            file: display.to_owned(),
+            line: None,
+            message: format!("cannot read: {e}"),
+        })?;
+    let hash = format!("{display}:{}", blake3::hash(text.as_bytes()).to_hex());
+    let globbed = rules.for_paths([display, f.rel.as_str()]);
+    Ok((hash, load_spec_text(&text, path, display, globbed)))
 }
 
 /// Files in the site that look like OpenAPI 3 documents (checked by their first 4 KiB).
