@@ -10,8 +10,9 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::assets::{install, locate, AssetsError, UI_DIR};
 use crate::build::{build, BuildError, BuildOptions, BuildSummary};
-use crate::ingest::{ingest, parse, IngestOptions, Source};
+use crate::ingest::{ingest, parse, IngestOptions, Site, Source};
 use crate::model::{Page, Visibility};
+use crate::visibility::Declared;
 
 /// Where the index and the assets go inside the demo directory.
 pub const INDEX_DIR: &str = "_search";
@@ -286,7 +287,11 @@ pub fn render_demo(
         .file_name()
         .map(|n| n.to_string_lossy().replace('-', " "))
         .unwrap_or_else(|| "Docs".into());
-    let api_base = api_base(site).unwrap_or_else(|| "https://api.example.com".into());
+    let api_base = ingested
+        .site
+        .as_ref()
+        .and_then(api_base)
+        .unwrap_or_else(|| "https://api.example.com".into());
     // A page whose URL is not a plain site-relative path (a JSONL record may say `javascript:…`,
     // `data:…` or `/../..`) is not written, and the sidebar shows it without a link.
     for (_, p) in &pages {
@@ -310,26 +315,76 @@ pub fn render_demo(
     Ok(summary)
 }
 
-/// The first `servers[].url` of the site's OpenAPI spec, for the search box's "Copy curl".
-fn api_base(site: &Path) -> Option<String> {
-    for name in ["openapi.yaml", "openapi.yml", "openapi.json"] {
-        let Ok(text) = std::fs::read_to_string(site.join(name)) else {
-            continue;
-        };
-        let v: serde_yaml::Value = serde_yaml::from_str(&text).ok()?;
-        return v
-            .get("servers")?
-            .get(0)?
-            .get("url")?
-            .as_str()
-            .map(str::to_owned);
-    }
-    None
+/// The first `servers[].url` of the site's public OpenAPI specs, for the search box's "Copy curl":
+/// only from a spec the build read through the site's rules (inside the site, not withheld by a glob),
+/// whose document and server object declare nothing more restrictive than public.
+fn api_base(site: &Site) -> Option<String> {
+    site.operations.0.keys().find_map(|display| {
+        let (file, text) = site.root.read_path(&site.root.root.join(display)).ok()?;
+        let doc = crate::openapi::parse_document(&text, &file.path).ok()?;
+        let server = doc.get("servers")?.get(0)?;
+        let declared = Declared::from_glob(site.rules.for_path(&file.rel))
+            .combine(Declared::from_openapi(&doc))
+            .combine(Declared::from_openapi(server));
+        if declared.visibility() != Visibility::Public {
+            return None;
+        }
+        let url = server.get("url")?.as_str()?;
+        crate::ingest::safe_url(url).then(|| url.to_owned())
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issue_18_demo_api_base_only_from_public_specs() {
+        let dir = tempfile::tempdir().unwrap();
+        let site_with = |spec: &str, aidocs: &str| {
+            std::fs::write(dir.path().join("openapi.json"), spec).unwrap();
+            let root = crate::visibility::SiteRoot::new(dir.path(), 1 << 20).unwrap();
+            let rules = crate::visibility::VisibilityRules::parse(
+                &serde_json::from_str(aidocs).unwrap(),
+                aidocs.into(),
+                "aidocs.json",
+            )
+            .unwrap();
+            let mut operations = crate::openapi::LoadedOperations::default();
+            operations.0.insert("openapi.json".into(), Vec::new());
+            Site {
+                root,
+                rules,
+                operations,
+            }
+        };
+        let public =
+            r#"{"openapi":"3.0.0","servers":[{"url":"https://api.public.example"}],"paths":{}}"#;
+        assert_eq!(
+            api_base(&site_with(public, "{}")).as_deref(),
+            Some("https://api.public.example")
+        );
+        for (spec, aidocs) in [
+            (
+                r#"{"openapi":"3.0.0","x-internal":true,"servers":[{"url":"https://internal.example"}]}"#,
+                "{}",
+            ),
+            (
+                r#"{"openapi":"3.0.0","servers":[{"url":"https://internal.example","x-visibility":"internal"}]}"#,
+                "{}",
+            ),
+            (
+                r#"{"openapi":"3.0.0","servers":[{"url":"https://internal.example"}]}"#,
+                r#"{"visibility":{"internal":["openapi.json"]}}"#,
+            ),
+            (
+                r#"{"openapi":"3.0.0","servers":[{"url":"javascript:alert(1)"}]}"#,
+                "{}",
+            ),
+        ] {
+            assert_eq!(api_base(&site_with(spec, aidocs)), None, "{spec} {aidocs}");
+        }
+    }
 
     #[test]
     fn issue_18_demo_unsafe_page_urls_get_no_link_and_no_file() {

@@ -12,9 +12,11 @@ use aidocs_core::Kind;
 use serde::Deserialize;
 
 use crate::chunk::{chunk_markdown, slugify, split_paragraphs, ChunkConfig};
-use crate::mdx::{mdx_to_markdown, split_frontmatter, Frontmatter, IncludePolicy, SnippetResolver};
+use crate::mdx::{
+    split_frontmatter, to_markdown, Dialect, Frontmatter, IncludePolicy, SnippetResolver,
+};
 use crate::model::{ApiMeta2, Chunk, Diagnostic, Page, Visibility};
-use crate::openapi::{load_spec_text, Operation};
+use crate::openapi::{load_spec_text, LoadedOperations, Operation, OperationRef};
 use crate::site::{load_site, markdown_files, page_url, resolve_page_file, NavEntry};
 use crate::visibility::{
     allowed, normalize_rel, read_bounded, Declared, SiteFile, SiteRoot, VisibilityRules,
@@ -23,8 +25,9 @@ use crate::visibility::{
 
 /// Version of everything ingestion derives from a source file; part of every fingerprint. (3: chunks
 /// keep their words for typo tolerance; 4: one visibility policy on resolved files, includes
-/// checked, HTML comments dropped.)
-const INGEST_VERSION: u32 = 4;
+/// checked, HTML comments dropped; 5: `.md` read as Markdown, ESM blocks and fences as MDX reads
+/// them.)
+const INGEST_VERSION: u32 = 5;
 
 #[derive(Debug, Clone)]
 pub struct IngestOptions {
@@ -54,6 +57,9 @@ impl IngestOptions {
 pub struct Site {
     pub root: SiteRoot,
     pub rules: VisibilityRules,
+    /// The loaded specs' operations: an include bound to one (`openapi:` in its frontmatter) takes
+    /// its visibility.
+    pub operations: LoadedOperations,
 }
 
 impl Site {
@@ -61,6 +67,7 @@ impl Site {
         IncludePolicy {
             site: &self.root,
             rules: &self.rules,
+            operations: &self.operations,
             audience,
         }
     }
@@ -297,19 +304,6 @@ fn settings_hash(opts: &IngestOptions, extra: &[&[u8]]) -> String {
     hash_parts(&parts)
 }
 
-/// Parses `openapi:` frontmatter: `[spec ]METHOD /path`.
-fn parse_openapi_ref(s: &str) -> Option<(Option<String>, String)> {
-    let parts: Vec<&str> = s.split_whitespace().collect();
-    match parts.as_slice() {
-        [m, p] if p.starts_with('/') => Some((None, format!("{} {}", m.to_ascii_uppercase(), p))),
-        [spec, m, p] if p.starts_with('/') => Some((
-            Some(spec.trim_start_matches('/').to_owned()),
-            format!("{} {}", m.to_ascii_uppercase(), p),
-        )),
-        _ => None,
-    }
-}
-
 fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic> {
     let site_root = SiteRoot::new(root, opts.max_file_bytes)?;
     let mut config = load_site(&site_root)?;
@@ -429,7 +423,17 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         spec_files.push((p.clone(), p.display().to_string(), true, true));
     }
     for r in &reads {
-        if let Some((Some(spec), _)) = r.fm.openapi.as_deref().and_then(parse_openapi_ref) {
+        let Some(reference) = r.fm.openapi.as_deref().and_then(OperationRef::parse) else {
+            continue;
+        };
+        // `openapi: v2-spec POST /x` names a listed spec by its file name: nothing more to read.
+        if spec_files
+            .iter()
+            .any(|(_, display, _, _)| reference.names_spec(display))
+        {
+            continue;
+        }
+        if let Some(spec) = reference.spec {
             match normalize_rel(&spec) {
                 Some(rel) => spec_files.push((root.join(&rel), rel, false, false)),
                 None => out.diagnostics.push(Diagnostic {
@@ -470,7 +474,15 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     // A page may name an operation without its spec (`openapi: GET /users`): like Mintlify, look for
     // OpenAPI files anywhere in the site when a loaded spec does not have it.
     let unresolved = reads.iter().any(|r| {
-        matches!(r.fm.openapi.as_deref().and_then(parse_openapi_ref), Some((None, key)) if !loaded.values().any(|(_, ops)| ops.iter().any(|o| o.key() == key)))
+        r.fm.openapi
+            .as_deref()
+            .and_then(OperationRef::parse)
+            .is_some_and(|o| {
+                o.spec.is_none()
+                    && !loaded
+                        .values()
+                        .any(|(_, ops)| ops.iter().any(|op| op.key() == o.key))
+            })
     });
     if unresolved {
         for (path, display) in discover_specs(root) {
@@ -523,38 +535,41 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         });
     }
 
+    let operations = LoadedOperations(
+        loaded
+            .iter()
+            .map(|(display, (_, ops))| (display.clone(), ops.clone()))
+            .collect(),
+    );
     let mut consumed: BTreeMap<(String, String), ()> = BTreeMap::new();
-    let find_op = |spec: Option<&str>, key: &str| -> Option<(String, Operation)> {
-        for (display, (_, ops)) in &loaded {
-            if spec.is_some_and(|s| s != display.as_str()) {
-                continue;
-            }
-            if let Some(op) = ops.iter().find(|o| o.key() == key) {
-                return Some((display.clone(), op.clone()));
-            }
-        }
-        None
-    };
     for r in reads {
         let mut operation = None;
         if let Some(spec_ref) = r.fm.openapi.as_deref() {
-            match parse_openapi_ref(spec_ref) {
-                Some((spec, key)) => match find_op(spec.as_deref(), &key) {
+            let problem = match OperationRef::parse(spec_ref) {
+                Some(reference) => match operations.find(&reference) {
                     Some((display, op)) => {
-                        consumed.insert((display, key), ());
-                        operation = Some(op);
+                        consumed.insert((display.to_owned(), reference.key.clone()), ());
+                        operation = Some(op.clone());
+                        None
                     }
-                    None => out.diagnostics.push(Diagnostic {
-                        file: r.rel.clone(),
-                        line: None,
-                        message: format!("frontmatter `openapi: {spec_ref}` names no operation of a loaded spec; the page is indexed without it"),
+                    None => Some(match &reference.spec {
+                        Some(spec) if !operations.has_spec(&reference) => format!(
+                            "names the spec `{spec}`, which is none of the loaded specs ({}), by path, file name or name without extension",
+                            operations.0.keys().map(String::as_str).collect::<Vec<_>>().join(", ")
+                        ),
+                        _ => format!("names the operation `{}`, which no loaded spec has", reference.key),
                     }),
                 },
-                None => out.diagnostics.push(Diagnostic {
+                None => Some("is not `[spec] METHOD /path`".to_owned()),
+            };
+            if let Some(problem) = problem {
+                out.diagnostics.push(Diagnostic {
                     file: r.rel.clone(),
                     line: None,
-                    message: format!("frontmatter `openapi: {spec_ref}` is not `[spec] METHOD /path`"),
-                }),
+                    message: format!(
+                        "frontmatter `openapi: {spec_ref}` {problem}; the page is indexed without it"
+                    ),
+                });
             }
         }
         if let Some(op) = &operation {
@@ -642,6 +657,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     out.site = Some(Site {
         root: site_root,
         rules,
+        operations,
     });
     Ok(out)
 }
@@ -777,7 +793,7 @@ pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, V
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|| root.to_path_buf());
             let mut snippets = SnippetResolver::new(site.includes(opts.audience));
-            let mut markdown = mdx_to_markdown(body, &dir, &mut snippets);
+            let mut markdown = to_markdown(body, Dialect::of(rel), &dir, &mut snippets);
             let includes = std::mem::take(&mut snippets.includes);
             for w in snippets.warnings {
                 warnings.push(Diagnostic {

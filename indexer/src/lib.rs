@@ -18,6 +18,7 @@ pub mod export;
 pub mod index;
 pub mod ingest;
 pub mod inspect;
+pub mod json;
 pub mod mdx;
 pub mod model;
 pub mod openapi;

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::model::Visibility;
+use crate::openapi::{LoadedOperations, OperationRef};
 use crate::visibility::{allowed, check_nesting, Declared, Refusal, SiteRoot, VisibilityRules};
 
 /// The most text one page may expand to through snippets, and the most snippets it may inline:
@@ -148,6 +149,7 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
 pub struct IncludePolicy<'a> {
     pub site: &'a SiteRoot,
     pub rules: &'a VisibilityRules,
+    pub operations: &'a LoadedOperations,
     pub audience: Visibility,
 }
 
@@ -195,7 +197,7 @@ impl<'a> SnippetResolver<'a> {
         for c in candidates {
             match self.policy.site.resolve(&c) {
                 Ok(f) => {
-                    found = Some(f);
+                    found = Some((self.policy.site.written_rel(&c), f));
                     break;
                 }
                 Err(Refusal::Missing) => {}
@@ -207,7 +209,7 @@ impl<'a> SnippetResolver<'a> {
                 }
             }
         }
-        let Some(file) = found else {
+        let Some((written, file)) = found else {
             self.warn(format!(
                 "snippet `{spec}` not found under the site root; its text is left out"
             ));
@@ -227,13 +229,26 @@ impl<'a> SnippetResolver<'a> {
             self.includes.insert(pos, (file.rel.clone(), hash));
         }
         let (declared, body_start) = match split_frontmatter(&src) {
-            Ok((fm, body, _)) => (fm.visibility, src.len() - body.len()),
+            Ok((fm, body, _)) => {
+                let bound = fm
+                    .openapi
+                    .as_deref()
+                    .map_or(Declared::Absent, |r| self.bound(r));
+                (fm.visibility.combine(bound), src.len() - body.len())
+            }
             Err(e) => (
                 Declared::Unreadable(format!("its frontmatter does not parse ({})", e.message)),
                 0,
             ),
         };
-        let declared = declared.combine(Declared::from_glob(self.policy.rules.for_path(&file.rel)));
+        // Globs on the path as written and as resolved: a symlink either way is covered.
+        let globbed = self.policy.rules.for_paths(
+            written
+                .iter()
+                .map(String::as_str)
+                .chain([file.rel.as_str()]),
+        );
+        let declared = declared.combine(globbed);
         let v = declared.visibility();
         if !allowed(v, self.policy.audience) {
             let why = declared
@@ -247,6 +262,22 @@ impl<'a> SnippetResolver<'a> {
             return None;
         }
         Some((file.path, src, body_start))
+    }
+
+    /// What an include's `openapi:` frontmatter brings: the bound operation's declarations, or
+    /// unreadable when it binds nothing we can judge.
+    fn bound(&self, reference: &str) -> Declared {
+        match OperationRef::parse(reference) {
+            Some(r) => match self.policy.operations.find(&r) {
+                Some((_, op)) => op.declared.clone(),
+                None => Declared::Unreadable(format!(
+                    "its `openapi: {reference}` binds no operation of a loaded spec"
+                )),
+            },
+            None => Declared::Unreadable(format!(
+                "its `openapi: {reference}` is not `[spec] METHOD /path`"
+            )),
+        }
     }
 
     /// Records a warning once: an include repeated a thousand times says so once.
@@ -275,120 +306,324 @@ impl<'a> SnippetResolver<'a> {
     }
 }
 
+/// How a page's source is read: `.mdx` with MDX's grammar (ESM, JSX, expressions), `.md` as
+/// CommonMark, where `<` and `{` are text (`attempts<max`, `GET /users/{id}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Mdx,
+    Markdown,
+}
+
+impl Dialect {
+    /// The dialect of a site-relative file name: `.md` (and `.markdown`) are Markdown, anything
+    /// else MDX.
+    pub fn of(rel: &str) -> Dialect {
+        let lower = rel.to_ascii_lowercase();
+        if lower.ends_with(".md") || lower.ends_with(".markdown") {
+            Dialect::Markdown
+        } else {
+            Dialect::Mdx
+        }
+    }
+}
+
 /// Converts an MDX body to Markdown. `from_dir` resolves relative snippet imports.
 pub fn mdx_to_markdown(body: &str, from_dir: &Path, snippets: &mut SnippetResolver<'_>) -> String {
+    to_markdown(body, Dialect::Mdx, from_dir, snippets)
+}
+
+/// Converts a page body of either dialect to the Markdown the chunker reads.
+pub fn to_markdown(
+    body: &str,
+    dialect: Dialect,
+    from_dir: &Path,
+    snippets: &mut SnippetResolver<'_>,
+) -> String {
     let mut seen = HashSet::new();
-    convert(body, from_dir, snippets, &mut seen, 0)
+    convert(body, dialect, from_dir, snippets, &mut seen, 0)
+}
+
+/// The state of a JavaScript scanner fed an ESM block line by line: enough to tell whether the
+/// block is complete (no open bracket, string, template literal or comment), which is where MDX
+/// ends an `import`/`export` block at a blank line.
+#[derive(Default)]
+struct EsmScan {
+    depth: i64,
+    /// Per open `${` of a template literal, the braces opened inside it.
+    templates: Vec<i64>,
+    state: JsState,
+}
+
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+enum JsState {
+    #[default]
+    Code,
+    Str(u8),
+    Template,
+    LineComment,
+    BlockComment,
+}
+
+impl EsmScan {
+    fn feed(&mut self, line: &str) {
+        let b = line.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            let next = b.get(i + 1).copied();
+            match self.state {
+                JsState::Code => match c {
+                    b'\'' | b'"' => self.state = JsState::Str(c),
+                    b'`' => self.state = JsState::Template,
+                    b'/' if next == Some(b'/') => self.state = JsState::LineComment,
+                    b'/' if next == Some(b'*') => {
+                        self.state = JsState::BlockComment;
+                        i += 1;
+                    }
+                    b'(' | b'[' | b'{' => {
+                        self.depth += 1;
+                        if let Some(t) = self.templates.last_mut() {
+                            *t += 1;
+                        }
+                    }
+                    b'}' if self.templates.last() == Some(&0) => {
+                        self.templates.pop();
+                        self.state = JsState::Template;
+                    }
+                    b')' | b']' | b'}' => {
+                        self.depth -= 1;
+                        if let Some(t) = self.templates.last_mut() {
+                            *t -= 1;
+                        }
+                    }
+                    _ => {}
+                },
+                // A string cannot span lines: an apostrophe in JSX text (`don't`) ends at the line.
+                JsState::Str(q) => {
+                    if c == b'\\' {
+                        i += 1;
+                    } else if c == q || c == b'\n' {
+                        self.state = JsState::Code;
+                    }
+                }
+                JsState::Template => {
+                    if c == b'\\' {
+                        i += 1;
+                    } else if c == b'`' {
+                        self.state = JsState::Code;
+                    } else if c == b'$' && next == Some(b'{') {
+                        self.templates.push(0);
+                        self.state = JsState::Code;
+                        i += 1;
+                    }
+                }
+                JsState::LineComment => {
+                    if c == b'\n' {
+                        self.state = JsState::Code;
+                    }
+                }
+                JsState::BlockComment => {
+                    if c == b'*' && next == Some(b'/') {
+                        self.state = JsState::Code;
+                        i += 1;
+                    }
+                }
+            }
+            i += 1;
+        }
+        if self.state == JsState::LineComment {
+            self.state = JsState::Code;
+        }
+    }
+
+    fn complete(&self) -> bool {
+        self.state == JsState::Code && self.depth <= 0 && self.templates.is_empty()
+    }
+}
+
+/// The index after the ESM block (`import`/`export`) that starts at `lines[start]`: it runs to a
+/// blank line where the code so far is complete, as MDX reads it. A block that never completes
+/// ends at its first blank line (`Err` with that index), so a broken `export` costs only itself.
+fn esm_block_end(lines: &[&str], start: usize) -> Result<usize, usize> {
+    let mut scan = EsmScan::default();
+    let mut first_blank = None;
+    for (j, line) in lines.iter().enumerate().skip(start) {
+        scan.feed(line);
+        let next_blank = lines.get(j + 1).is_none_or(|l| l.trim().is_empty());
+        if next_blank {
+            first_blank.get_or_insert(j + 1);
+            if scan.complete() {
+                return Ok(j + 1);
+            }
+        }
+    }
+    Err(first_blank.unwrap_or(lines.len()))
+}
+
+/// `import` statements of an ESM block: (local names, specifier) of each.
+fn block_imports(block: &str) -> Vec<(Vec<String>, String)> {
+    let flat = block.split_whitespace().collect::<Vec<_>>().join(" ");
+    flat.split(';')
+        .flat_map(|stmt| stmt.split(" import "))
+        .filter_map(|stmt| {
+            let stmt = stmt.trim();
+            let stmt = if stmt.starts_with("import ") {
+                stmt.to_owned()
+            } else {
+                format!("import {stmt}")
+            };
+            parse_import(&stmt)
+        })
+        .collect()
+}
+
+/// Backtick runs of one line, by length, for inline code spans in linear time: a run opens a code
+/// span when a later run of the same length closes it (CommonMark), else it is text.
+struct BacktickRuns {
+    line_start: usize,
+    line_end: usize,
+    by_len: std::collections::HashMap<usize, Vec<usize>>,
+}
+
+impl BacktickRuns {
+    fn of_line(text: &str, line_start: usize, line_end: usize) -> Self {
+        let mut by_len: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+        let b = text.as_bytes();
+        let mut i = line_start;
+        while i < line_end {
+            if b[i] == b'`' {
+                let run = b[i..line_end].iter().take_while(|&&c| c == b'`').count();
+                by_len.entry(run).or_default().push(i);
+                i += run;
+            } else {
+                i += 1;
+            }
+        }
+        BacktickRuns {
+            line_start,
+            line_end,
+            by_len,
+        }
+    }
+
+    /// Where the run that closes a run of `len` starting at `at` starts, if any.
+    fn closing(&self, at: usize, len: usize) -> Option<usize> {
+        let runs = self.by_len.get(&len)?;
+        runs.get(runs.partition_point(|&p| p <= at)).copied()
+    }
 }
 
 fn convert(
     body: &str,
+    dialect: Dialect,
     from_dir: &Path,
     snippets: &mut SnippetResolver<'_>,
     seen: &mut HashSet<PathBuf>,
     depth: usize,
 ) -> String {
-    // Pass 1: import/export lines, code fences protected.
+    let mdx = dialect == Dialect::Mdx;
+    // Pass 1: code fences found (their text is kept verbatim and their byte ranges in `kept`
+    // protected from pass 2) and, in MDX, ESM blocks removed, snippet imports collected.
     let mut imports: BTreeMap<String, String> = BTreeMap::new();
     let mut kept = String::with_capacity(body.len());
-    let mut fence: Option<(String, usize)> = None;
-    let mut export_depth: i32 = 0;
-    for line in body.split_inclusive('\n') {
+    let mut fenced: Vec<(usize, usize)> = Vec::new();
+    let mut fence: Option<(u8, usize, usize, usize)> = None; // (char, length, indent, start in kept)
+    let lines: Vec<&str> = body.split_inclusive('\n').collect();
+    let mut k = 0;
+    while k < lines.len() {
+        let line = lines[k];
+        k += 1;
         let trimmed = line.trim_start();
         let indent = line.len() - trimmed.len();
-        if let Some((marker, fence_indent)) = &fence {
+        if let Some((ch, len, fence_indent, start)) = fence {
+            kept.push_str(strip_indent(line, fence_indent));
             let t = trimmed.trim_end();
-            let stripped = strip_indent(line, *fence_indent);
-            kept.push_str(stripped);
-            if t.starts_with(marker.as_str())
-                && t.chars().all(|c| c == marker.chars().next().unwrap_or('`'))
-            {
+            if t.len() >= len && t.bytes().all(|c| c == ch) {
+                fenced.push((start, kept.len()));
                 fence = None;
             }
             continue;
         }
-        if export_depth > 0 {
-            export_depth += brace_balance(line);
-            continue;
-        }
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            let ch = trimmed.chars().next().unwrap_or('`');
-            let n = trimmed.chars().take_while(|&c| c == ch).count();
-            fence = Some((ch.to_string().repeat(n), indent));
+        if let Some((ch, len)) = fence_open(trimmed) {
+            fence = Some((ch, len, indent, kept.len()));
             kept.push_str(&line[indent..]);
             continue;
         }
-        if indent == 0 && trimmed.starts_with("import ") {
-            // Only Markdown imports are content snippets; `.jsx`/`.js` imports are components, whose
-            // tags are reduced like any other component.
-            if let Some((names, spec)) = parse_import(trimmed)
-                .filter(|(_, spec)| spec.ends_with(".mdx") || spec.ends_with(".md"))
-            {
-                for n in names {
-                    imports.insert(n, spec.clone());
+        if mdx && indent == 0 && (trimmed.starts_with("import ") || trimmed.starts_with("export "))
+        {
+            let end = esm_block_end(&lines, k - 1).unwrap_or_else(|end| {
+                let first: String = trimmed.chars().take(60).collect();
+                snippets.warn(format!(
+                    "the ESM block `{}` never closes (an open bracket, string or template); it is cut at its first blank line",
+                    first.trim_end()
+                ));
+                end
+            });
+            let block = lines[k - 1..end].concat();
+            // Only Markdown imports are content snippets; `.jsx`/`.js` imports are components,
+            // whose tags are reduced like any other component.
+            for (names, spec) in block_imports(&block) {
+                if spec.ends_with(".mdx") || spec.ends_with(".md") {
+                    for n in names {
+                        imports.insert(n, spec.clone());
+                    }
                 }
             }
-            continue;
-        }
-        if indent == 0 && trimmed.starts_with("export ") {
-            export_depth = brace_balance(line).max(0);
+            k = end;
             continue;
         }
         // MDX has no indented code blocks: dedent so Markdown does not invent them.
-        if indent >= 4 {
+        if mdx && indent >= 4 {
             kept.push_str(trimmed);
         } else {
             kept.push_str(line);
         }
     }
+    if let Some((_, _, _, start)) = fence {
+        fenced.push((start, kept.len()));
+    }
 
-    // Pass 2: JSX tags and expressions, outside code.
+    // Pass 2: JSX tags and expressions (MDX), HTML comments (both), outside code.
     let mut out = String::with_capacity(kept.len());
     let bytes = kept.as_bytes();
     let mut i = 0;
-    let mut in_fence = false;
-    let mut line_start = true;
+    let mut next_fence = 0;
+    let mut runs: Option<BacktickRuns> = None;
     while i < bytes.len() {
-        if line_start {
-            let rest = &kept[i..];
-            if rest.starts_with("```") || rest.starts_with("~~~") {
-                in_fence = !in_fence;
+        if let Some(&(start, end)) = fenced.get(next_fence) {
+            if i >= start {
+                next_fence += 1;
+                if i < end {
+                    out.push_str(&kept[i..end]);
+                    i = end;
+                }
+                continue;
             }
-        }
-        if in_fence {
-            let end = kept[i..].find('\n').map_or(kept.len(), |p| i + p + 1);
-            out.push_str(&kept[i..end]);
-            i = end;
-            line_start = true;
-            continue;
         }
         let c = bytes[i];
-        line_start = false;
         match c {
-            b'\n' => {
-                out.push('\n');
-                i += 1;
-                line_start = true;
-            }
             b'`' => {
-                // Inline code: copied verbatim up to the matching run of backticks on the same line.
+                // Inline code: copied verbatim up to the closing run of the same length on the line.
                 let run = kept[i..].bytes().take_while(|&b| b == b'`').count();
-                let marker = &kept[i..i + run];
-                let line_end = kept[i..].find('\n').map_or(kept.len(), |p| i + p);
-                match kept[i + run..line_end].find(marker) {
+                if runs
+                    .as_ref()
+                    .is_none_or(|r| !(r.line_start..r.line_end).contains(&i))
+                {
+                    let line_start = kept[..i].rfind('\n').map_or(0, |p| p + 1);
+                    let line_end = kept[i..].find('\n').map_or(kept.len(), |p| i + p);
+                    runs = Some(BacktickRuns::of_line(&kept, line_start, line_end));
+                }
+                let close = runs.as_ref().and_then(|r| r.closing(i, run));
+                match close {
                     Some(p) => {
-                        let end = i + run + p + run;
-                        out.push_str(&kept[i..end]);
-                        i = end;
+                        out.push_str(&kept[i..p + run]);
+                        i = p + run;
                     }
                     None => {
-                        out.push_str(marker);
+                        out.push_str(&kept[i..i + run]);
                         i += run;
                     }
                 }
-            }
-            b'{' => {
-                i = skip_balanced(bytes, i);
             }
             // An HTML comment, of any length: readers never see it (an unclosed one runs to the end).
             b'<' if kept[i..].starts_with("<!--") => {
@@ -397,58 +632,35 @@ fn convert(
                     .map_or(kept.len(), |p| i + 4 + p + 3);
                 out.push('\n');
             }
-            b'<' if bytes
-                .get(i + 1)
-                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'/' || *b == b'>') =>
+            b'{' if mdx => {
+                let end = skip_balanced(bytes, i);
+                if end == bytes.len() && bytes.last() != Some(&b'}') {
+                    snippets.warn(
+                        "an expression `{` never closes (not valid MDX); the rest of the page is indexed as text".into(),
+                    );
+                    out.push('{');
+                    i += 1;
+                } else {
+                    i = end;
+                }
+            }
+            b'<' if mdx
+                && bytes
+                    .get(i + 1)
+                    .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'/' || *b == b'>') =>
             {
                 let end = tag_end(bytes, i);
+                if end == bytes.len() && bytes.last() != Some(&b'>') {
+                    snippets.warn(
+                        "a tag `<` never closes (not valid MDX); the rest of the page is indexed as text".into(),
+                    );
+                    out.push('<');
+                    i += 1;
+                    continue;
+                }
                 let tag = &kept[i..end];
                 i = end;
-                let parsed = parse_tag(tag);
-                if parsed.closing {
-                    out.push('\n');
-                    continue;
-                }
-                if let Some(spec) = imports.get(&parsed.name) {
-                    if let Some(text) = inline_snippet(spec, from_dir, snippets, seen, depth) {
-                        out.push('\n');
-                        out.push_str(&text);
-                        out.push('\n');
-                    }
-                    continue;
-                }
-                if parsed.name == "Snippet" {
-                    if let Some(file) = parsed
-                        .attrs
-                        .iter()
-                        .find(|(k, _)| k == "file")
-                        .map(|(_, v)| v.clone())
-                    {
-                        let spec = format!("/snippets/{}", file.trim_start_matches('/'));
-                        if let Some(text) = inline_snippet(&spec, from_dir, snippets, seen, depth) {
-                            out.push('\n');
-                            out.push_str(&text);
-                            out.push('\n');
-                        }
-                    }
-                    continue;
-                }
-                let texts: Vec<&str> = parsed
-                    .attrs
-                    .iter()
-                    .filter(|(k, v)| {
-                        TEXT_ATTRIBUTES.contains(&k.to_ascii_lowercase().as_str())
-                            && !v.trim().is_empty()
-                    })
-                    .map(|(_, v)| v.as_str())
-                    .collect();
-                if !texts.is_empty() {
-                    out.push_str("\n\n");
-                    out.push_str(&texts.join(" — "));
-                    out.push_str("\n\n");
-                } else if is_block_tag(&parsed.name) {
-                    out.push('\n');
-                }
+                convert_tag(tag, &imports, from_dir, snippets, seen, depth, &mut out);
             }
             _ => {
                 let ch_len = utf8_len(c);
@@ -458,6 +670,73 @@ fn convert(
         }
     }
     out
+}
+
+/// `"```"`/`"~~~~"` at the start of a trimmed line: the fence's character and length. A backtick
+/// fence's info string may not contain a backtick (CommonMark), so `` ```a`b``` `` is inline code.
+fn fence_open(trimmed: &str) -> Option<(u8, usize)> {
+    let ch = *trimmed.as_bytes().first()?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let len = trimmed.bytes().take_while(|&c| c == ch).count();
+    if len < 3 || (ch == b'`' && trimmed[len..].contains('`')) {
+        return None;
+    }
+    Some((ch, len))
+}
+
+/// One JSX tag: a snippet inlined, or its text attributes kept, or a line break for a block.
+fn convert_tag(
+    tag: &str,
+    imports: &BTreeMap<String, String>,
+    from_dir: &Path,
+    snippets: &mut SnippetResolver<'_>,
+    seen: &mut HashSet<PathBuf>,
+    depth: usize,
+    out: &mut String,
+) {
+    let parsed = parse_tag(tag);
+    if parsed.closing {
+        out.push('\n');
+        return;
+    }
+    let spec = if let Some(spec) = imports.get(&parsed.name) {
+        Some(spec.clone())
+    } else if parsed.name == "Snippet" {
+        parsed
+            .attrs
+            .iter()
+            .find(|(k, _)| k == "file")
+            .map(|(_, file)| format!("/snippets/{}", file.trim_start_matches('/')))
+    } else {
+        None
+    };
+    if parsed.name == "Snippet" || spec.is_some() {
+        if let Some(text) =
+            spec.and_then(|spec| inline_snippet(&spec, from_dir, snippets, seen, depth))
+        {
+            out.push('\n');
+            out.push_str(&text);
+            out.push('\n');
+        }
+        return;
+    }
+    let texts: Vec<&str> = parsed
+        .attrs
+        .iter()
+        .filter(|(k, v)| {
+            TEXT_ATTRIBUTES.contains(&k.to_ascii_lowercase().as_str()) && !v.trim().is_empty()
+        })
+        .map(|(_, v)| v.as_str())
+        .collect();
+    if !texts.is_empty() {
+        out.push_str("\n\n");
+        out.push_str(&texts.join(" — "));
+        out.push_str("\n\n");
+    } else if is_block_tag(&parsed.name) {
+        out.push('\n');
+    }
 }
 
 fn inline_snippet(
@@ -481,7 +760,8 @@ fn inline_snippet(
         return None;
     }
     let dir = path.parent().unwrap_or(from_dir).to_path_buf();
-    let text = convert(body, &dir, snippets, seen, depth + 1);
+    let dialect = Dialect::of(&path.to_string_lossy());
+    let text = convert(body, dialect, &dir, snippets, seen, depth + 1);
     seen.remove(&path);
     Some(text)
 }
@@ -498,14 +778,6 @@ fn utf8_len(first: u8) -> usize {
         0xe0..=0xef => 3,
         _ => 4,
     }
-}
-
-fn brace_balance(line: &str) -> i32 {
-    line.chars().fold(0, |d, c| match c {
-        '{' | '[' | '(' => d + 1,
-        '}' | ']' | ')' => d - 1,
-        _ => d,
-    })
 }
 
 /// `import A, { B as C } from "/snippets/x.mdx"` → (["A", "C"], "/snippets/x.mdx").
@@ -643,7 +915,14 @@ fn parse_tag(tag: &str) -> Tag {
                 i = j + 1;
             } else if i < b.len() && b[i] == b'{' {
                 let end = skip_balanced(b, i);
-                let expr = rest[i + 1..end.saturating_sub(1).max(i + 1)].trim();
+                // `{…}` without its closing brace (the tag runs to the end) ends at `end`, which
+                // may follow a multi-byte character: never slice inside one.
+                let inner_end = if b.get(end.wrapping_sub(1)) == Some(&b'}') && end > i + 1 {
+                    end - 1
+                } else {
+                    end
+                };
+                let expr = rest.get(i + 1..inner_end).unwrap_or("").trim();
                 // A string literal in braces is still text: title={"Quick start"}.
                 let lit = expr.trim_matches(|c| c == '"' || c == '\'' || c == '`');
                 if expr.len() >= 2 && lit.len() + 2 == expr.len() {
@@ -682,9 +961,11 @@ mod tests {
         let root = std::env::temp_dir();
         let site = SiteRoot::new(&root, 1 << 20).unwrap();
         let rules = VisibilityRules::default();
+        let operations = LoadedOperations::default();
         let mut r = SnippetResolver::new(IncludePolicy {
             site: &site,
             rules: &rules,
+            operations: &operations,
             audience: Visibility::Public,
         });
         mdx_to_markdown(src, &root, &mut r)
@@ -724,6 +1005,95 @@ mod tests {
             assert!(!out.contains(w), "{w} in {out}");
         }
         assert!(md("Use `<!-- x -->` in HTML.").contains("<!-- x -->"));
+    }
+
+    #[test]
+    fn issue_18_a_longer_fence_holds_shorter_ones() {
+        // Inside a ```` fence, a ``` line is code, not the fence's end: what follows the real end is
+        // MDX again, and its comments and expressions stay out.
+        let out = md("````md\n```js\nlet a = {b};\n```\n<!-- in code -->\n````\n<!-- hidden -->\n{secret.value}\nAfter.\n");
+        assert!(
+            out.contains("let a = {b};") && out.contains("<!-- in code -->"),
+            "{out}"
+        );
+        assert!(!out.contains("hidden") && !out.contains("secret"), "{out}");
+        assert!(out.contains("After."), "{out}");
+        let out = md("~~~\n```\n~~~\n{secret}\n");
+        assert!(
+            !out.contains("secret"),
+            "a ``` line does not close a ~~~ fence: {out}"
+        );
+    }
+
+    #[test]
+    fn issue_18_esm_blocks_end_where_mdx_ends_them() {
+        let out = md("export const notes = `\nsecret one {\n\nsecret two\n`;\n\nexport const x = {\n  a: '}',\n  b: \"{\",\n  // }\n  c: `${\"}\"}`,\n}\n\nVisible.\n");
+        assert!(!out.contains("secret"), "{out}");
+        assert!(!out.contains("a: "), "{out}");
+        assert!(out.contains("Visible."), "{out}");
+        let out = md("import {\n  Alpha,\n  Beta,\n} from '/snippets/none.mdx'\n\nText.\n");
+        assert!(!out.contains("Alpha") && out.contains("Text."), "{out}");
+        // One that never closes costs only itself (to its first blank line), with a warning.
+        let out = md("export const broken = {\n  a: 1\n\nStill here.\n");
+        assert!(
+            out.contains("Still here.") && !out.contains("a: 1"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn issue_24_markdown_pages_keep_angle_brackets_and_braces() {
+        let root = std::env::temp_dir();
+        let site = SiteRoot::new(&root, 1 << 20).unwrap();
+        let rules = VisibilityRules::default();
+        let operations = LoadedOperations::default();
+        let mut r = SnippetResolver::new(IncludePolicy {
+            site: &site,
+            rules: &rules,
+            operations: &operations,
+            audience: Visibility::Public,
+        });
+        let src = "Retry while attempts<max is true.\n\nGET /users/{id} returns one.\n\nAn { open brace.\n\n## Next\n\nLater words. <!-- hidden\nhidden -->\n";
+        let out = to_markdown(src, Dialect::Markdown, &root, &mut r);
+        for w in [
+            "attempts<max is true",
+            "/users/{id} returns",
+            "An { open brace.",
+            "Later words.",
+        ] {
+            assert!(out.contains(w), "{w} in {out}");
+        }
+        assert!(!out.contains("hidden"), "{out}");
+        assert_eq!(Dialect::of("a/b.MD"), Dialect::Markdown);
+        assert_eq!(Dialect::of("a/b.mdx"), Dialect::Mdx);
+    }
+
+    #[test]
+    fn issue_24_invalid_mdx_never_panics_and_keeps_the_text() {
+        for src in [
+            "<Card title={é",
+            "<Card title={é}",
+            "{é",
+            "<é",
+            "`é",
+            "<Card title=\"é",
+            "<A b={`é",
+        ] {
+            let _ = md(src);
+        }
+        let out = md("Before.\n\n<Card title=\"x\"\n\nAfter the broken tag.\n");
+        assert!(out.contains("After the broken tag."), "{out}");
+        let out = md("A { brace\n\nAfter the brace.\n");
+        assert!(out.contains("After the brace."), "{out}");
+    }
+
+    #[test]
+    fn issue_24_inline_code_spans_close_on_equal_runs() {
+        assert!(md("a `` x ` y `` b").contains("`` x ` y ``"));
+        // Many unmatched runs on one long line: each is text, found in one pass over the line.
+        let line = "`` ` ".repeat(20_000) + "{hidden}";
+        let out = md(&line);
+        assert!(!out.contains("hidden"));
     }
 
     #[test]

@@ -79,6 +79,89 @@ impl Operation {
     }
 }
 
+/// `openapi:` frontmatter, `[spec] METHOD /path`, as Mintlify reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OperationRef {
+    /// The spec as written (a path, a file name, or a file name without its extension).
+    pub spec: Option<String>,
+    /// `METHOD /path`, the method upper-cased.
+    pub key: String,
+}
+
+impl OperationRef {
+    pub fn parse(s: &str) -> Option<Self> {
+        let parts: Vec<&str> = s.split_whitespace().collect();
+        let (spec, m, p) = match parts.as_slice() {
+            [m, p] => (None, m, p),
+            [spec, m, p] => (
+                Some(spec.trim_start_matches("./").trim_start_matches('/')),
+                m,
+                p,
+            ),
+            _ => return None,
+        };
+        if !p.starts_with('/') || !METHODS.contains(&m.to_ascii_lowercase().as_str()) {
+            return None;
+        }
+        Some(OperationRef {
+            spec: spec.map(str::to_owned),
+            key: format!("{} {}", m.to_ascii_uppercase(), p),
+        })
+    }
+
+    /// Whether `display` (a loaded spec's site-relative path) is the spec this names: by its path,
+    /// its file name, or either without the extension (`v2-spec` for `api/v2-spec.yaml`, the form
+    /// Mintlify documents for sites with several specs). No spec named: any.
+    pub fn names_spec(&self, display: &str) -> bool {
+        let Some(want) = self.spec.as_deref() else {
+            return true;
+        };
+        let display = display.trim_start_matches("./").trim_start_matches('/');
+        let file = display.rsplit('/').next().unwrap_or(display);
+        let stem = |s: &str| -> String {
+            match s.rsplit_once('.') {
+                Some((base, ext))
+                    if ["json", "yaml", "yml"].contains(&ext.to_ascii_lowercase().as_str()) =>
+                {
+                    base.to_owned()
+                }
+                _ => s.to_owned(),
+            }
+        };
+        [
+            display.to_owned(),
+            file.to_owned(),
+            stem(display),
+            stem(file),
+        ]
+        .iter()
+        .any(|candidate| candidate == want)
+    }
+}
+
+/// The operations of every loaded spec, by the spec's site-relative path (or command-line name).
+#[derive(Debug, Default, Clone)]
+pub struct LoadedOperations(pub std::collections::BTreeMap<String, Vec<Operation>>);
+
+impl LoadedOperations {
+    /// The operation a reference binds (the first spec in path order that has it).
+    pub fn find(&self, r: &OperationRef) -> Option<(&str, &Operation)> {
+        self.0
+            .iter()
+            .filter(|(display, _)| r.names_spec(display))
+            .find_map(|(display, ops)| {
+                ops.iter()
+                    .find(|o| o.key() == r.key)
+                    .map(|o| (display.as_str(), o))
+            })
+    }
+
+    /// Whether some loaded spec is the one `r` names (whether or not it has the operation).
+    pub fn has_spec(&self, r: &OperationRef) -> bool {
+        self.0.keys().any(|d| r.names_spec(d))
+    }
+}
+
 /// A loaded spec.
 #[derive(Debug)]
 pub struct Spec {
@@ -97,6 +180,27 @@ pub fn load_spec(path: &Path, display: &str) -> Result<Spec, Diagnostic> {
     load_spec_text(&src, path, display, Declared::Absent)
 }
 
+/// A spec's text as a JSON value (`path` tells YAML from JSON by its extension): nesting measured
+/// first, YAML merge keys applied, repeated visibility keys of JSON kept (see [`crate::json`]).
+/// Errors carry the line where known.
+pub fn parse_document(src: &str, path: &Path) -> Result<Value, (Option<usize>, String)> {
+    let is_yaml = matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml")
+    );
+    check_nesting(src).map_err(|m| (None, m))?;
+    if is_yaml {
+        // Merge keys (`<<: *internal`) carry declarations like any other key.
+        let mut v: serde_yaml::Value = serde_yaml::from_str(src)
+            .map_err(|e| (e.location().map(|l| l.line()), format!("invalid YAML: {e}")))?;
+        v.apply_merge()
+            .map_err(|e| (None, format!("invalid YAML: {e}")))?;
+        serde_json::to_value(v).map_err(|e| (None, format!("invalid YAML: {e}")))
+    } else {
+        crate::json::parse(src).map_err(|e| (Some(e.line()), format!("invalid JSON: {e}")))
+    }
+}
+
 /// Flattens a spec's text (`path` tells YAML from JSON by its extension). Syntax errors name the
 /// line; a spec that is not OpenAPI 3 is rejected. `declared` is what applies to the whole file
 /// from outside (its globs); every operation combines it with the document's, its path item's and
@@ -112,21 +216,7 @@ pub fn load_spec_text(
         line,
         message,
     };
-    let is_yaml = matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("yaml" | "yml")
-    );
-    check_nesting(src).map_err(|m| diag(None, m))?;
-    let root: Value = if is_yaml {
-        // Merge keys (`<<: *internal`) carry declarations like any other key.
-        let mut v: serde_yaml::Value = serde_yaml::from_str(src)
-            .map_err(|e| diag(e.location().map(|l| l.line()), format!("invalid YAML: {e}")))?;
-        v.apply_merge()
-            .map_err(|e| diag(None, format!("invalid YAML: {e}")))?;
-        serde_json::to_value(v).map_err(|e| diag(None, format!("invalid YAML: {e}")))?
-    } else {
-        serde_json::from_str(src).map_err(|e| diag(Some(e.line()), format!("invalid JSON: {e}")))?
-    };
+    let root = parse_document(src, path).map_err(|(line, m)| diag(line, m))?;
     let version = root.get("openapi").and_then(Value::as_str).unwrap_or("");
     if !version.starts_with('3') {
         return Err(diag(
@@ -143,9 +233,10 @@ pub fn load_spec_text(
     let mut operations = Vec::new();
     if let Some(paths) = root.get("paths").and_then(Value::as_object) {
         for (path, item) in paths {
-            let item = resolve(&root, item);
+            // What the path item declares beside its `$ref`, and at every hop, applies too.
+            let (item, item_declared) = resolve_declared(&root, item);
             let shared_params = item.get("parameters").cloned().unwrap_or(Value::Null);
-            let item_declared = document.clone().combine(Declared::from_openapi(item));
+            let item_declared = document.clone().combine(item_declared);
             for m in METHODS {
                 let Some(op) = item.get(*m) else { continue };
                 let mut op = flatten(&root, m, path, op, &shared_params);
@@ -161,11 +252,45 @@ pub fn load_spec_text(
     })
 }
 
+/// [`resolve`], combining the declarations of every object on the way (a `$ref` with a sibling
+/// `x-internal: true` is internal). A reference that cannot be followed (external, missing, or a
+/// chain longer than 32) is declared unreadable: what it points at cannot be judged.
+fn resolve_declared<'a>(root: &'a Value, mut v: &'a Value) -> (&'a Value, Declared) {
+    let mut declared = Declared::Absent;
+    for _ in 0..32 {
+        declared = declared.combine(Declared::from_openapi(v));
+        match v.get("$ref") {
+            None => return (v, declared),
+            Some(Value::String(r)) if r.starts_with('#') => match root.pointer(&pointer(r)) {
+                Some(target) => v = target,
+                None => {
+                    let why = format!("its `$ref` `{r}` points at nothing in the document");
+                    return (v, declared.combine(Declared::Unreadable(why)));
+                }
+            },
+            Some(r) => {
+                let why = format!("its `$ref` {r} is not a local reference (`#/…`)");
+                return (v, declared.combine(Declared::Unreadable(why)));
+            }
+        }
+    }
+    let why = "its `$ref` chain is longer than 32".to_owned();
+    (v, declared.combine(Declared::Unreadable(why)))
+}
+
+/// A `#/a/b~1c` reference as a JSON pointer: the fragment percent-decoded (`#/paths/~1users%7Bid%7D`).
+fn pointer(reference: &str) -> String {
+    let fragment = reference.strip_prefix('#').unwrap_or(reference);
+    percent_encoding::percent_decode_str(fragment)
+        .decode_utf8_lossy()
+        .into_owned()
+}
+
 /// Follows local `#/...` references (up to 32 hops); anything else is returned as is.
 fn resolve<'a>(root: &'a Value, mut v: &'a Value) -> &'a Value {
     for _ in 0..32 {
         match v.get("$ref").and_then(Value::as_str) {
-            Some(r) if r.starts_with("#/") => match root.pointer(&r[1..]) {
+            Some(r) if r.starts_with('#') => match root.pointer(&pointer(r)) {
                 Some(target) => v = target,
                 None => return v,
             },
@@ -404,12 +529,81 @@ mod tests {
     }
 
     #[test]
+    fn issue_18_ref_siblings_and_repeated_keys_declare_too() {
+        let spec = r##"{"openapi":"3.0.0","info":{"title":"T"},
+            "components":{"pathItems":{"Shared":{"get":{"operationId":"shared"}}}},
+            "paths":{
+              "/a":{"$ref":"#/components/pathItems/Shared","x-internal":true},
+              "/b":{"$ref":"#/components/pathItems/Missing","get":{"operationId":"b"}},
+              "/c":{"get":{"operationId":"c","x-internal":true,"x-internal":false}},
+              "/d":{"x-visibility":"private","x-visibility":"public","get":{"operationId":"d"}},
+              "/e":{"get":{"operationId":"e"}}
+            }}"##;
+        let ops = load_spec_text(spec, Path::new("s.json"), "s.json", Declared::Absent)
+            .unwrap()
+            .operations;
+        let vis = |id: &str| {
+            ops.iter()
+                .find(|o| o.operation_id == id)
+                .unwrap()
+                .visibility()
+        };
+        assert_eq!(
+            vis("shared"),
+            Visibility::Internal,
+            "x-internal beside a $ref"
+        );
+        assert_eq!(
+            vis("c"),
+            Visibility::Private,
+            "a repeated x-internal withholds"
+        );
+        assert_eq!(
+            vis("d"),
+            Visibility::Private,
+            "a repeated x-visibility withholds"
+        );
+        assert_eq!(vis("e"), Visibility::Public);
+        assert!(ops
+            .iter()
+            .all(|o| o.operation_id != "b" || o.visibility() == Visibility::Private));
+    }
+
+    #[test]
+    fn issue_24_operation_refs_name_specs_as_mintlify_does() {
+        let r = OperationRef::parse("v2-spec post /v1/jobs/{id}/retry").unwrap();
+        assert_eq!(r.key, "POST /v1/jobs/{id}/retry");
+        for display in [
+            "v2-spec.yaml",
+            "api/v2-spec.yaml",
+            "v2-spec.json",
+            "v2-spec",
+        ] {
+            assert!(r.names_spec(display), "{display}");
+        }
+        for display in ["spec.yml", "v2-spec-old.yaml", "api/v2.yaml"] {
+            assert!(!r.names_spec(display), "{display}");
+        }
+        let r = OperationRef::parse("/api/v2-spec.yaml GET /x").unwrap();
+        assert!(r.names_spec("api/v2-spec.yaml") && !r.names_spec("v2-spec.yaml"));
+        assert!(OperationRef::parse("GET /x")
+            .unwrap()
+            .names_spec("any.json"));
+        assert!(OperationRef::parse("spec FETCH /x").is_none());
+        assert!(OperationRef::parse("GET x").is_none());
+    }
+
+    #[test]
     fn issue_18_yaml_merge_keys_carry_declarations() {
         let spec = "openapi: 3.0.0\ninfo: {title: T}\nx-defs: {int: &int {x-internal: true}}\npaths:\n  /a:\n    post: {<<: *int, operationId: a, summary: A}\n";
         let ops = load_spec_text(spec, Path::new("s.yaml"), "s.yaml", Declared::Absent)
             .unwrap()
             .operations;
         assert_eq!(ops[0].visibility(), Visibility::Internal);
+        // YAML refuses a repeated key outright (the spec is skipped with its line).
+        let dup = "openapi: 3.0.0\ninfo: {title: T}\npaths:\n  /a:\n    get: {operationId: a, x-internal: true, x-internal: false}\n";
+        let e = load_spec_text(dup, Path::new("s.yaml"), "s.yaml", Declared::Absent).unwrap_err();
+        assert!(e.message.contains("duplicate"), "{}", e.message);
     }
 
     #[test]

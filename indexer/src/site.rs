@@ -51,7 +51,7 @@ fn read_json(site: &SiteRoot, rel: &str, what: &str) -> Result<(String, Value), 
             line: None,
             message: format!("{what} cannot be read: {e}"),
         })?;
-    let value = serde_json::from_str(&src).map_err(|e| Diagnostic {
+    let value = crate::json::parse(&src).map_err(|e| Diagnostic {
         file: rel.to_owned(),
         line: Some(e.line()),
         message: format!("invalid JSON: {e}"),
@@ -101,6 +101,12 @@ fn load_visibility_rules(site: &SiteRoot) -> Result<VisibilityRules, Diagnostic>
         return Ok(VisibilityRules::default());
     }
     let (src, value) = read_json(site, "aidocs.json", "visibility configuration")?;
+    // Our own file: a key written twice is an error, not a silent override.
+    crate::json::parse_unique(&src).map_err(|e| Diagnostic {
+        file: "aidocs.json".into(),
+        line: Some(e.line()),
+        message: format!("invalid JSON: {e}"),
+    })?;
     VisibilityRules::parse(&value, src, "aidocs.json")
 }
 

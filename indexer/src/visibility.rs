@@ -116,6 +116,16 @@ impl SiteRoot {
         Ok(SiteFile { path: real, rel })
     }
 
+    /// `path` relative to the site root as written, before any symlink is followed (`..` and `.`
+    /// folded lexically): what globs see besides the resolved path. `None` outside the root.
+    pub fn written_rel(&self, path: &Path) -> Option<String> {
+        let rel = path
+            .strip_prefix(&self.root)
+            .or_else(|_| path.strip_prefix(&self.canonical))
+            .ok()?;
+        normalize_rel(&rel.to_string_lossy().replace('\\', "/"))
+    }
+
     /// Reads a resolved file as text, never more than the size limit (the file may have grown since
     /// it was resolved), and only if it is still a regular file.
     pub fn read(&self, f: &SiteFile) -> Result<String, Refusal> {
@@ -387,21 +397,27 @@ impl VisibilityRules {
         let Some(top) = value.as_object() else {
             return Err(err("`aidocs.json` must be a JSON object".into()));
         };
-        let Some(vis) = top
-            .iter()
-            .find(|(k, _)| is_key(k, "visibility"))
-            .map(|(_, v)| v)
-        else {
+        let mut found = top.iter().filter(|(k, _)| is_key(k, "visibility"));
+        let vis = found.next().map(|(_, v)| v);
+        if found.next().is_some() {
+            return Err(err(
+                "field `visibility` is written more than once (in different cases); write one"
+                    .into(),
+            ));
+        }
+        let Some(vis) = vis else {
             return Ok(VisibilityRules {
                 source,
                 ..Default::default()
             });
         };
         let Some(levels) = vis.as_object() else {
-            return Err(err(
+            return Err(err(if vis.is_array() {
+                "field `visibility` is written more than once, or is a list: write one object of levels (internal, private) to glob lists".into()
+            } else {
                 "field `visibility` must be an object of levels (internal, private) to glob lists"
-                    .into(),
-            ));
+                    .into()
+            }));
         };
         for (level_key, list) in levels {
             let level = match Visibility::parse(level_key) {
@@ -569,20 +585,48 @@ pub fn nesting_depth(src: &str) -> usize {
                 break;
             }
         }
+        // A quote opens a quoted scalar only where a scalar starts (at the line's start, after `: `,
+        // `- `, `? `, `[`, `{` or `,`): in `it's [[[[` or `a:'[[` the quote is text and the brackets
+        // count. Counting too much refuses a file; counting too little would let a deep one through.
         let mut quote: Option<char> = None;
+        let mut escaped = false;
+        let mut at_start = true;
+        let mut last = ' ';
         let mut line_max = flow;
-        for c in rest.chars() {
-            match (quote, c) {
-                (Some(q), c) if c == q => quote = None,
-                (Some(_), _) => {}
-                (None, '"' | '\'') => quote = Some(c),
-                (None, '[' | '{') => {
+        let mut chars = rest.chars().peekable();
+        while let Some(c) = chars.next() {
+            if let Some(q) = quote {
+                if escaped {
+                    escaped = false;
+                } else if q == '"' && c == '\\' {
+                    escaped = true;
+                } else if q == '\'' && c == '\'' && chars.peek() == Some(&'\'') {
+                    escaped = true; // `''` is a quote inside a single-quoted scalar
+                } else if c == q {
+                    quote = None;
+                    at_start = false;
+                    last = c;
+                }
+                continue;
+            }
+            if c.is_whitespace() {
+                if matches!(last, ':' | '-' | '?') {
+                    at_start = true;
+                }
+                last = c;
+                continue;
+            }
+            match c {
+                '"' | '\'' if at_start => quote = Some(c),
+                '[' | '{' => {
                     flow += 1;
                     line_max = line_max.max(flow);
                 }
-                (None, ']' | '}') => flow = flow.saturating_sub(1),
+                ']' | '}' => flow = flow.saturating_sub(1),
                 _ => {}
             }
+            at_start = matches!(c, '[' | '{' | ',');
+            last = c;
         }
         max = max.max(indents.len() + dashes + line_max);
     }
@@ -768,6 +812,20 @@ mod tests {
     #[test]
     fn issue_18_nesting_is_measured_before_parsing() {
         assert!(nesting_depth("a: 1\nb:\n  c: [1, {d: 2}]\n") <= 4);
+        // Issue 18: a quote inside a plain scalar opens nothing; the brackets after it count.
+        let deep = "[".repeat(200);
+        for hidden in [
+            format!("t: [it's, {deep}"),
+            format!("t: a:'x, {deep}"),
+            format!("t: [x\"y, {deep}"),
+        ] {
+            assert!(nesting_depth(&hidden) > MAX_NESTING, "{hidden}");
+        }
+        assert!(
+            nesting_depth(&format!("t: '{deep}'\nu: \"{deep}\"")) < 4,
+            "quoted text"
+        );
+        assert!(nesting_depth(&format!("t: 'it''s {deep}'")) < 4);
         let deep_flow = "[".repeat(100_000);
         assert!(check_nesting(&deep_flow).is_err());
         let deep_block: String = (0..300)
