@@ -28,6 +28,8 @@ pub enum AssetsError {
     NotFound { looked: String },
     #[error("{dir} is not a built site-plugin package: {missing} is missing (run `npm run build` there)")]
     Incomplete { dir: PathBuf, missing: String },
+    #[error("{path} is not copied into the served directory: {why}")]
+    Unsafe { path: PathBuf, why: String },
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -83,6 +85,58 @@ pub fn locate(explicit: Option<&Path>, site: &Path) -> Result<PathBuf, AssetsErr
         })
 }
 
+/// The most an asset may weigh (the full engine's wasm is about 1 MB).
+const MAX_ASSET_BYTES: u64 = 32 << 20;
+
+/// Reads one asset of a package for copying into the served directory. The package may be supplied
+/// by the docs repository (`node_modules/aidocs-search` beside the site), so each file must resolve
+/// to a regular file inside the package (a symlink to `~/.ssh/id_rsa` is refused), be of bounded
+/// size, and be what its name says: a wasm module, or UTF-8 JavaScript.
+fn read_asset(plugin: &Path, rel: &str) -> Result<Vec<u8>, AssetsError> {
+    let from = plugin.join(rel);
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| AssetsError::Io { path, source }
+    };
+    let unsafe_ = |why: String| AssetsError::Unsafe {
+        path: from.clone(),
+        why,
+    };
+    let base = plugin.canonicalize().map_err(io(plugin))?;
+    let real = from.canonicalize().map_err(io(&from))?;
+    if !real.starts_with(&base) {
+        return Err(unsafe_(format!(
+            "it resolves to {}, outside the package {}",
+            real.display(),
+            base.display()
+        )));
+    }
+    let meta = std::fs::metadata(&real).map_err(io(&real))?;
+    if !meta.is_file() {
+        return Err(unsafe_("it is not a regular file".into()));
+    }
+    if meta.len() > MAX_ASSET_BYTES {
+        return Err(unsafe_(format!(
+            "it is {} bytes, over {MAX_ASSET_BYTES}",
+            meta.len()
+        )));
+    }
+    let data = std::fs::read(&real).map_err(io(&real))?;
+    let looks_right = if rel.ends_with(".wasm") {
+        data.starts_with(b"\0asm")
+    } else {
+        std::str::from_utf8(&data).is_ok()
+    };
+    if !looks_right {
+        return Err(unsafe_(if rel.ends_with(".wasm") {
+            "it is not a wasm module".into()
+        } else {
+            "it is not UTF-8 JavaScript".into()
+        }));
+    }
+    Ok(data)
+}
+
 /// What was installed, for the build summary.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct InstalledAssets {
@@ -114,9 +168,7 @@ pub fn install(plugin: &Path, out: &Path, index_url: &str) -> Result<InstalledAs
     let snippet = snippet(index_url);
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     for f in FILES {
-        let from = plugin.join(f);
-        let data = std::fs::read(&from).map_err(|source| AssetsError::Io { path: from, source })?;
-        files.push((dir.join(f), data));
+        files.push((dir.join(f), read_asset(plugin, f)?));
     }
     files.push((dir.join("snippet.html"), snippet.clone().into_bytes()));
     for (path, data) in &files {
@@ -152,8 +204,45 @@ mod tests {
         for f in FILES {
             let p = root.join(f);
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(p, f.as_bytes()).unwrap();
+            std::fs::write(p, fake_bytes(f)).unwrap();
         }
+    }
+
+    fn fake_bytes(f: &str) -> Vec<u8> {
+        if f.ends_with(".wasm") {
+            [b"\0asm".as_slice(), f.as_bytes()].concat()
+        } else {
+            f.as_bytes().to_vec()
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn issue_18_a_package_cannot_copy_files_from_outside_itself() {
+        let t = tempfile::tempdir().unwrap();
+        let secret = t.path().join("id_rsa");
+        std::fs::write(&secret, "PRIVATE KEY").unwrap();
+        let plugin = t.path().join("site/node_modules/aidocs-search");
+        fake_plugin(&plugin);
+        let out = t.path().join("out");
+        std::fs::remove_file(plugin.join("dist/element.js")).unwrap();
+        std::os::unix::fs::symlink(&secret, plugin.join("dist/element.js")).unwrap();
+        let err = install(&plugin, &out, "/_search/").unwrap_err().to_string();
+        assert!(err.contains("outside the package"), "{err}");
+        std::fs::remove_file(plugin.join("dist/element.js")).unwrap();
+        std::fs::write(plugin.join("dist/element.js"), "ok").unwrap();
+        std::fs::write(plugin.join("wasm/aidocs_search_bg.wasm"), "PRIVATE").unwrap();
+        let err = install(&plugin, &out, "/_search/").unwrap_err().to_string();
+        assert!(err.contains("not a wasm module"), "{err}");
+        assert!(
+            !out.join("ui/dist/element.js").exists(),
+            "nothing half-installed"
+        );
+        // A package that is itself a link (npm link, pnpm) is fine: its files are inside it.
+        fake_plugin(&t.path().join("real"));
+        let linked = t.path().join("linked");
+        std::os::unix::fs::symlink(t.path().join("real"), &linked).unwrap();
+        install(&linked, &out, "/_search/").unwrap();
     }
 
     #[test]
@@ -164,7 +253,10 @@ mod tests {
         let out = t.path().join("out");
         let got = install(&plugin, &out, "/docs/_search").unwrap();
         for f in FILES {
-            assert_eq!(std::fs::read(out.join("ui").join(f)).unwrap(), f.as_bytes());
+            assert_eq!(
+                std::fs::read(out.join("ui").join(f)).unwrap(),
+                fake_bytes(f)
+            );
         }
         assert_eq!(got.files, FILES.len() + 1); // and the snippet
         let snip = std::fs::read_to_string(out.join("ui/snippet.html")).unwrap();

@@ -142,8 +142,9 @@ pub enum BuildError {
 }
 
 /// The default build cache: `$AIDOCS_CACHE_DIR`, else `$XDG_CACHE_HOME/aidocs/builds`, else
-/// `~/.cache/aidocs/builds`, else `.aidocs-cache` beside the site's source; one directory per site,
-/// output and audience. Never beside the output: with `--out public/_search` that is the web root.
+/// `~/.cache/aidocs/builds`, else the system's temporary directory; one directory per site, output
+/// and audience. Never beside the output (with `--out public/_search` that is the web root) nor in
+/// the site's source (which hosted platforms deploy).
 pub fn default_cache_dir(opts: &BuildOptions) -> PathBuf {
     let canon = |p: &Path| {
         p.canonicalize()
@@ -165,20 +166,67 @@ pub fn default_cache_dir(opts: &BuildOptions) -> PathBuf {
     let base = env("AIDOCS_CACHE_DIR")
         .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("aidocs").join("builds")))
         .or_else(|| env("HOME").map(|d| d.join(".cache").join("aidocs").join("builds")))
-        .unwrap_or_else(|| {
-            let site = if input.is_dir() {
-                input.clone()
-            } else {
-                input.parent().map(Path::to_path_buf).unwrap_or_default()
-            };
-            site.join(".aidocs-cache")
-        });
+        .unwrap_or_else(|| std::env::temp_dir().join("aidocs").join("builds"));
     base.join(key)
 }
 
 /// Refuses a cache directory inside the output or the output's parent directory (the web root of
-/// `--out public/_search`), compared on resolved paths.
-fn check_cache_dir(cache: &Path, out: &Path) -> Result<(), BuildError> {
+/// `--out public/_search`), or inside the site's source directory (a docs repository is committed
+/// and, on hosted platforms, deployed as it is), compared on resolved paths.
+fn check_cache_dir(cache: &Path, out: &Path, input: &Path) -> Result<(), BuildError> {
+    let cache = resolve_lenient(cache);
+    let out = resolve_lenient(out);
+    let served = out.parent().map(Path::to_path_buf).unwrap_or(out.clone());
+    if cache.starts_with(&served) {
+        return Err(BuildError::CacheServed {
+            cache,
+            served: served.clone(),
+        });
+    }
+    let input = resolve_lenient(input);
+    if input.is_dir() && cache.starts_with(&input) {
+        return Err(BuildError::CacheServed {
+            cache,
+            served: input,
+        });
+    }
+    Ok(())
+}
+
+/// Build caches of the releases that kept them beside the output (`<out>/../.aidocs-cache/<key>`,
+/// in the served tree, holding the text of every page, withheld ones included) are removed; each
+/// removal is reported. Only directories carrying our cache's `LAYOUT` marker are touched.
+fn remove_served_caches(out: &Path, keep: &Path, warnings: &mut Vec<Diagnostic>) {
+    let out = resolve_lenient(out);
+    let Some(old) = out.parent().map(|p| p.join(".aidocs-cache")) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(&old) else {
+        return;
+    };
+    let keep = resolve_lenient(keep);
+    for e in entries.flatten() {
+        let dir = e.path();
+        let ours = std::fs::read_to_string(dir.join("LAYOUT"))
+            .is_ok_and(|m| m.trim_start().starts_with("aidocs-cache-v"));
+        if !ours || resolve_lenient(&dir) == keep || !e.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let message = match std::fs::remove_dir_all(&dir) {
+            Ok(()) => "an old build cache in the served directory (it holds the text of withheld pages) is removed; caches now live outside it".to_owned(),
+            Err(e) => format!("an old build cache in the served directory (it holds the text of withheld pages) could not be removed: {e}; delete it"),
+        };
+        warnings.push(Diagnostic {
+            file: dir.display().to_string(),
+            line: None,
+            message,
+        });
+    }
+    let _ = std::fs::remove_dir(&old); // only when empty
+}
+
+/// `p` with its nearest existing ancestor resolved (symlinks followed) and the rest appended.
+fn resolve_lenient(p: &Path) -> PathBuf {
     let resolve = |p: &Path| -> PathBuf {
         // The nearest existing ancestor resolved (symlinks followed), the rest appended.
         let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
@@ -201,16 +249,7 @@ fn check_cache_dir(cache: &Path, out: &Path) -> Result<(), BuildError> {
             }
         }
     };
-    let cache = resolve(cache);
-    let out = resolve(out);
-    let served = out.parent().map(Path::to_path_buf).unwrap_or(out.clone());
-    if cache.starts_with(&served) {
-        return Err(BuildError::CacheServed {
-            cache,
-            served: served.clone(),
-        });
-    }
-    Ok(())
+    resolve(p)
 }
 
 fn progress_bar(enabled: bool, len: u64, msg: &'static str) -> indicatif::ProgressBar {
@@ -253,9 +292,10 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         .cache_dir
         .clone()
         .unwrap_or_else(|| default_cache_dir(opts));
-    check_cache_dir(&cache_dir, &opts.out)?;
+    check_cache_dir(&cache_dir, &opts.out, &opts.input)?;
     let ingested = ingest(&opts.input, &ingest_opts).map_err(BuildError::Input)?;
     let mut warnings = ingested.diagnostics.clone();
+    remove_served_caches(&opts.out, &cache_dir, &mut warnings);
     let embedder = match opts.embeddings {
         Embeddings::Off => None,
         mode => {
@@ -345,6 +385,15 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         index.purge_deleted()?;
     }
 
+    // Vectors of withdrawn pages go with their text: a build that embeds prunes its own model's
+    // file (see `embed_chunks`); any other model's file, which it cannot prune, is removed.
+    if !removed.is_empty() {
+        let current = embedder
+            .as_ref()
+            .map(|e| crate::embed::EmbeddingCache::path_in(&cache_dir, &e.model_id));
+        remove_vector_caches(&cache_dir, current.as_deref())?;
+    }
+
     let contents = index.read_contents()?;
     let audience = if opts.audience == Visibility::Internal {
         Audience::Internal
@@ -397,7 +446,23 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         &opts.encoder,
         opts.languages,
     );
-    let stats = write(&exported, &opts.out, opts.keep_old).map_err(|source| BuildError::Write {
+    // `--keep-old` keeps the previous shards for open sessions, but never past a withdrawal: they
+    // hold the text of the pages this build no longer publishes (a fresh cache cannot tell).
+    let keep_old = opts.keep_old && removed.is_empty() && !cached.is_empty();
+    if opts.keep_old && !keep_old && opts.out.join("manifest.bin").exists() {
+        warnings.push(Diagnostic {
+            file: "--keep-old".into(),
+            line: None,
+            message: match removed.first() {
+                Some(id) => format!(
+                    "{} page(s) were withdrawn or deleted since the last build (`{id}` among them): the previous shards, which hold their text, are removed",
+                    removed.len()
+                ),
+                None => "the build cache is new, so withdrawn pages cannot be ruled out: the previous shards are removed".into(),
+            },
+        });
+    }
+    let stats = write(&exported, &opts.out, keep_old).map_err(|source| BuildError::Write {
         path: opts.out.clone(),
         source,
     })?;
@@ -435,6 +500,23 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         embed_seconds,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// Removes the vector cache files (`embeddings-*.bin`) of `cache_dir` other than `keep`.
+fn remove_vector_caches(cache_dir: &Path, keep: Option<&Path>) -> Result<(), BuildError> {
+    let Ok(entries) = std::fs::read_dir(cache_dir) else {
+        return Ok(());
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("embeddings-") && Some(e.path().as_path()) != keep {
+            std::fs::remove_file(e.path()).map_err(|source| BuildError::Write {
+                path: e.path(),
+                source,
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// `count` of the export's one manifest, or summed over its language partitions.

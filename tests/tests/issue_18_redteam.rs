@@ -36,6 +36,11 @@ const PRIVATE: &[&str] = &[
     "leaksymspecqz",   // a spec reached through a symlink out of the site
     "leaksnipsymqz",   // a snippet that is a symlink out of the site
     "leakmdxcmtqz",    // an MDX comment
+    "leakfenceqz",     // a comment after a ```` fence that holds a ``` line
+    "leaktemplateqz",  // a multi-line template literal in an `export`
+    "leakdupkeyqz",    // "x-internal": true, "x-internal": false
+    "leakwrittenqz",   // an import written under a private glob, a symlink to an unglobbed file
+    "leakserverqz",    // the demo's API base from a server declared internal
 ];
 /// Internal: absent from the public build, present in the internal one.
 const INTERNAL: &[&str] = &[
@@ -44,6 +49,8 @@ const INTERNAL: &[&str] = &[
     "leakpathitemqz", // x-internal on the path item
     "leakstrtrueqz",  // x-internal: "true"
     "leakspecdocqz",  // x-internal on the whole document
+    "leakrefsibqz",   // x-internal beside a path item's $ref
+    "leakboundqz",    // an include whose frontmatter binds an internal operation
 ];
 /// Public controls: must be found.
 const PUBLIC: &[&str] = &[
@@ -117,7 +124,15 @@ fn redteam_site(tmp: &Path) -> PathBuf {
     write(
         &site,
         "index.mdx",
-        "---\ntitle: Home\n---\nimport Part from '/private/part.mdx'\nimport Secret from '/components/secret.mdx'\nimport Pub from '/components/pub.mdx'\n\npubindexqz welcome.\n\n<Part />\n\n<Secret />\n\n<Pub />\n\n<Snippet file=\"internal-note.mdx\" />\n\n<Snippet file=\"../private/trav.mdx\" />\n\n<Snippet file=\"public.mdx\" />\n\n<Snippet file=\"linked.mdx\" />\n\n<!-- a note\nleakcommentqz\n\nstill hidden -->\n\npubafterqz after the comment.\n\n{/* leakmdxcmtqz */}\n",
+        "---\ntitle: Home\n---\nimport Part from '/private/part.mdx'\nimport Secret from '/components/secret.mdx'\nimport Pub from '/components/pub.mdx'\n\npubindexqz welcome.\n\n<Part />\n\n<Secret />\n\n<Pub />\n\n<Snippet file=\"internal-note.mdx\" />\n\n<Snippet file=\"../private/trav.mdx\" />\n\n<Snippet file=\"public.mdx\" />\n\n<Snippet file=\"linked.mdx\" />\n\n<!-- a note\nleakcommentqz\n\nstill hidden -->\n\npubafterqz after the comment.\n\n{/* leakmdxcmtqz */}\n\nimport W from '/private/w.mdx'\nimport Bound from '/components/bound.mdx'\n\n<W />\n\n<Bound />\n\n````md\n```\n````\n<!-- leakfenceqz -->\n\nexport const notes = `\nleaktemplateqz\n`\n",
+    );
+    write(&site, "lib/w.mdx", "leakwrittenqz\n");
+    std::fs::create_dir_all(site.join("private")).unwrap();
+    std::os::unix::fs::symlink(site.join("lib/w.mdx"), site.join("private/w.mdx")).unwrap();
+    write(
+        &site,
+        "components/bound.mdx",
+        "---\nopenapi: GET /pi\n---\nleakboundqz\n",
     );
     write(&site, "private/part.mdx", "leakimpglobqz\n");
     write(&site, "private/trav.mdx", "leaksniptravqz\n");
@@ -177,12 +192,17 @@ fn redteam_site(tmp: &Path) -> PathBuf {
     write(
         &site,
         "openapi.json",
-        r#"{"openapi":"3.0.0","info":{"title":"API"},"paths":{
+        r##"{"openapi":"3.0.0","info":{"title":"API"},
+          "servers":[{"url":"https://leakserverqz.example","x-internal":true}],
+          "components":{"pathItems":{"Ref":{"get":{"operationId":"refOp","summary":"leakrefsibqz"}}}},
+          "paths":{
           "/pub":{"get":{"operationId":"pubOp","summary":"pubopqz"}},
+          "/rs":{"$ref":"#/components/pathItems/Ref","x-internal":true},
+          "/dk":{"get":{"operationId":"dkOp","summary":"leakdupkeyqz","x-internal":true,"x-internal":false}},
           "/pi":{"x-internal":true,"get":{"operationId":"piOp","summary":"leakpathitemqz"}},
           "/st":{"get":{"operationId":"stOp","summary":"leakstrtrueqz","x-internal":"true"}},
           "/un":{"get":{"operationId":"unOp","summary":"leakunknownqz","x-visibility":"secret"}},
-          "/ar":{"get":{"operationId":"arOp","summary":"leakarrayqz","x-visibility":["internal"]}}}}"#,
+          "/ar":{"get":{"operationId":"arOp","summary":"leakarrayqz","x-visibility":["internal"]}}}}"##,
     );
     write(
         &site,
@@ -354,7 +374,11 @@ fn issue_18_the_cache_is_never_in_the_served_tree() {
     let site = tmp.path().join("site");
     write(&site, "index.mdx", "# Home\n\nhello\n");
     let out = tmp.path().join("public/_search");
-    for cache in [tmp.path().join("public/.aidocs-cache"), out.join("cache")] {
+    for cache in [
+        tmp.path().join("public/.aidocs-cache"),
+        out.join("cache"),
+        site.join(".aidocs-cache"),
+    ] {
         let mut opts = aidocs_index::BuildOptions::new(&site, &out);
         opts.cache_dir = Some(cache.clone());
         let e = aidocs_index::build(&opts).unwrap_err().to_string();
@@ -482,4 +506,99 @@ fn issue_18_demo_render_holds_no_withheld_text() {
     assert_none(&out, &withheld, "demo");
     assert_none(&out.with_extension("cache"), &withheld, "demo cache");
     assert_all(&out, &["pubindexqz", "pubguideqz"], "demo");
+}
+
+/// `--keep-old` keeps the previous shards for open sessions, never past a withdrawal.
+#[test]
+fn issue_18_keep_old_never_keeps_withdrawn_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write(
+        &site,
+        "docs.json",
+        r#"{"navigation": {"pages": ["a", "b"]}}"#,
+    );
+    write(&site, "a.mdx", "# A\n\npubkeepqz\n");
+    write(&site, "b.mdx", "# B\n\nleakkeepoldqz is public for now.\n");
+    let (out, cache) = (tmp.path().join("www/_search"), tmp.path().join("cache"));
+    let keep = |o: &mut aidocs_index::BuildOptions| {
+        o.keep_old = true;
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    };
+    build_with(&site, &out, &cache, keep);
+    // An edit: the old shards stay beside the new ones.
+    write(&site, "a.mdx", "# A\n\npubkeepqz, edited.\n");
+    let s = build_with(&site, &out, &cache, keep);
+    assert!(s.output.removed_files == 0, "{:?}", s.output);
+    assert_all(&out, &["leakkeepoldqz"], "kept shards");
+    // A withdrawal: every shard that is not the new index's goes, with a warning.
+    write(
+        &site,
+        "b.mdx",
+        "---\nvisibility: private\n---\n# B\n\nleakkeepoldqz\n",
+    );
+    let s = build_with(&site, &out, &cache, keep);
+    assert!(
+        s.warnings.iter().any(|w| w.file == "--keep-old"),
+        "{:?}",
+        s.warnings
+    );
+    assert_none(
+        &out,
+        &["leakkeepoldqz"],
+        "output after a withdrawal with --keep-old",
+    );
+    assert_all(&out, &["pubkeepqz"], "output after a withdrawal");
+}
+
+/// Caches that earlier releases kept beside the output are removed from the served tree.
+#[test]
+fn issue_18_old_caches_beside_the_output_are_removed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write(&site, "index.mdx", "# Home\n\nhello\n");
+    let old = tmp.path().join("www/.aidocs-cache/0123456789abcdef");
+    write(&old, "LAYOUT", "aidocs-cache-v3");
+    write(&old, "tantivy/seg.store", "leakoldcacheqz");
+    let foreign = tmp.path().join("www/.aidocs-cache/notours");
+    write(&foreign, "keep.txt", "not ours");
+    let out = tmp.path().join("www/_search");
+    let s = build_with(&site, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    assert!(!old.exists(), "the old cache is still served");
+    assert!(
+        foreign.join("keep.txt").exists(),
+        "a directory that is not ours is left alone"
+    );
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.message.contains("old build cache")),
+        "{:?}",
+        s.warnings
+    );
+}
+
+/// aidocs.json is ours: a key written twice is an error that names it, never a silent override.
+#[test]
+fn issue_18_aidocs_json_refuses_repeated_keys() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write(&site, "index.mdx", "# Home\n\nhello\n");
+    for config in [
+        "{\"visibility\": {\"private\": [\"drafts/**\"], \"private\": []}}",
+        "{\"visibility\": {\"private\": [\"drafts/**\"]}, \"visibility\": {}}",
+        "{\"visibility\": {\"private\": [\"drafts/**\"]}, \"Visibility\": {}}",
+    ] {
+        write(&site, "aidocs.json", config);
+        let mut opts = aidocs_index::BuildOptions::new(&site, tmp.path().join("www/_search"));
+        opts.cache_dir = Some(tmp.path().join("cache"));
+        opts.embeddings = aidocs_index::build::Embeddings::Off;
+        let e = aidocs_index::build(&opts).unwrap_err().to_string();
+        assert!(
+            e.contains("aidocs.json") && (e.contains("twice") || e.contains("more than once")),
+            "{config}: {e}"
+        );
+    }
 }
