@@ -108,6 +108,8 @@ pub enum Source {
         op: Operation,
         spec: String,
         nav: Option<NavEntry>,
+        /// The URL Mintlify gives the generated page (`/api-reference/users/get-user`).
+        url: String,
     },
     Record {
         record: JsonRecord,
@@ -603,15 +605,30 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         });
     }
 
-    // Operations of listed specs without their own page.
+    // Operations without an MDX page of their own get one only where the site asks for it, as
+    // Mintlify generates them: listed in the navigation (`GET /users`), or every operation of a spec
+    // a navigation element names without listing any; and every operation of a spec named on our
+    // command line. The rest are searchable through the pages bound to them, never at a URL the
+    // site does not have.
+    let command_line: std::collections::HashSet<String> = opts
+        .openapi
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
     let mut used_ids: HashMap<String, usize> =
         out.pending.iter().map(|p| (p.id.clone(), 1)).collect();
-    for (display, (listed, ops)) in &loaded {
-        if !listed {
-            continue;
-        }
+    let mut used_urls: HashMap<String, usize> = HashMap::new();
+    for (display, (_, ops)) in &loaded {
+        let all = config.generated_specs.get(display);
+        let from_command_line = command_line.contains(display);
+        let mut without_page = 0usize;
         for op in ops {
             if consumed.contains_key(&(display.clone(), op.key())) || op.excluded {
+                continue;
+            }
+            let listed = config.operations.contains_key(&op.key());
+            if !(listed || all.is_some() || from_command_line) {
+                without_page += 1;
                 continue;
             }
             if let Some(problem) = op.declared.problem() {
@@ -636,8 +653,27 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             if *n > 1 {
                 id = format!("{id}-{n}");
             }
-            let nav = config.operations.get(&op.key()).cloned();
-            let op_json = format!("{op:?}{}", serde_json::to_string(&nav).unwrap_or_default());
+            let nav = config
+                .operations
+                .get(&op.key())
+                .cloned()
+                .or_else(|| all.map(|(_, nav)| nav.clone()));
+            let directory = config
+                .operation_dirs
+                .get(&op.key())
+                .or(all.map(|(dir, _)| dir))
+                .map_or(crate::site::DEFAULT_API_DIRECTORY, String::as_str);
+            let mut url = crate::openapi::generated_url(op, directory);
+            // Mintlify numbers the later of two endpoints that would share a URL.
+            let n = used_urls.entry(url.clone()).or_insert(0);
+            if *n > 0 {
+                url = format!("{url}-{n}");
+            }
+            *n += 1;
+            let op_json = format!(
+                "{op:?}{}{url}",
+                serde_json::to_string(&nav).unwrap_or_default()
+            );
             out.pending.push(Pending {
                 fingerprint: hash_parts(&[
                     settings.as_bytes(),
@@ -649,7 +685,17 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                     op: op.clone(),
                     spec: display.clone(),
                     nav,
+                    url,
                 },
+            });
+        }
+        if without_page > 0 && !from_command_line {
+            out.diagnostics.push(Diagnostic {
+                file: display.clone(),
+                line: None,
+                message: format!(
+                    "{without_page} operation(s) have neither an MDX page bound to them (`openapi:` frontmatter) nor a navigation entry that makes Mintlify generate one; they get no page of their own"
+                ),
             });
         }
     }
@@ -853,7 +899,7 @@ pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, V
                 includes,
             }
         }
-        Source::Operation { op, spec, nav } => {
+        Source::Operation { op, spec, nav, url } => {
             let title = op.title();
             let mut keys = vec![exact_key(EXACT_TITLE_PREFIX, &title)];
             api_keys(op, &mut keys);
@@ -870,15 +916,9 @@ pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, V
                 }
                 group = Some(breadcrumb.join(" > "));
             }
-            let tag_slug = op
-                .tags
-                .first()
-                .map(|t| slugify(t))
-                .unwrap_or_else(|| "operations".into());
-            let leaf = p.id.trim_start_matches("api/");
             Page {
                 id: p.id.clone(),
-                url: format!("/api-reference/{tag_slug}/{}", slugify(leaf)),
+                url: url.clone(),
                 title,
                 kind: Kind::Api,
                 breadcrumb,

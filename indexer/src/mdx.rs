@@ -722,11 +722,16 @@ fn convert_tag(
         }
         return;
     }
+    // Mintlify shows a field's type and default beside its name (`--dry-run` for a CLI flag).
+    let field = matches!(parsed.name.as_str(), "ParamField" | "ResponseField");
     let texts: Vec<&str> = parsed
         .attrs
         .iter()
         .filter(|(k, v)| {
-            TEXT_ATTRIBUTES.contains(&k.to_ascii_lowercase().as_str()) && !v.trim().is_empty()
+            let k = k.to_ascii_lowercase();
+            (TEXT_ATTRIBUTES.contains(&k.as_str())
+                || (field && matches!(k.as_str(), "type" | "default")))
+                && !v.trim().is_empty()
         })
         .map(|(_, v)| v.as_str())
         .collect();

@@ -35,6 +35,8 @@ pub struct Operation {
     /// item's and the operation's own `x-visibility` / `x-internal`.
     pub declared: Declared,
     pub excluded: bool,
+    /// `x-mint.href`: the URL the site gives the operation's generated page.
+    pub href: Option<String>,
 }
 
 impl Operation {
@@ -77,6 +79,64 @@ impl Operation {
         }
         md
     }
+}
+
+/// A summary or tag in a generated page's URL, as Mintlify converts it: spaces become hyphens,
+/// `{}(),.'/` go, the rest is lower-cased (other characters stay).
+fn url_part(s: &str) -> String {
+    s.trim()
+        .chars()
+        .filter(|c| !matches!(c, '{' | '}' | '(' | ')' | ',' | '.' | '\'' | '/'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect::<String>()
+        .to_lowercase()
+}
+
+/// The URL Mintlify gives an operation's generated page: `x-mint.href` when set, else
+/// `/{directory}/{first tag}/{summary}`, the summary replaced by the method and the path's literal
+/// segments when absent (`GET /users/{id}/posts` is `get-users-posts`), and no tag part without tags.
+pub fn generated_url(op: &Operation, directory: &str) -> String {
+    if let Some(href) = op
+        .href
+        .as_deref()
+        .filter(|h| h.starts_with('/') && !h.starts_with("//"))
+    {
+        let href = href.to_lowercase();
+        // The last segment loses what follows its last `.` (`/reference/v1.2` is `/reference/v1`).
+        return match href.rsplit_once('/') {
+            Some((dir, last)) => match last.rsplit_once('.') {
+                Some((stem, _)) => format!("{dir}/{stem}"),
+                None => href.clone(),
+            },
+            None => href.clone(),
+        };
+    }
+    let slug = if op.summary.trim().is_empty() {
+        std::iter::once(op.method.to_lowercase())
+            .chain(
+                op.path
+                    .split('/')
+                    .filter(|seg| !seg.is_empty() && !seg.starts_with('{'))
+                    .map(url_part),
+            )
+            .collect::<Vec<_>>()
+            .join("-")
+    } else {
+        url_part(&op.summary)
+    };
+    let mut url = format!("/{}", directory.trim_matches('/'));
+    if let Some(tag) = op
+        .tags
+        .first()
+        .map(|t| url_part(t))
+        .filter(|t| !t.is_empty())
+    {
+        url.push('/');
+        url.push_str(&tag);
+    }
+    url.push('/');
+    url.push_str(&slug);
+    url
 }
 
 /// `openapi:` frontmatter, `[spec] METHOD /path`, as Mintlify reads it.
@@ -146,14 +206,22 @@ pub struct LoadedOperations(pub std::collections::BTreeMap<String, Vec<Operation
 impl LoadedOperations {
     /// The operation a reference binds (the first spec in path order that has it).
     pub fn find(&self, r: &OperationRef) -> Option<(&str, &Operation)> {
-        self.0
+        // A spec named by its exact path first, then by file name or stem.
+        let exact = |d: &str| {
+            r.spec
+                .as_deref()
+                .is_some_and(|s| s == d.trim_start_matches("./").trim_start_matches('/'))
+        };
+        let (first, rest): (Vec<_>, Vec<_>) = self
+            .0
             .iter()
             .filter(|(display, _)| r.names_spec(display))
-            .find_map(|(display, ops)| {
-                ops.iter()
-                    .find(|o| o.key() == r.key)
-                    .map(|o| (display.as_str(), o))
-            })
+            .partition(|(display, _)| exact(display));
+        first.into_iter().chain(rest).find_map(|(display, ops)| {
+            ops.iter()
+                .find(|o| o.key() == r.key)
+                .map(|o| (display.as_str(), o))
+        })
     }
 
     /// Whether some loaded spec is the one `r` names (whether or not it has the operation).
@@ -375,6 +443,10 @@ fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &V
         response_fields,
         declared: Declared::from_openapi(op),
         excluded,
+        href: op
+            .pointer("/x-mint/href")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
     }
 }
 

@@ -33,8 +33,15 @@ pub struct SiteConfig {
     pub config_file: Option<String>,
     /// Page key (site-relative, normalised, without extension) → navigation entry (first wins).
     pub pages: BTreeMap<String, NavEntry>,
-    /// Operations listed in navigation as `"[spec ]METHOD /path"`: key `METHOD /path`.
+    /// Operations listed in navigation as `"[spec ]METHOD /path"`: key `METHOD /path`. Mintlify
+    /// generates a page for each, under the directory of the nearest `openapi` above the entry.
     pub operations: BTreeMap<String, NavEntry>,
+    /// The URL directory of each listed operation's generated page (`openapi.directory` of the
+    /// nearest navigation element that names a spec, lower-cased; `api-reference` by default).
+    pub operation_dirs: BTreeMap<String, String>,
+    /// Specs named by a navigation element (`"openapi": ...` on a tab, group, anchor…) that lists no
+    /// operation under it: Mintlify generates a page for every operation, under this directory.
+    pub generated_specs: BTreeMap<String, (String, NavEntry)>,
     /// OpenAPI files referenced by the configuration: site-relative, normalised.
     pub openapi: Vec<String>,
     pub visibility: VisibilityRules,
@@ -78,6 +85,7 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
             cfg: &mut cfg,
             order: 0,
             depth: 0,
+            openapi_dirs: Vec::new(),
         };
         if name == "docs.json" {
             if let Some(nav) = value.get("navigation") {
@@ -120,6 +128,16 @@ fn join_rel(dir: &str, reference: &str) -> Option<String> {
     }
 }
 
+/// The `directory` of an `openapi` value (`{"source": "...", "directory": "api"}`), lower-cased and
+/// without surrounding slashes, as Mintlify reads it; `api-reference` otherwise.
+fn openapi_directory(v: &Value) -> String {
+    v.get("directory")
+        .and_then(Value::as_str)
+        .map(|d| d.trim().trim_matches('/').to_lowercase())
+        .filter(|d| !d.is_empty() && normalize_rel(d).is_some())
+        .unwrap_or_else(|| DEFAULT_API_DIRECTORY.to_owned())
+}
+
 fn parent_rel(rel: &str) -> String {
     rel.rsplit_once('/')
         .map(|(d, _)| d.to_owned())
@@ -138,7 +156,12 @@ struct NavWalker<'a> {
     cfg: &'a mut SiteConfig,
     order: usize,
     depth: usize,
+    /// The directory of the innermost navigation element that names a spec.
+    openapi_dirs: Vec<String>,
 }
+
+/// Where Mintlify puts generated endpoint pages when `openapi` sets no `directory`.
+pub const DEFAULT_API_DIRECTORY: &str = "api-reference";
 
 const LABEL_KEYS: &[&str] = &[
     "tab", "anchor", "dropdown", "group", "product", "item", "menu",
@@ -185,6 +208,12 @@ impl NavWalker<'_> {
         entry.order = self.order;
         self.order += 1;
         if let Some(op) = is_operation_ref(page) {
+            let dir = self
+                .openapi_dirs
+                .last()
+                .cloned()
+                .unwrap_or_else(|| DEFAULT_API_DIRECTORY.to_owned());
+            self.cfg.operation_dirs.entry(op.clone()).or_insert(dir);
             self.cfg.operations.entry(op).or_insert(entry);
             return;
         }
@@ -209,7 +238,8 @@ impl NavWalker<'_> {
 
     /// `openapi` of the configuration or a navigation node: site-relative spec files (URLs are left
     /// to the site's renderer).
-    fn add_openapi(&mut self, v: Option<&Value>, base: &str) {
+    fn add_openapi(&mut self, v: Option<&Value>, base: &str) -> Vec<String> {
+        let mut added = Vec::new();
         let mut refs: Vec<&str> = Vec::new();
         match v {
             Some(Value::String(s)) => refs.push(s),
@@ -222,12 +252,16 @@ impl NavWalker<'_> {
                 continue;
             }
             match join_rel(base, s) {
-                Some(rel) => self.cfg.openapi.push(rel),
+                Some(rel) => {
+                    self.cfg.openapi.push(rel.clone());
+                    added.push(rel);
+                }
                 None => self.warn(format!(
                     "`openapi: {s}` is not a path inside the site; the spec is not read"
                 )),
             }
         }
+        added
     }
 
     fn node(&mut self, v: &Value, base: &str, ctx: &NavEntry) -> Result<(), Diagnostic> {
@@ -309,9 +343,15 @@ impl NavWalker<'_> {
                         break;
                     }
                 }
-                if let Some(openapi) = obj.get("openapi") {
-                    self.add_openapi(Some(openapi), &base);
+                // A navigation element that names a spec: its listed operations get pages under
+                // its directory, or, when it lists none, every operation of the spec does.
+                let specs = obj
+                    .get("openapi")
+                    .map(|o| (self.add_openapi(Some(o), &base), openapi_directory(o)));
+                if let Some((_, dir)) = &specs {
+                    self.openapi_dirs.push(dir.clone());
                 }
+                let listed_before = self.cfg.operations.len();
                 if let Some(root_page) = obj.get("root").and_then(Value::as_str) {
                     self.add_page(root_page, &ctx);
                 }
@@ -322,6 +362,20 @@ impl NavWalker<'_> {
                             continue;
                         }
                         self.node(child, &base, &ctx)?;
+                    }
+                }
+                if let Some((rels, dir)) = specs {
+                    self.openapi_dirs.pop();
+                    if self.cfg.operations.len() == listed_before {
+                        let mut entry = ctx.clone();
+                        entry.order = self.order;
+                        self.order += 1;
+                        for rel in rels {
+                            self.cfg
+                                .generated_specs
+                                .entry(rel)
+                                .or_insert((dir.clone(), entry.clone()));
+                        }
                     }
                 }
             }

@@ -1,0 +1,175 @@
+//! Issue 24: operations bound and paged as Mintlify binds and pages them. A page names its spec by
+//! path, file name or file name without extension; an operation gets a page of its own only where
+//! the navigation makes Mintlify generate one, at the URL Mintlify gives it; visible component
+//! attributes are indexed.
+
+use std::path::Path;
+
+use aidocs_e2e::build_with;
+use aidocs_index::LocalIndex;
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn spec(title: &str, ops: &[(&str, &str, &str, &str, &str)]) -> String {
+    let mut paths = serde_json::Map::new();
+    for (method, path, id, summary, tag) in ops {
+        let entry = paths
+            .entry(path.to_string())
+            .or_insert_with(|| serde_json::json!({}));
+        let mut op =
+            serde_json::json!({"operationId": id, "description": format!("{id} does things")});
+        if !summary.is_empty() {
+            op["summary"] = serde_json::json!(summary);
+        }
+        if !tag.is_empty() {
+            op["tags"] = serde_json::json!([tag]);
+        }
+        entry[method.to_lowercase()] = op;
+    }
+    serde_json::json!({"openapi": "3.0.0", "info": {"title": title}, "paths": paths}).to_string()
+}
+
+/// (id, url) of every page of the index.
+fn pages(out: &Path) -> Vec<(String, String)> {
+    let index = LocalIndex::open(out).unwrap();
+    let opts = aidocs_core::SearchOptions {
+        typos: false,
+        k: 100,
+        ..Default::default()
+    };
+    let mut seen = std::collections::BTreeMap::new();
+    for q in ["does things", "reference", "retry jobs", "dry run"] {
+        for r in index.search(q, &opts).unwrap() {
+            seen.insert(r.id, r.url);
+        }
+    }
+    seen.into_iter().collect()
+}
+
+#[test]
+fn issue_24_operations_bound_and_paged_as_mintlify_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write(
+        &site,
+        "spec.yml",
+        &serde_yaml_text(&spec(
+            "V1",
+            &[("GET", "/v1/jobs", "listJobs", "List jobs", "Jobs")],
+        )),
+    );
+    write(
+        &site,
+        "v2-spec.yaml",
+        &serde_yaml_text(&spec(
+            "V2",
+            &[
+                (
+                    "POST",
+                    "/v1/jobs/{id}/retry",
+                    "retryJob",
+                    "Retry a job",
+                    "Jobs",
+                ),
+                ("GET", "/v1/jobs/{id}", "getJob", "Get a job", "Jobs"),
+            ],
+        )),
+    );
+    write(
+        &site,
+        "generated.json",
+        &spec(
+            "Gen",
+            &[
+                ("GET", "/users/{id}/posts", "userPosts", "", "User Posts"),
+                (
+                    "DELETE",
+                    "/users/{id}",
+                    "deleteUser",
+                    "Delete a user (soft)",
+                    "",
+                ),
+            ],
+        ),
+    );
+    write(
+        &site,
+        "docs.json",
+        r#"{"name": "Jobs", "api": {"openapi": ["spec.yml", "v2-spec.yaml"]},
+           "navigation": {"groups": [
+             {"group": "Guides", "pages": ["index", "cli"]},
+             {"group": "API", "pages": ["api-reference/retry"]},
+             {"group": "Listed", "openapi": {"source": "v2-spec.yaml", "directory": "Reference"}, "pages": ["GET /v1/jobs/{id}"]},
+             {"group": "Generated", "openapi": "generated.json"}
+           ]}}"#,
+    );
+    write(&site, "index.mdx", "# Home\n\nWelcome to the reference.\n");
+    write(
+        &site,
+        "api-reference/retry.mdx",
+        "---\nopenapi: \"v2-spec POST /v1/jobs/{id}/retry\"\n---\n\nRetry jobs that failed.\n",
+    );
+    write(
+        &site,
+        "cli.mdx",
+        "# CLI\n\n<ParamField body=\"Dry run\" type=\"--dry-run\">\nPrint what would change.\n</ParamField>\n",
+    );
+    let out = tmp.path().join("www/_search");
+    let s = build_with(&site, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    let warnings: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert!(
+        !warnings
+            .iter()
+            .any(|w| w.contains("cannot be read") || w.contains("names the spec")),
+        "a loaded spec named by its stem is bound, not reported missing: {warnings:#?}"
+    );
+    let pages = pages(&out);
+    let urls: Vec<&str> = pages.iter().map(|(_, u)| u.as_str()).collect();
+    // The bound page carries its operation.
+    let index = LocalIndex::open(&out).unwrap();
+    let hits = index
+        .search("retryJob", &aidocs_core::SearchOptions::default())
+        .unwrap();
+    assert_eq!(hits[0].url, "/api-reference/retry", "{hits:#?}");
+    // Generated where the navigation asks, at Mintlify's URLs; nothing else.
+    for want in [
+        "/reference/jobs/get-a-job",
+        "/api-reference/user-posts/get-users-posts",
+        "/api-reference/delete-a-user-soft",
+    ] {
+        assert!(urls.contains(&want), "{want} missing from {urls:#?}");
+    }
+    // `GET /v1/jobs` is in a spec only `api.openapi` lists: no page of its own (Mintlify makes none).
+    assert!(
+        !urls
+            .iter()
+            .any(|u| u.contains("list-jobs") || u.contains("listjobs")),
+        "{urls:#?}"
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("spec.yml") && w.contains("no page of their own")),
+        "{warnings:#?}"
+    );
+    // A visible attribute of a component is searchable with its section.
+    let hits = index
+        .search("--dry-run", &aidocs_core::SearchOptions::default())
+        .unwrap();
+    assert_eq!(
+        hits.first().map(|h| h.url.as_str()),
+        Some("/cli"),
+        "{hits:#?}"
+    );
+}
+
+/// JSON is valid YAML: the YAML specs here are JSON text under a .yml/.yaml name.
+fn serde_yaml_text(json: &str) -> String {
+    json.to_owned()
+}
