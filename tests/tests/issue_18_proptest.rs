@@ -368,7 +368,13 @@ fn write_site(spec: &SiteSpec, site: &Path, audience: Visibility) -> (Vec<String
     write(
         site,
         "docs.json",
-        &serde_json::json!({"openapi": "openapi.json", "navigation": {"pages": nav}}).to_string(),
+        // A navigation group that names the spec and lists no operation: Mintlify generates a page
+        // for every operation of it.
+        &serde_json::json!({"navigation": {"groups": [
+            {"group": "Docs", "pages": nav},
+            {"group": "API", "openapi": "openapi.json"}
+        ]}})
+        .to_string(),
     );
     (present, absent)
 }

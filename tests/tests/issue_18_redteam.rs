@@ -111,8 +111,9 @@ fn redteam_site(tmp: &Path) -> PathBuf {
     write(
         &site,
         "docs.json",
-        r#"{"name": "Red team", "openapi": ["openapi.json", "internal-doc.json", "../outside/spec.json", "linked-spec.json", "fifo-spec.json"],
+        r#"{"name": "Red team",
         "navigation": {"groups": [
+          {"group": "API", "openapi": ["openapi.json", "internal-doc.json", "../outside/spec.json", "linked-spec.json", "fifo-spec.json"]},
           {"group": "Main", "pages": ["index", "guide", "casing", "list", "tag", "null", "merge", "guides/alias",
              "./drafts/dot", "guides/../drafts/dd", "rooted/a", "trailing/a", "noext/page", "../outside/page",
              "/etc/hostname", "fmspec", "private/override"]},
