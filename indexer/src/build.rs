@@ -12,7 +12,7 @@ use crate::embed::{chunk_text, text_hash, text_key, EmbedError, Embedder, Embedd
 use crate::export::{export_site, write, Export, LanguageLayout, ShardSizes, WriteStats};
 use crate::index::IndexContents;
 use crate::index::{BuildIndex, IndexError};
-use crate::ingest::{ingest, parse, IngestOptions};
+use crate::ingest::{ingest, parse, parse_isolated, IngestOptions};
 use crate::model::Page;
 use crate::model::{Diagnostic, Visibility};
 use crate::vectors::ChunkVectors;
@@ -342,15 +342,27 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         .collect();
 
     let pb = progress_bar(opts.progress, to_parse.len() as u64, "parsing");
-    let parsed: Vec<_> = to_parse
+    let attempts: Vec<_> = to_parse
         .par_iter()
         .map(|p| {
-            let r = parse(p, ingested.site.as_ref(), &ingest_opts);
+            let r = parse_isolated(p, ingested.site.as_ref(), &ingest_opts);
             pb.inc(1);
             (p, r)
         })
         .collect();
     pb.finish_and_clear();
+    // A page whose parse panicked is reported and left out (its cached version too).
+    let mut failed: Vec<&str> = Vec::new();
+    let mut parsed = Vec::with_capacity(attempts.len());
+    for (p, r) in attempts {
+        match r {
+            Ok(done) => parsed.push((p, done)),
+            Err(d) => {
+                warnings.push(d);
+                failed.push(p.id.as_str());
+            }
+        }
+    }
     for (_, (_, page_warnings)) in &parsed {
         warnings.extend(page_warnings.iter().cloned());
     }
@@ -362,7 +374,11 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     if !to_parse.is_empty() || !removed.is_empty() {
         let mut writer = index.writer()?;
         let pb = progress_bar(opts.progress, parsed.len() as u64, "indexing");
-        for id in &removed {
+        for id in removed
+            .iter()
+            .map(|s| s.as_str())
+            .chain(failed.iter().copied())
+        {
             index.delete_page(&writer, id);
         }
         for (p, (page, page_warnings)) in &parsed {

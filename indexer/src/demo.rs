@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::assets::{install, locate, AssetsError, UI_DIR};
 use crate::build::{build, BuildError, BuildOptions, BuildSummary};
-use crate::ingest::{ingest, parse, IngestOptions, Site, Source};
+use crate::ingest::{ingest, parse_isolated, IngestOptions, Site, Source};
 use crate::model::{Page, Visibility};
 use crate::visibility::Declared;
 
@@ -272,14 +272,18 @@ pub fn render_demo(
     let mut pages: Vec<(usize, Page)> = ingested
         .pending
         .iter()
-        .map(|p| {
+        .filter_map(|p| {
             let order = match &p.source {
                 Source::Mdx { nav, .. } | Source::Operation { nav, .. } => {
                     nav.as_ref().map_or(usize::MAX, |n| n.order)
                 }
                 _ => usize::MAX,
             };
-            (order, parse(p, ingested.site.as_ref(), &ingest_opts).0)
+            // A page whose parse fails is left out here as the build left it out.
+            let page = parse_isolated(p, ingested.site.as_ref(), &ingest_opts)
+                .ok()?
+                .0;
+            Some((order, page))
         })
         .collect();
     pages.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.url.cmp(&b.1.url)));

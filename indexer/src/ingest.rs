@@ -461,6 +461,13 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         );
         match spec {
             Ok(spec) => {
+                for message in spec.warnings {
+                    out.diagnostics.push(Diagnostic {
+                        file: display.clone(),
+                        line: None,
+                        message,
+                    });
+                }
                 loaded.insert(display, (listed, spec.operations));
             }
             Err(d) => {
@@ -816,6 +823,34 @@ fn api_meta(op: &Operation) -> ApiMeta2 {
     }
 }
 
+/// [`parse`], with a panic in one page's parse caught and returned as that page's error (naming its
+/// file), so one hostile page never aborts the build.
+pub fn parse_isolated(
+    p: &Pending,
+    site: Option<&Site>,
+    opts: &IngestOptions,
+) -> Result<(Page, Vec<Diagnostic>), Diagnostic> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse(p, site, opts))).map_err(|e| {
+        let why = e
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| e.downcast_ref::<&str>().copied())
+            .unwrap_or("a panic");
+        let file = match &p.source {
+            Source::Mdx { rel, .. } => rel.clone(),
+            Source::Operation { spec, op, .. } => format!("{spec} ({})", op.key()),
+            Source::Record { file, line, .. } => format!("{file}:{line}"),
+        };
+        Diagnostic {
+            file,
+            line: None,
+            message: format!(
+                "the page could not be read ({why}); it is skipped. Please report this input"
+            ),
+        }
+    })
+}
+
 /// Parses a pending page into chunks. Warnings (missing snippets) are returned alongside.
 pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, Vec<Diagnostic>) {
     let mut warnings = Vec::new();
@@ -977,4 +1012,29 @@ pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, V
         }
     };
     (page, warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issue_24_a_panic_in_one_page_is_that_pages_error() {
+        let p = Pending {
+            id: "guide".into(),
+            fingerprint: String::new(),
+            source: Source::Mdx {
+                rel: "guide.mdx".into(),
+                text: "# Guide\n".into(),
+                frontmatter: Box::default(),
+                body_start: 0,
+                nav: None,
+                operation: None,
+            },
+        };
+        // A site page parsed without its site is a bug that panics; it must come back as an error.
+        let e = parse_isolated(&p, None, &IngestOptions::new(Visibility::Public)).unwrap_err();
+        assert_eq!(e.file, "guide.mdx");
+        assert!(e.message.contains("skipped"), "{}", e.message);
+    }
 }

@@ -236,6 +236,8 @@ pub struct Spec {
     pub file: String,
     pub title: String,
     pub operations: Vec<Operation>,
+    /// Problems that cost text but not the spec (a schema walk cut at its budget).
+    pub warnings: Vec<String>,
 }
 
 /// Reads and flattens a spec file (tests and tools; the build reads through [`load_spec_text`]).
@@ -299,6 +301,7 @@ pub fn load_spec_text(
         .to_owned();
     let document = declared.combine(Declared::from_openapi(&root));
     let mut operations = Vec::new();
+    let mut warnings = Vec::new();
     if let Some(paths) = root.get("paths").and_then(Value::as_object) {
         for (path, item) in paths {
             // What the path item declares beside its `$ref`, and at every hop, applies too.
@@ -307,7 +310,13 @@ pub fn load_spec_text(
             let item_declared = document.clone().combine(item_declared);
             for m in METHODS {
                 let Some(op) = item.get(*m) else { continue };
-                let mut op = flatten(&root, m, path, op, &shared_params);
+                let (mut op, truncated) = flatten(&root, m, path, op, &shared_params);
+                if truncated {
+                    warnings.push(format!(
+                        "operation `{}`: its body schemas fan out past {MAX_SCHEMA_NODES} nodes; the properties listed stop there",
+                        op.key()
+                    ));
+                }
                 op.declared = item_declared.clone().combine(op.declared);
                 operations.push(op);
             }
@@ -317,6 +326,7 @@ pub fn load_spec_text(
         file: display.to_owned(),
         title,
         operations,
+        warnings,
     })
 }
 
@@ -376,7 +386,15 @@ fn str_of(v: &Value, k: &str) -> String {
         .to_owned()
 }
 
-fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &Value) -> Operation {
+/// One operation flattened; `true` when its body schemas were cut at [`MAX_SCHEMA_NODES`].
+fn flatten(
+    root: &Value,
+    method: &str,
+    path: &str,
+    op: &Value,
+    shared_params: &Value,
+) -> (Operation, bool) {
+    let mut walk = SchemaWalk::new(root);
     let mut parameters = Vec::new();
     let mut seen = BTreeSet::new();
     for list in [op.get("parameters"), Some(shared_params)] {
@@ -404,7 +422,7 @@ fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &V
         if !d.is_empty() {
             request_fields.push(d);
         }
-        content_properties(root, body, &mut request_fields);
+        walk.content(body, &mut request_fields);
     }
     let mut response_fields = Vec::new();
     if let Some(responses) = op.get("responses").and_then(Value::as_object) {
@@ -415,14 +433,14 @@ fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &V
                 response_fields.push(format!("{code}: {d}"));
             }
             if code.starts_with('2') {
-                content_properties(root, resp, &mut response_fields);
+                walk.content(resp, &mut response_fields);
             }
         }
     }
     let excluded = ["x-excluded", "x-hidden"]
         .iter()
         .any(|k| op.get(*k).and_then(Value::as_bool) == Some(true));
-    Operation {
+    let op = Operation {
         method: method.to_ascii_uppercase(),
         path: path.to_owned(),
         operation_id: str_of(op, "operationId"),
@@ -447,71 +465,99 @@ fn flatten(root: &Value, method: &str, path: &str, op: &Value, shared_params: &V
             .pointer("/x-mint/href")
             .and_then(Value::as_str)
             .map(str::to_owned),
-    }
+    };
+    (op, walk.truncated)
 }
 
-/// Properties of the first media type's schema of a request body or response.
-fn content_properties(root: &Value, holder: &Value, out: &mut Vec<String>) {
-    let first = holder
-        .get("content")
-        .and_then(Value::as_object)
-        .and_then(|c| c.values().next());
-    if let Some(schema) = first.and_then(|m| m.get("schema")) {
-        collect_properties(root, schema, "", 0, &mut BTreeSet::new(), out);
-    }
+/// The most schema nodes one operation's bodies may visit: a spec whose schemas fan out (an `allOf`
+/// of sixty references to the next, five deep) costs milliseconds, not minutes per operation.
+pub const MAX_SCHEMA_NODES: usize = 5_000;
+
+/// One operation's walk over its body schemas: the references on the current path (cycles), the
+/// (reference, prefix) pairs already listed (a schema reached twice at the same place lists the
+/// same properties twice: once is enough) and the nodes visited against [`MAX_SCHEMA_NODES`].
+struct SchemaWalk<'a> {
+    root: &'a Value,
+    on_path: BTreeSet<String>,
+    listed: std::collections::HashSet<(String, String)>,
+    nodes: usize,
+    truncated: bool,
 }
 
-/// Walks a schema for property names and descriptions; `$ref` cycles are cut by the visited set.
-fn collect_properties(
-    root: &Value,
-    schema: &Value,
-    prefix: &str,
-    depth: usize,
-    visited: &mut BTreeSet<String>,
-    out: &mut Vec<String>,
-) {
-    if depth > MAX_SCHEMA_DEPTH || out.len() >= MAX_PROPERTIES {
-        return;
+impl<'a> SchemaWalk<'a> {
+    fn new(root: &'a Value) -> Self {
+        SchemaWalk {
+            root,
+            on_path: BTreeSet::new(),
+            listed: Default::default(),
+            nodes: 0,
+            truncated: false,
+        }
     }
-    let reference = schema
-        .get("$ref")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    if let Some(r) = &reference {
-        if !visited.insert(r.clone()) {
+
+    /// Properties of the first media type's schema of a request body or response.
+    fn content(&mut self, holder: &Value, out: &mut Vec<String>) {
+        let first = holder
+            .get("content")
+            .and_then(Value::as_object)
+            .and_then(|c| c.values().next());
+        if let Some(schema) = first.and_then(|m| m.get("schema")) {
+            self.properties(schema, "", 0, out);
+        }
+    }
+
+    /// Walks a schema for property names and descriptions.
+    fn properties(&mut self, schema: &Value, prefix: &str, depth: usize, out: &mut Vec<String>) {
+        if depth > MAX_SCHEMA_DEPTH || out.len() >= MAX_PROPERTIES {
             return;
         }
-    }
-    let s = resolve(root, schema);
-    if let Some(props) = s.get("properties").and_then(Value::as_object) {
-        for (name, p) in props {
-            if out.len() >= MAX_PROPERTIES {
-                break;
+        self.nodes += 1;
+        if self.nodes > MAX_SCHEMA_NODES {
+            self.truncated = true;
+            return;
+        }
+        let reference = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        if let Some(r) = &reference {
+            if self.on_path.contains(r) || self.listed.contains(&(r.clone(), prefix.to_owned())) {
+                return;
             }
-            let full = if prefix.is_empty() {
-                name.clone()
-            } else {
-                format!("{prefix}.{name}")
-            };
-            let pr = resolve(root, p);
-            let desc = str_of(pr, "description");
-            out.push(format!(
-                "`{full}`{}{desc}",
-                if desc.is_empty() { "" } else { ": " }
-            ));
-            collect_properties(root, p, &full, depth + 1, visited, out);
+            self.on_path.insert(r.clone());
         }
-    }
-    if let Some(items) = s.get("items") {
-        collect_properties(root, items, prefix, depth + 1, visited, out);
-    }
-    for k in ["allOf", "oneOf", "anyOf"] {
-        for sub in s.get(k).and_then(Value::as_array).into_iter().flatten() {
-            collect_properties(root, sub, prefix, depth + 1, visited, out);
+        let s = resolve(self.root, schema);
+        if let Some(props) = s.get("properties").and_then(Value::as_object) {
+            for (name, p) in props {
+                if out.len() >= MAX_PROPERTIES {
+                    break;
+                }
+                let full = if prefix.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{prefix}.{name}")
+                };
+                let pr = resolve(self.root, p);
+                let desc = str_of(pr, "description");
+                out.push(format!(
+                    "`{full}`{}{desc}",
+                    if desc.is_empty() { "" } else { ": " }
+                ));
+                self.properties(p, &full, depth + 1, out);
+            }
         }
-    }
-    if let Some(r) = reference {
-        visited.remove(&r);
+        if let Some(items) = s.get("items") {
+            self.properties(items, prefix, depth + 1, out);
+        }
+        for k in ["allOf", "oneOf", "anyOf"] {
+            for sub in s.get(k).and_then(Value::as_array).into_iter().flatten() {
+                self.properties(sub, prefix, depth + 1, out);
+            }
+        }
+        if let Some(r) = reference {
+            self.on_path.remove(&r);
+            self.listed.insert((r, prefix.to_owned()));
+        }
     }
 }
 
@@ -639,6 +685,58 @@ mod tests {
         assert!(ops
             .iter()
             .all(|o| o.operation_id != "b" || o.visibility() == Visibility::Private));
+    }
+
+    #[test]
+    fn issue_24_schema_fan_out_is_linear_and_bounded() {
+        // Five schemas, each an allOf of 60 references to the next: 60^4 paths, each schema once.
+        let mut schemas = serde_json::Map::new();
+        for i in 0..5 {
+            let mut s = serde_json::json!({"properties": {format!("p{i}"): {"type": "string"}}});
+            if i < 4 {
+                let next = serde_json::json!({"$ref": format!("#/components/schemas/S{}", i + 1)});
+                s["allOf"] = Value::Array(vec![next; 60]);
+            }
+            schemas.insert(format!("S{i}"), s);
+        }
+        let body = serde_json::json!({"content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}});
+        let mut paths = serde_json::Map::new();
+        for i in 0..20 {
+            paths.insert(
+                format!("/x{i}"),
+                serde_json::json!({"post": {"operationId": format!("x{i}"), "requestBody": body}}),
+            );
+        }
+        let spec = serde_json::json!({"openapi": "3.0.0", "info": {"title": "T"}, "paths": paths, "components": {"schemas": schemas}});
+        let spec = load_spec_text(
+            &spec.to_string(),
+            Path::new("s.json"),
+            "s.json",
+            Declared::Absent,
+        )
+        .unwrap();
+        let fields = &spec.operations[0].request_fields;
+        for p in ["p0", "p1", "p2", "p3"] {
+            assert!(fields.iter().any(|f| f.contains(p)), "{p} in {fields:?}");
+        }
+        assert!(fields.len() <= 6, "each property once: {fields:?}");
+        // A wide schema is cut at the node budget, with a warning.
+        let wide: Vec<Value> = (0..MAX_SCHEMA_NODES + 10)
+            .map(|i| serde_json::json!({"description": format!("n{i}")}))
+            .collect();
+        let spec = serde_json::json!({"openapi": "3.0.0", "paths": {"/w": {"post": {"requestBody": {"content": {"a/b": {"schema": {"anyOf": wide}}}}}}}});
+        let spec = load_spec_text(
+            &spec.to_string(),
+            Path::new("s.json"),
+            "s.json",
+            Declared::Absent,
+        )
+        .unwrap();
+        assert!(
+            spec.warnings.iter().any(|w| w.contains("fan out")),
+            "{:?}",
+            spec.warnings
+        );
     }
 
     #[test]
