@@ -23,12 +23,31 @@ impl Default for ChunkConfig {
 
 /// GitHub's heading slug: lowercase, punctuation removed, spaces to `-`.
 pub fn slugify(text: &str) -> String {
+    use unicode_general_category::{get_general_category, GeneralCategory as G};
     let mut out = String::with_capacity(text.len());
-    for c in text.trim().chars() {
-        if c.is_alphanumeric() || c == '_' || c == '-' {
-            out.extend(c.to_lowercase());
-        } else if c == ' ' {
+    // github-slugger: lower-case, spaces become hyphens, and only letters, marks (a virama or an
+    // accent written apart stays), decimal and letter numbers, connectors and `-` are kept: `²`,
+    // `½` and every other symbol or punctuation go.
+    for c in text.trim().chars().flat_map(char::to_lowercase) {
+        let keep = c == '-'
+            || matches!(
+                get_general_category(c),
+                G::UppercaseLetter
+                    | G::LowercaseLetter
+                    | G::TitlecaseLetter
+                    | G::ModifierLetter
+                    | G::OtherLetter
+                    | G::NonspacingMark
+                    | G::SpacingMark
+                    | G::EnclosingMark
+                    | G::DecimalNumber
+                    | G::LetterNumber
+                    | G::ConnectorPunctuation
+            );
+        if c == ' ' {
             out.push('-');
+        } else if keep {
+            out.push(c);
         }
     }
     out
@@ -304,6 +323,23 @@ fn strip_html(h: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issue_24_anchors_keep_marks_and_drop_other_numbers() {
+        // As github-slugger (and so Mintlify) writes them.
+        for (heading, anchor) in [
+            ("स्थापना करें", "स्थापना-करें"),
+            ("Café au lait", "café-au-lait"),
+            ("Cafe\u{301} au lait", "cafe\u{301}-au-lait"),
+            ("x² and ½ cup", "x-and--cup"),
+            ("snake_case & kebab-case", "snake_case--kebab-case"),
+            ("Ⅻ chapters", "ⅻ-chapters"),
+            ("C++ (beta)", "c-beta"),
+            ("日本語の見出し", "日本語の見出し"),
+        ] {
+            assert_eq!(slugify(heading), anchor, "{heading}");
+        }
+    }
 
     #[test]
     fn github_anchors_with_duplicates() {
