@@ -201,6 +201,11 @@ fn remove_served_caches(out: &Path, keep: &Path, warnings: &mut Vec<Diagnostic>)
     let Some(old) = out.parent().map(|p| p.join(".aidocs-cache")) else {
         return;
     };
+    // Never through a link: a repository that controls the output's parent could point it at
+    // the user's other caches.
+    if !std::fs::symlink_metadata(&old).is_ok_and(|m| m.is_dir()) {
+        return;
+    }
     let Ok(entries) = std::fs::read_dir(&old) else {
         return;
     };
@@ -401,9 +406,29 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         index.purge_deleted()?;
     }
 
-    // Vectors of withdrawn pages go with their text: a build that embeds prunes its own model's
-    // file (see `embed_chunks`); any other model's file, which it cannot prune, is removed.
-    if !removed.is_empty() {
+    // Text withdrawn since the last build: a page gone (deleted, withheld, or failed), or an include
+    // a page published before and withholds now. A fresh cache cannot rule it out.
+    let withheld_now = |includes: &[(String, String)]| {
+        includes
+            .iter()
+            .filter(|(_, h)| h.starts_with(crate::mdx::WITHHELD_PREFIX))
+            .map(|(rel, _)| rel.clone())
+            .collect::<HashSet<String>>()
+    };
+    let include_withdrawn = parsed.iter().any(|(p, (page, _))| {
+        cached.get(&p.id).is_some_and(|c| {
+            let before = withheld_now(&c.includes);
+            withheld_now(&page.includes)
+                .iter()
+                .any(|rel| !before.contains(rel) && c.includes.iter().any(|(r, _)| r == rel))
+        })
+    });
+    let withdrawn =
+        !removed.is_empty() || !failed.is_empty() || include_withdrawn || cached.is_empty();
+
+    // Vectors of withdrawn text go with it: a build that embeds prunes its own model's file (see
+    // `embed_chunks`); any other model's file, which it cannot prune, is removed.
+    if withdrawn {
         let current = embedder
             .as_ref()
             .map(|e| crate::embed::EmbeddingCache::path_in(&cache_dir, &e.model_id));
@@ -464,7 +489,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     );
     // `--keep-old` keeps the previous shards for open sessions, but never past a withdrawal: they
     // hold the text of the pages this build no longer publishes (a fresh cache cannot tell).
-    let keep_old = opts.keep_old && removed.is_empty() && !cached.is_empty();
+    let keep_old = opts.keep_old && !withdrawn;
     if opts.keep_old && !keep_old && opts.out.join("manifest.bin").exists() {
         warnings.push(Diagnostic {
             file: "--keep-old".into(),
@@ -474,7 +499,8 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
                     "{} page(s) were withdrawn or deleted since the last build (`{id}` among them): the previous shards, which hold their text, are removed",
                     removed.len()
                 ),
-                None => "the build cache is new, so withdrawn pages cannot be ruled out: the previous shards are removed".into(),
+                None if cached.is_empty() => "the build cache is new, so withdrawn text cannot be ruled out: the previous shards are removed".into(),
+                None => "text was withdrawn since the last build (a page that failed, or an include now withheld): the previous shards, which hold it, are removed".into(),
             },
         });
     }

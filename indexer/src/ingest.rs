@@ -79,6 +79,7 @@ impl Site {
             self.root
                 .read_path(&self.root.root.join(rel))
                 .is_ok_and(|(f, text)| {
+                    let hash = hash.trim_start_matches(crate::mdx::WITHHELD_PREFIX);
                     &f.rel == rel && blake3::hash(text.as_bytes()).to_hex().as_str() == hash
                 })
         })
@@ -437,7 +438,17 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         }
         if let Some(spec) = reference.spec {
             match normalize_rel(&spec) {
-                Some(rel) => spec_files.push((root.join(&rel), rel, false, false)),
+                Some(rel) => {
+                    // Named by its stem (`openapi: v2-spec GET /x`): the file with an extension.
+                    let rel = ["", ".json", ".yaml", ".yml"]
+                        .iter()
+                        .map(|ext| format!("{rel}{ext}"))
+                        .find(|c| std::fs::symlink_metadata(root.join(c)).is_ok())
+                        .unwrap_or(rel);
+                    if !spec_files.iter().any(|(_, d, _, _)| *d == rel) {
+                        spec_files.push((root.join(&rel), rel, false, false));
+                    }
+                }
                 None => out.diagnostics.push(Diagnostic {
                     file: r.rel.clone(),
                     line: None,
@@ -448,6 +459,8 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     }
     let mut loaded: BTreeMap<String, (bool, Vec<Operation>)> = BTreeMap::new();
     let mut spec_hashes: Vec<String> = Vec::new();
+    // Specs that could not be read: a binding that may point into one cannot be judged.
+    let mut unreadable: Vec<String> = Vec::new();
     for (path, display, listed, command_line) in spec_files {
         if let Some(entry) = loaded.get_mut(&display) {
             entry.0 |= listed;
@@ -475,6 +488,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                     message: format!("{}; the spec is skipped", d.message),
                     ..d
                 });
+                unreadable.push(display.clone());
                 loaded.insert(display, (listed, Vec::new()));
             }
         }
@@ -558,8 +572,22 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 Some(reference) => match operations.find(&reference) {
                     Some((display, op)) => {
                         consumed.insert((display.to_owned(), reference.key.clone()), ());
-                        operation = Some(op.clone());
+                        let mut op = op.clone();
+                        // Every operation the reference could mean: the most restrictive wins.
+                        op.declared = operations.declared_for(&reference);
+                        operation = Some(op);
                         None
+                    }
+                    None if unreadable.iter().any(|d| reference.names_spec(d)) => {
+                        out.diagnostics.push(Diagnostic {
+                            file: r.rel.clone(),
+                            line: None,
+                            message: format!(
+                                "frontmatter `openapi: {spec_ref}`: the spec that may hold the operation could not be read, so its visibility is unknown; the page is withheld"
+                            ),
+                        });
+                        out.withheld += 1;
+                        continue;
                     }
                     None => Some(match &reference.spec {
                         Some(spec) if !operations.has_spec(&reference) => format!(

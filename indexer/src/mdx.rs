@@ -144,6 +144,9 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
     })
 }
 
+/// Prefixes the content hash of an include that was read and withheld.
+pub const WITHHELD_PREFIX: &str = "withheld:";
+
 /// What a page's includes are checked against: the site, its globs and the build's audience.
 #[derive(Clone, Copy)]
 pub struct IncludePolicy<'a> {
@@ -160,7 +163,8 @@ pub struct IncludePolicy<'a> {
 pub struct SnippetResolver<'a> {
     policy: IncludePolicy<'a>,
     pub warnings: Vec<String>,
-    /// (canonical site-relative path, blake3 of its bytes) of every included file, sorted, unique.
+    /// (canonical site-relative path, blake3 of its bytes) of every included file, sorted, unique;
+    /// the hash of one withheld is prefixed with [`WITHHELD_PREFIX`].
     pub includes: Vec<(String, String)>,
     expanded: usize,
     inclusions: usize,
@@ -251,6 +255,14 @@ impl<'a> SnippetResolver<'a> {
         let declared = declared.combine(globbed);
         let v = declared.visibility();
         if !allowed(v, self.policy.audience) {
+            // Recorded as withheld: a build can tell a withdrawal from an edit (see
+            // `WITHHELD_PREFIX`), and the page is still re-parsed when the file changes.
+            if let Ok(pos) = self.includes.binary_search_by(|(r, _)| r.cmp(&file.rel)) {
+                let h = &mut self.includes[pos].1;
+                if !h.starts_with(WITHHELD_PREFIX) {
+                    *h = format!("{WITHHELD_PREFIX}{h}");
+                }
+            }
             let why = declared
                 .problem()
                 .map(str::to_owned)
@@ -269,7 +281,7 @@ impl<'a> SnippetResolver<'a> {
     fn bound(&self, reference: &str) -> Declared {
         match OperationRef::parse(reference) {
             Some(r) => match self.policy.operations.find(&r) {
-                Some((_, op)) => op.declared.clone(),
+                Some(_) => self.policy.operations.declared_for(&r),
                 None => Declared::Unreadable(format!(
                     "its `openapi: {reference}` binds no operation of a loaded spec"
                 )),
@@ -369,71 +381,76 @@ impl EsmScan {
         let b = line.as_bytes();
         let mut i = 0;
         while i < b.len() {
-            let c = b[i];
-            let next = b.get(i + 1).copied();
-            match self.state {
-                JsState::Code => match c {
-                    b'\'' | b'"' => self.state = JsState::Str(c),
-                    b'`' => self.state = JsState::Template,
-                    b'/' if next == Some(b'/') => self.state = JsState::LineComment,
-                    b'/' if next == Some(b'*') => {
-                        self.state = JsState::BlockComment;
-                        i += 1;
-                    }
-                    b'(' | b'[' | b'{' => {
-                        self.depth += 1;
-                        if let Some(t) = self.templates.last_mut() {
-                            *t += 1;
-                        }
-                    }
-                    b'}' if self.templates.last() == Some(&0) => {
-                        self.templates.pop();
-                        self.state = JsState::Template;
-                    }
-                    b')' | b']' | b'}' => {
-                        self.depth -= 1;
-                        if let Some(t) = self.templates.last_mut() {
-                            *t -= 1;
-                        }
-                    }
-                    _ => {}
-                },
-                // A string cannot span lines: an apostrophe in JSX text (`don't`) ends at the line.
-                JsState::Str(q) => {
-                    if c == b'\\' {
-                        i += 1;
-                    } else if c == q || c == b'\n' {
-                        self.state = JsState::Code;
-                    }
-                }
-                JsState::Template => {
-                    if c == b'\\' {
-                        i += 1;
-                    } else if c == b'`' {
-                        self.state = JsState::Code;
-                    } else if c == b'$' && next == Some(b'{') {
-                        self.templates.push(0);
-                        self.state = JsState::Code;
-                        i += 1;
-                    }
-                }
-                JsState::LineComment => {
-                    if c == b'\n' {
-                        self.state = JsState::Code;
-                    }
-                }
-                JsState::BlockComment => {
-                    if c == b'*' && next == Some(b'/') {
-                        self.state = JsState::Code;
-                        i += 1;
-                    }
-                }
-            }
-            i += 1;
+            i += self.step(b, i);
         }
         if self.state == JsState::LineComment {
             self.state = JsState::Code;
         }
+    }
+
+    /// Reads the byte at `b[i]` (and the next, for two-byte tokens); returns how many it took.
+    fn step(&mut self, b: &[u8], i: usize) -> usize {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        match self.state {
+            JsState::Code => match c {
+                b'\'' | b'"' => self.state = JsState::Str(c),
+                b'`' => self.state = JsState::Template,
+                b'/' if next == Some(b'/') => self.state = JsState::LineComment,
+                b'/' if next == Some(b'*') => {
+                    self.state = JsState::BlockComment;
+                    return 2;
+                }
+                b'(' | b'[' | b'{' => {
+                    self.depth += 1;
+                    if let Some(t) = self.templates.last_mut() {
+                        *t += 1;
+                    }
+                }
+                b'}' if self.templates.last() == Some(&0) => {
+                    self.templates.pop();
+                    self.state = JsState::Template;
+                }
+                b')' | b']' | b'}' => {
+                    self.depth -= 1;
+                    if let Some(t) = self.templates.last_mut() {
+                        *t -= 1;
+                    }
+                }
+                _ => {}
+            },
+            // A string cannot span lines: an apostrophe in JSX text (`don't`) ends at the line.
+            JsState::Str(q) => {
+                if c == b'\\' {
+                    return 2;
+                } else if c == q || c == b'\n' {
+                    self.state = JsState::Code;
+                }
+            }
+            JsState::Template => {
+                if c == b'\\' {
+                    return 2;
+                } else if c == b'`' {
+                    self.state = JsState::Code;
+                } else if c == b'$' && next == Some(b'{') {
+                    self.templates.push(0);
+                    self.state = JsState::Code;
+                    return 2;
+                }
+            }
+            JsState::LineComment => {
+                if c == b'\n' {
+                    self.state = JsState::Code;
+                }
+            }
+            JsState::BlockComment => {
+                if c == b'*' && next == Some(b'/') {
+                    self.state = JsState::Code;
+                    return 2;
+                }
+            }
+        }
+        1
     }
 
     fn complete(&self) -> bool {
@@ -458,6 +475,13 @@ fn esm_block_end(lines: &[&str], start: usize) -> Result<usize, usize> {
         }
     }
     Err(first_blank.unwrap_or(lines.len()))
+}
+
+/// The index after the line before the first blank line from `start` (or the end).
+fn esm_first_blank(lines: &[&str], start: usize) -> usize {
+    (start + 1..lines.len())
+        .find(|&j| lines[j].trim().is_empty())
+        .unwrap_or(lines.len())
 }
 
 /// `import` statements of an ESM block: (local names, specifier) of each.
@@ -530,6 +554,7 @@ fn convert(
     let mut fence: Option<(u8, usize, usize, usize)> = None; // (char, length, indent, start in kept)
     let lines: Vec<&str> = body.split_inclusive('\n').collect();
     let mut k = 0;
+    let mut esm_broken = false;
     while k < lines.len() {
         let line = lines[k];
         k += 1;
@@ -551,14 +576,21 @@ fn convert(
         }
         if mdx && indent == 0 && (trimmed.starts_with("import ") || trimmed.starts_with("export "))
         {
-            let end = esm_block_end(&lines, k - 1).unwrap_or_else(|end| {
-                let first: String = trimmed.chars().take(60).collect();
-                snippets.warn(format!(
-                    "the ESM block `{}` never closes (an open bracket, string or template); it is cut at its first blank line",
-                    first.trim_end()
-                ));
-                end
-            });
+            // After one block that never closes, the rest end at their first blank line: one scan
+            // to the end of the page, not one per block.
+            let end = if esm_broken {
+                esm_first_blank(&lines, k - 1)
+            } else {
+                esm_block_end(&lines, k - 1).unwrap_or_else(|end| {
+                    let first: String = trimmed.chars().take(60).collect();
+                    snippets.warn(format!(
+                        "the ESM block `{}` never closes (an open bracket, string or template); it is cut at its first blank line",
+                        first.trim_end()
+                    ));
+                    esm_broken = true;
+                    end
+                })
+            };
             let block = lines[k - 1..end].concat();
             // Only Markdown imports are content snippets; `.jsx`/`.js` imports are components,
             // whose tags are reduced like any other component.
@@ -589,6 +621,7 @@ fn convert(
     let mut i = 0;
     let mut next_fence = 0;
     let mut runs: Option<BacktickRuns> = None;
+    let (mut broken_expression, mut broken_tag) = (false, false);
     while i < bytes.len() {
         if let Some(&(start, end)) = fenced.get(next_fence) {
             if i >= start {
@@ -632,32 +665,33 @@ fn convert(
                     .map_or(kept.len(), |p| i + 4 + p + 3);
                 out.push('\n');
             }
-            b'{' if mdx => {
-                let end = skip_balanced(bytes, i);
-                if end == bytes.len() && bytes.last() != Some(&b'}') {
+            b'{' if mdx && !broken_expression => match skip_balanced(bytes, i) {
+                Some(end) => i = end,
+                None => {
+                    // Not valid MDX; from here `{` is text (one scan to the end, not one per brace).
                     snippets.warn(
                         "an expression `{` never closes (not valid MDX); the rest of the page is indexed as text".into(),
                     );
+                    broken_expression = true;
                     out.push('{');
                     i += 1;
-                } else {
-                    i = end;
                 }
-            }
+            },
             b'<' if mdx
+                && !broken_tag
                 && bytes
                     .get(i + 1)
                     .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'/' || *b == b'>') =>
             {
-                let end = tag_end(bytes, i);
-                if end == bytes.len() && bytes.last() != Some(&b'>') {
+                let Some(end) = tag_end(bytes, i) else {
                     snippets.warn(
                         "a tag `<` never closes (not valid MDX); the rest of the page is indexed as text".into(),
                     );
+                    broken_tag = true;
                     out.push('<');
                     i += 1;
                     continue;
-                }
+                };
                 let tag = &kept[i..end];
                 i = end;
                 convert_tag(tag, &imports, from_dir, snippets, seen, depth, &mut out);
@@ -813,41 +847,24 @@ fn parse_import(line: &str) -> Option<(Vec<String>, String)> {
     Some((names, spec))
 }
 
-/// Skips a `{ ... }` expression, respecting nested braces and string literals. Returns the index after it.
-fn skip_balanced(b: &[u8], start: usize) -> usize {
-    let mut depth = 0usize;
+/// Skips a `{ ... }` expression as JavaScript reads it (strings, template literals, `//` and
+/// `/* */` comments: `{/* don't } */}` is one comment). Returns the index after its closing brace,
+/// or `None` when it never closes.
+fn skip_balanced(b: &[u8], start: usize) -> Option<usize> {
+    let mut scan = EsmScan::default();
     let mut i = start;
-    let mut quote: Option<u8> = None;
     while i < b.len() {
-        let c = b[i];
-        if let Some(q) = quote {
-            if c == b'\\' {
-                i += 2;
-                continue;
-            }
-            if c == q {
-                quote = None;
-            }
-        } else {
-            match c {
-                b'"' | b'\'' | b'`' => quote = Some(c),
-                b'{' => depth += 1,
-                b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return i + 1;
-                    }
-                }
-                _ => {}
-            }
+        i += scan.step(b, i);
+        if scan.depth <= 0 && scan.state == JsState::Code && scan.templates.is_empty() {
+            return Some(i.min(b.len()));
         }
-        i += 1;
     }
-    b.len()
+    None
 }
 
-/// The index after the `>` that closes the tag starting at `start` (quotes and `{}` respected).
-fn tag_end(b: &[u8], start: usize) -> usize {
+/// The index after the `>` that closes the tag starting at `start` (quotes and `{}` respected), or
+/// `None` when it never closes.
+fn tag_end(b: &[u8], start: usize) -> Option<usize> {
     let mut i = start + 1;
     let mut quote: Option<u8> = None;
     while i < b.len() {
@@ -862,15 +879,15 @@ fn tag_end(b: &[u8], start: usize) -> usize {
         match c {
             b'"' | b'\'' => quote = Some(c),
             b'{' => {
-                i = skip_balanced(b, i);
+                i = skip_balanced(b, i)?;
                 continue;
             }
-            b'>' => return i + 1,
+            b'>' => return Some(i + 1),
             _ => {}
         }
         i += 1;
     }
-    b.len()
+    None
 }
 
 struct Tag {
@@ -901,7 +918,7 @@ fn parse_tag(tag: &str) -> Tag {
         let key_start = i;
         while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'=' {
             if b[i] == b'{' {
-                i = skip_balanced(b, i);
+                i = skip_balanced(b, i).unwrap_or(b.len());
             } else {
                 i += 1;
             }
@@ -919,7 +936,7 @@ fn parse_tag(tag: &str) -> Tag {
                 attrs.push((key, rest[vs..j.min(b.len())].to_owned()));
                 i = j + 1;
             } else if i < b.len() && b[i] == b'{' {
-                let end = skip_balanced(b, i);
+                let end = skip_balanced(b, i).unwrap_or(b.len());
                 // `{…}` without its closing brace (the tag runs to the end) ends at `end`, which
                 // may follow a multi-byte character: never slice inside one.
                 let inner_end = if b.get(end.wrapping_sub(1)) == Some(&b'}') && end > i + 1 {
@@ -1090,6 +1107,30 @@ mod tests {
         assert!(out.contains("After the broken tag."), "{out}");
         let out = md("A { brace\n\nAfter the brace.\n");
         assert!(out.contains("After the brace."), "{out}");
+    }
+
+    #[test]
+    fn issue_18_expressions_read_as_javascript() {
+        // A quote or a brace inside an MDX comment is the comment's.
+        let out = md(
+            "{/* Note: don't ship. hiddenone */}\nAfter.\n\n{/* use } here hiddentwo */}\nEnd.\n",
+        );
+        assert!(!out.contains("hidden"), "{out}");
+        assert!(out.contains("After.") && out.contains("End."), "{out}");
+        let out = md("{`multi ${ {a: '}'}.a } line`} hiddenthree? no: {'}'}\nText.\n");
+        assert!(out.contains("Text."), "{out}");
+    }
+
+    #[test]
+    fn issue_24_broken_mdx_stays_linear() {
+        // One scan to the end per kind of breakage, not one per brace, tag or block: the output
+        // keeps the text, and the unit of work is visible as the output's size.
+        let braces = "{".repeat(50_000);
+        assert_eq!(md(&braces).len(), braces.len());
+        let tags = "<a ".repeat(20_000);
+        assert!(md(&tags).len() >= tags.len() - 3);
+        let blocks = "export const a = (\n\n".repeat(2_000);
+        assert!(md(&blocks).trim().is_empty());
     }
 
     #[test]

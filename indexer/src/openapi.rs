@@ -224,6 +224,16 @@ impl LoadedOperations {
         })
     }
 
+    /// The declarations of every operation `r` could bind, combined: two specs that both have
+    /// `GET /jobs` (one internal) make the binding as restrictive as the stricter.
+    pub fn declared_for(&self, r: &OperationRef) -> Declared {
+        self.0
+            .iter()
+            .filter(|(display, _)| r.names_spec(display))
+            .flat_map(|(_, ops)| ops.iter().filter(|o| o.key() == r.key))
+            .fold(Declared::Absent, |d, o| d.combine(o.declared.clone()))
+    }
+
     /// Whether some loaded spec is the one `r` names (whether or not it has the operation).
     pub fn has_spec(&self, r: &OperationRef) -> bool {
         self.0.keys().any(|d| r.names_spec(d))

@@ -586,7 +586,7 @@ pub fn nesting_depth(src: &str) -> usize {
             }
         }
         // A quote opens a quoted scalar only where a scalar starts (at the line's start, after `: `,
-        // `- `, `? `, `[`, `{` or `,`): in `it's [[[[` or `a:'[[` the quote is text and the brackets
+        // `[`, `{` or `,`): in `it's [[[[` or `a:'[[` the quote is text and the brackets
         // count. Counting too much refuses a file; counting too little would let a deep one through.
         let mut quote: Option<char> = None;
         let mut escaped = false;
@@ -610,7 +610,9 @@ pub fn nesting_depth(src: &str) -> usize {
                 continue;
             }
             if c.is_whitespace() {
-                if matches!(last, ':' | '-' | '?') {
+                // Only `: ` starts a scalar mid-line (`- ` and `? ` do at the line's start, handled
+                // above); `a - "x [[[` is one plain scalar in flow context.
+                if last == ':' {
                     at_start = true;
                 }
                 last = c;
@@ -818,6 +820,8 @@ mod tests {
             format!("t: [it's, {deep}"),
             format!("t: a:'x, {deep}"),
             format!("t: [x\"y, {deep}"),
+            format!("title: [a - \"x, {deep}"),
+            format!("paths: [a ? 'x, {deep}"),
         ] {
             assert!(nesting_depth(&hidden) > MAX_NESTING, "{hidden}");
         }

@@ -603,3 +603,107 @@ fn issue_18_aidocs_json_refuses_repeated_keys() {
         );
     }
 }
+
+/// From the review of the first fixes: a snippet withdrawn under `--keep-old`, a binding into a
+/// spec that cannot be read, a binding two specs could mean, and an old cache behind a link.
+#[test]
+fn issue_18_review_withdrawals_bindings_and_links() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write(
+        &site,
+        "docs.json",
+        r#"{"navigation": {"pages": ["index", "admin", "ambig", "stem"]},
+            "api": {"openapi": ["api/internal.yaml", "a-public/spec.json", "z-internal/spec.json"]}}"#,
+    );
+    write(
+        &site,
+        "index.mdx",
+        "# Home\n\npubhomeqz\n\n<Snippet file=\"s.mdx\" />\n",
+    );
+    write(&site, "snippets/s.mdx", "leakkeepsnipqz roadmap\n");
+    // A spec that does not parse (a repeated key): what it declares cannot be read.
+    write(
+        &site,
+        "api/internal.yaml",
+        "openapi: 3.0.0\ninfo: {title: I}\npaths:\n  /admin/purge:\n    post: {operationId: purge, x-internal: true, x-internal: true}\n",
+    );
+    write(
+        &site,
+        "admin.mdx",
+        "---\nopenapi: POST /admin/purge\n---\nleakadminpageqz\n",
+    );
+    let spec = |internal: bool| {
+        format!(
+            r#"{{"openapi":"3.0.0","info":{{"title":"S"}},"paths":{{"/jobs":{{"get":{{"operationId":"jobs","x-internal":{internal}}}}}}}}}"#
+        )
+    };
+    write(&site, "a-public/spec.json", &spec(false));
+    write(&site, "z-internal/spec.json", &spec(true));
+    write(
+        &site,
+        "ambig.mdx",
+        "---\nopenapi: spec GET /jobs\n---\nleakambigqz\n",
+    );
+    // Named by its stem, not listed anywhere: found, read, and judged.
+    write(
+        &site,
+        "unlisted.yaml",
+        "openapi: 3.0.0\ninfo: {title: U}\npaths:\n  /u:\n    get: {operationId: u, x-internal: true}\n",
+    );
+    write(
+        &site,
+        "stem.mdx",
+        "---\nopenapi: unlisted GET /u\n---\nleakstemqz\n",
+    );
+    // An old cache directory that is a link to the user's other caches: never followed.
+    let victim = tmp.path().join("victim/builds/abc");
+    write(&victim, "LAYOUT", "aidocs-cache-v3");
+    std::fs::create_dir_all(tmp.path().join("www")).unwrap();
+    std::os::unix::fs::symlink(
+        tmp.path().join("victim/builds"),
+        tmp.path().join("www/.aidocs-cache"),
+    )
+    .unwrap();
+
+    let (out, cache) = (tmp.path().join("www/_search"), tmp.path().join("cache"));
+    let keep = |o: &mut aidocs_index::BuildOptions| {
+        o.keep_old = true;
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    };
+    let s = build_with(&site, &out, &cache, keep);
+    assert!(victim.join("LAYOUT").exists(), "a linked cache was deleted");
+    let withheld = ["leakadminpageqz", "leakambigqz", "leakstemqz"];
+    assert_none(&out, &withheld, "first build");
+    assert_none(&cache, &withheld, "first cache");
+    assert_all(&out, &["pubhomeqz", "leakkeepsnipqz"], "first build");
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.file == "admin.mdx" && w.message.contains("withheld")),
+        "{:?}",
+        s.warnings
+    );
+    // The snippet turns private; the page that included it stays. No old shard keeps its text.
+    write(
+        &site,
+        "snippets/s.mdx",
+        "---\nvisibility: private\n---\nleakkeepsnipqz roadmap\n",
+    );
+    let s = build_with(&site, &out, &cache, keep);
+    assert!(
+        s.warnings.iter().any(|w| w.file == "--keep-old"),
+        "{:?}",
+        s.warnings
+    );
+    assert_none(
+        &out,
+        &["leakkeepsnipqz"],
+        "output after the snippet's withdrawal",
+    );
+    assert_all(
+        &out,
+        &["pubhomeqz"],
+        "output after the snippet's withdrawal",
+    );
+}
