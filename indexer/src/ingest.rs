@@ -929,7 +929,7 @@ pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, V
             if let Some(op) = operation {
                 api_keys(op, &mut keys);
                 markdown.push_str("\n\n");
-                markdown.push_str(&op.markdown());
+                markdown.push_str(&op.markdown(opts.audience));
                 tags.extend(op.tags.iter().cloned());
             }
             let mut chunks = chunk_markdown(&title, &description, &markdown, opts.chunk);
@@ -966,7 +966,7 @@ pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, V
             let title = op.title();
             let mut keys = vec![exact_key(EXACT_TITLE_PREFIX, &title)];
             api_keys(op, &mut keys);
-            let mut chunks = chunk_markdown(&title, "", &op.markdown(), opts.chunk);
+            let mut chunks = chunk_markdown(&title, "", &op.markdown(opts.audience), opts.chunk);
             chunks[0].code = format!(
                 "{} {} {}\n{}",
                 op.method, op.path, op.operation_id, chunks[0].code

@@ -551,28 +551,62 @@ fn convert(
     let mut imports: BTreeMap<String, String> = BTreeMap::new();
     let mut kept = String::with_capacity(body.len());
     let mut fenced: Vec<(usize, usize)> = Vec::new();
-    let mut fence: Option<(u8, usize, usize, usize)> = None; // (char, length, indent, start in kept)
+    // (char, length, indent, start in kept, opened in a list item)
+    let mut fence: Option<(u8, usize, usize, usize, bool)> = None;
     let lines: Vec<&str> = body.split_inclusive('\n').collect();
     let mut k = 0;
     let mut esm_broken = false;
+    // The content indent of the list item the last lines belong to, if any.
+    let mut item_indent: Option<usize> = None;
     while k < lines.len() {
         let line = lines[k];
         k += 1;
         let trimmed = line.trim_start();
         let indent = line.len() - trimmed.len();
-        if let Some((ch, len, fence_indent, start)) = fence {
-            kept.push_str(strip_indent(line, fence_indent));
-            let t = trimmed.trim_end();
-            if t.len() >= len && t.bytes().all(|c| c == ch) {
+        if let Some((ch, len, fence_indent, start, in_item)) = fence {
+            // A fence opened in a list item ends with the item: at a line less indented.
+            if in_item && !trimmed.trim().is_empty() && indent < fence_indent {
                 fenced.push((start, kept.len()));
                 fence = None;
+            } else {
+                // A list item's code keeps its indentation, so Markdown keeps it in the item.
+                kept.push_str(if in_item {
+                    line
+                } else {
+                    strip_indent(line, fence_indent)
+                });
+                let t = trimmed.trim_end();
+                // In Markdown a closer indented four or more past the fence is code.
+                let closer_indent = indent.saturating_sub(fence_indent);
+                if t.len() >= len && t.bytes().all(|c| c == ch) && (mdx || closer_indent < 4) {
+                    fenced.push((start, kept.len()));
+                    fence = None;
+                }
+                continue;
             }
-            continue;
         }
         if let Some((ch, len)) = fence_open(trimmed) {
-            fence = Some((ch, len, indent, kept.len()));
-            kept.push_str(&line[indent..]);
+            // Indented under a list item, the fence belongs to the item and ends with it.
+            let in_item = indent > 0 && item_indent.is_some_and(|i| indent >= i);
+            fence = Some((ch, len, indent, kept.len(), in_item));
+            kept.push_str(if in_item { line } else { &line[indent..] });
             continue;
+        }
+        if !trimmed.trim().is_empty() {
+            item_indent = match list_item(trimmed) {
+                Some((marker, _)) => Some(indent + marker),
+                None if indent == 0 => None,
+                None => item_indent,
+            };
+        }
+        // A fence opening a list item (`- ```js`, `1. ~~~`): its content is indented to the item.
+        if let Some((marker, rest)) = list_item(trimmed) {
+            if let Some((ch, len)) = fence_open(rest) {
+                kept.push_str(&line[..indent + marker]);
+                fence = Some((ch, len, indent + marker, kept.len(), true));
+                kept.push_str(rest);
+                continue;
+            }
         }
         if mdx && indent == 0 && (trimmed.starts_with("import ") || trimmed.starts_with("export "))
         {
@@ -611,7 +645,7 @@ fn convert(
             kept.push_str(line);
         }
     }
-    if let Some((_, _, _, start)) = fence {
+    if let Some((_, _, _, start, _)) = fence {
         fenced.push((start, kept.len()));
     }
 
@@ -635,6 +669,24 @@ fn convert(
         }
         let c = bytes[i];
         match c {
+            // A backslash escape: the next character is text (`` \` `` opens no code, `\{` no
+            // expression, `\<` no tag); Markdown reads the pair the same way.
+            b'\\' if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) => {
+                out.push_str(&kept[i..i + 2]);
+                i += 2;
+            }
+            // Script and style elements: their text is never shown.
+            b'<' if raw_text_element(&kept[i..]).is_some() => {
+                let name = raw_text_element(&kept[i..]).unwrap_or("script");
+                let close = format!("</{name}");
+                i = match find_ascii_ci(&kept[i..], &close) {
+                    Some(p) => kept[i + p..]
+                        .find('>')
+                        .map_or(kept.len(), |q| i + p + q + 1),
+                    None => kept.len(),
+                };
+                out.push('\n');
+            }
             b'`' => {
                 // Inline code: copied verbatim up to the closing run of the same length on the line.
                 let run = kept[i..].bytes().take_while(|&b| b == b'`').count();
@@ -704,6 +756,39 @@ fn convert(
         }
     }
     out
+}
+
+/// `script` or `style` when `rest` opens that element (any case), whose content readers never see.
+fn raw_text_element(rest: &str) -> Option<&'static str> {
+    let b = rest.as_bytes();
+    ["script", "style"].into_iter().find(|name| {
+        let n = name.len();
+        b.len() > n + 1
+            && b[0] == b'<'
+            && b[1..=n].eq_ignore_ascii_case(name.as_bytes())
+            && (b[n + 1].is_ascii_whitespace() || b[n + 1] == b'>' || b[n + 1] == b'/')
+    })
+}
+
+/// The index of the first `needle` (ASCII, lower case) in `hay` without regard to ASCII case.
+fn find_ascii_ci(hay: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    (0..h.len().saturating_sub(n.len() - 1)).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
+}
+
+/// A list item's marker (`- `, `* `, `+ `, `1. `, `1) `): its width with the space, and the rest.
+fn list_item(trimmed: &str) -> Option<(usize, &str)> {
+    let b = trimmed.as_bytes();
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let width = match b.first()? {
+        b'-' | b'*' | b'+' => 1,
+        _ if (1..=9).contains(&digits) && matches!(b.get(digits), Some(b'.' | b')')) => digits + 1,
+        _ => return None,
+    };
+    let spaces = b[width..].iter().take_while(|&&c| c == b' ').count();
+    (1..=4)
+        .contains(&spaces)
+        .then(|| (width + spaces, &trimmed[width + spaces..]))
 }
 
 /// `"```"`/`"~~~~"` at the start of a trimmed line: the fence's character and length. A backtick
@@ -1119,6 +1204,72 @@ mod tests {
         assert!(out.contains("After.") && out.contains("End."), "{out}");
         let out = md("{`multi ${ {a: '}'}.a } line`} hiddenthree? no: {'}'}\nText.\n");
         assert!(out.contains("Text."), "{out}");
+    }
+
+    #[test]
+    fn issue_18_fences_in_list_items_end_with_them() {
+        let out = md("- ```js\n  let a = {b};\n  ```\n\n{/* hiddenone */}\nAfter.\n");
+        assert!(
+            out.contains("let a = {b};") && out.contains("After.") && !out.contains("hiddenone"),
+            "{out}"
+        );
+        let out = md("- Item\n\n  ```\n  code\n\n{/* hiddentwo */}\nAfter.\n");
+        assert!(
+            !out.contains("hiddentwo") && out.contains("After."),
+            "{out}"
+        );
+        let root = std::env::temp_dir();
+        let site = SiteRoot::new(&root, 1 << 20).unwrap();
+        let rules = VisibilityRules::default();
+        let operations = LoadedOperations::default();
+        let mut r = SnippetResolver::new(IncludePolicy {
+            site: &site,
+            rules: &rules,
+            operations: &operations,
+            audience: Visibility::Public,
+        });
+        // In Markdown a closer indented by four is code; the real closer follows.
+        let out = to_markdown(
+            "```\ncode\n    ```\n```\n<!--\nhiddenthree\n-->\nShown.\n",
+            Dialect::Markdown,
+            &root,
+            &mut r,
+        );
+        assert!(
+            !out.contains("hiddenthree") && out.contains("Shown."),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn issue_18_escapes_and_script_text() {
+        let out = md("A literal \\`{/* hiddenone */}` here.\n");
+        assert!(!out.contains("hiddenone") && out.contains("here."), "{out}");
+        let out = md("Before.\n<script>var hiddentwo = 1;</script>\n<STYLE type=x>.hiddenthree{}</Style >\nAfter.\n");
+        assert!(
+            !out.contains("hidden") && out.contains("Before.") && out.contains("After."),
+            "{out}"
+        );
+        let root = std::env::temp_dir();
+        let site = SiteRoot::new(&root, 1 << 20).unwrap();
+        let rules = VisibilityRules::default();
+        let operations = LoadedOperations::default();
+        let mut r = SnippetResolver::new(IncludePolicy {
+            site: &site,
+            rules: &rules,
+            operations: &operations,
+            audience: Visibility::Public,
+        });
+        let out = to_markdown(
+            "\\`<!-- a > hiddenfour -->` and <script>\nhiddenfive\n</script>\nShown.\n",
+            Dialect::Markdown,
+            &root,
+            &mut r,
+        );
+        assert!(!out.contains("hidden") && out.contains("Shown."), "{out}");
+        // Many elements cost one pass.
+        let many = "<script>x</script>".repeat(20_000);
+        assert!(md(&many).trim().is_empty());
     }
 
     #[test]

@@ -27,10 +27,12 @@ pub struct Operation {
     pub summary: String,
     pub description: String,
     pub tags: Vec<String>,
-    /// `name (in, type): description` lines.
-    pub parameters: Vec<String>,
-    pub request_fields: Vec<String>,
-    pub response_fields: Vec<String>,
+    /// `name (in, type): description` lines, each with the visibility its own `x-internal` /
+    /// `x-visibility` (and its parents') give it: an internal parameter or property is shown to
+    /// internal builds only.
+    pub parameters: Vec<(String, Visibility)>,
+    pub request_fields: Vec<(String, Visibility)>,
+    pub response_fields: Vec<(String, Visibility)>,
     /// The most restrictive of what applies to it: the spec file's globs, the document's, the path
     /// item's and the operation's own `x-visibility` / `x-internal`.
     pub declared: Declared,
@@ -56,8 +58,8 @@ impl Operation {
             self.key()
         }
     }
-    /// Markdown body describing the operation.
-    pub fn markdown(&self) -> String {
+    /// Markdown body describing the operation, with the lines `audience` may see.
+    pub fn markdown(&self, audience: Visibility) -> String {
         let mut md = String::new();
         if !self.description.is_empty() {
             md.push_str(&self.description);
@@ -68,11 +70,16 @@ impl Operation {
             ("Request body", &self.request_fields),
             ("Response", &self.response_fields),
         ] {
-            if lines.is_empty() {
+            let shown: Vec<&str> = lines
+                .iter()
+                .filter(|(_, v)| crate::visibility::allowed(*v, audience))
+                .map(|(l, _)| l.as_str())
+                .collect();
+            if shown.is_empty() {
                 continue;
             }
             md.push_str(&format!("## {title}\n\n"));
-            for l in lines.iter() {
+            for l in shown {
                 md.push_str(&l.replace('\n', " "));
                 md.push_str("\n\n");
             }
@@ -409,7 +416,7 @@ fn flatten(
     let mut seen = BTreeSet::new();
     for list in [op.get("parameters"), Some(shared_params)] {
         for p in list.and_then(Value::as_array).into_iter().flatten() {
-            let p = resolve(root, p);
+            let (p, declared) = resolve_declared(root, p);
             let name = str_of(p, "name");
             let loc = str_of(p, "in");
             if name.is_empty() || !seen.insert((name.clone(), loc.clone())) {
@@ -418,32 +425,37 @@ fn flatten(
             let schema = p.get("schema").map(|s| resolve(root, s));
             let ty = schema.map(|s| str_of(s, "type")).unwrap_or_default();
             let desc = str_of(p, "description");
-            parameters.push(format!(
-                "`{name}` ({loc}{}{}){}{desc}",
-                if ty.is_empty() { "" } else { ", " },
-                ty,
-                if desc.is_empty() { "" } else { ": " }
+            parameters.push((
+                format!(
+                    "`{name}` ({loc}{}{}){}{desc}",
+                    if ty.is_empty() { "" } else { ", " },
+                    ty,
+                    if desc.is_empty() { "" } else { ": " }
+                ),
+                declared.visibility(),
             ));
         }
     }
     let mut request_fields = Vec::new();
-    if let Some(body) = op.get("requestBody").map(|b| resolve(root, b)) {
+    if let Some((body, declared)) = op.get("requestBody").map(|b| resolve_declared(root, b)) {
+        let v = declared.visibility();
         let d = str_of(body, "description");
         if !d.is_empty() {
-            request_fields.push(d);
+            request_fields.push((d, v));
         }
-        walk.content(body, &mut request_fields);
+        walk.content(body, v, &mut request_fields);
     }
     let mut response_fields = Vec::new();
     if let Some(responses) = op.get("responses").and_then(Value::as_object) {
         for (code, resp) in responses {
-            let resp = resolve(root, resp);
+            let (resp, declared) = resolve_declared(root, resp);
+            let v = declared.visibility();
             let d = str_of(resp, "description");
             if !d.is_empty() {
-                response_fields.push(format!("{code}: {d}"));
+                response_fields.push((format!("{code}: {d}"), v));
             }
             if code.starts_with('2') {
-                walk.content(resp, &mut response_fields);
+                walk.content(resp, v, &mut response_fields);
             }
         }
     }
@@ -506,18 +518,26 @@ impl<'a> SchemaWalk<'a> {
     }
 
     /// Properties of the first media type's schema of a request body or response.
-    fn content(&mut self, holder: &Value, out: &mut Vec<String>) {
+    fn content(&mut self, holder: &Value, within: Visibility, out: &mut Vec<(String, Visibility)>) {
         let first = holder
             .get("content")
             .and_then(Value::as_object)
             .and_then(|c| c.values().next());
         if let Some(schema) = first.and_then(|m| m.get("schema")) {
-            self.properties(schema, "", 0, out);
+            self.properties(schema, "", 0, within, out);
         }
     }
 
-    /// Walks a schema for property names and descriptions.
-    fn properties(&mut self, schema: &Value, prefix: &str, depth: usize, out: &mut Vec<String>) {
+    /// Walks a schema for property names and descriptions; a property is as restricted as the most
+    /// restrictive of its own declarations and those of the schemas it sits in.
+    fn properties(
+        &mut self,
+        schema: &Value,
+        prefix: &str,
+        depth: usize,
+        within: Visibility,
+        out: &mut Vec<(String, Visibility)>,
+    ) {
         if depth > MAX_SCHEMA_DEPTH || out.len() >= MAX_PROPERTIES {
             return;
         }
@@ -536,7 +556,8 @@ impl<'a> SchemaWalk<'a> {
             }
             self.on_path.insert(r.clone());
         }
-        let s = resolve(self.root, schema);
+        let (s, declared) = resolve_declared(self.root, schema);
+        let within = within.max(declared.visibility());
         if let Some(props) = s.get("properties").and_then(Value::as_object) {
             for (name, p) in props {
                 if out.len() >= MAX_PROPERTIES {
@@ -547,21 +568,22 @@ impl<'a> SchemaWalk<'a> {
                 } else {
                     format!("{prefix}.{name}")
                 };
-                let pr = resolve(self.root, p);
+                let (pr, declared) = resolve_declared(self.root, p);
+                let v = within.max(declared.visibility());
                 let desc = str_of(pr, "description");
-                out.push(format!(
-                    "`{full}`{}{desc}",
-                    if desc.is_empty() { "" } else { ": " }
+                out.push((
+                    format!("`{full}`{}{desc}", if desc.is_empty() { "" } else { ": " }),
+                    v,
                 ));
-                self.properties(p, &full, depth + 1, out);
+                self.properties(p, &full, depth + 1, v, out);
             }
         }
         if let Some(items) = s.get("items") {
-            self.properties(items, prefix, depth + 1, out);
+            self.properties(items, prefix, depth + 1, within, out);
         }
         for k in ["allOf", "oneOf", "anyOf"] {
             for sub in s.get(k).and_then(Value::as_array).into_iter().flatten() {
-                self.properties(sub, prefix, depth + 1, out);
+                self.properties(sub, prefix, depth + 1, within, out);
             }
         }
         if let Some(r) = reference {
@@ -591,19 +613,21 @@ mod tests {
         let op = &spec.operations[0];
         assert_eq!(op.key(), "GET /users/{id}");
         assert_eq!(op.operation_id, "getUser");
-        assert!(op.parameters[0].contains("`id` (path, string): The user id"));
+        assert!(op.parameters[0]
+            .0
+            .contains("`id` (path, string): The user id"));
         assert!(op
             .response_fields
             .iter()
-            .any(|f| f.contains("`email`: Primary email")));
+            .any(|f| f.0.contains("`email`: Primary email")));
         assert!(op
             .response_fields
             .iter()
-            .any(|f| f.starts_with("`manager`")));
+            .any(|f| f.0.starts_with("`manager`")));
         assert!(
             !op.response_fields
                 .iter()
-                .any(|f| f.starts_with("`manager.manager")),
+                .any(|f| f.0.starts_with("`manager.manager")),
             "cycle must be cut"
         );
     }
@@ -698,6 +722,29 @@ mod tests {
     }
 
     #[test]
+    fn issue_18_internal_parameters_and_properties_stay_internal() {
+        let spec = r##"{"openapi":"3.0.0","paths":{"/a":{"get":{"operationId":"a",
+            "parameters":[{"name":"pubparam","in":"query"},{"name":"secretparam","in":"query","x-internal":true}],
+            "responses":{"200":{"description":"OK","content":{"application/json":{"schema":{"properties":{
+              "pubprop":{"type":"string"},
+              "secretprop":{"x-visibility":"internal","properties":{"nestedsecret":{}}},
+              "oddprop":{"x-visibility":"secret"}}}}}}}}}}}"##;
+        let op = load_spec_text(spec, Path::new("s.json"), "s.json", Declared::Absent)
+            .unwrap()
+            .operations
+            .remove(0);
+        let public = op.markdown(Visibility::Public);
+        let internal = op.markdown(Visibility::Internal);
+        for w in ["pubparam", "pubprop"] {
+            assert!(public.contains(w) && internal.contains(w), "{w}");
+        }
+        for w in ["secretparam", "secretprop", "nestedsecret"] {
+            assert!(!public.contains(w) && internal.contains(w), "{w}: {public}");
+        }
+        assert!(!internal.contains("oddprop"), "not understood withholds");
+    }
+
+    #[test]
     fn issue_24_schema_fan_out_is_linear_and_bounded() {
         // Five schemas, each an allOf of 60 references to the next: 60^4 paths, each schema once.
         let mut schemas = serde_json::Map::new();
@@ -727,7 +774,7 @@ mod tests {
         .unwrap();
         let fields = &spec.operations[0].request_fields;
         for p in ["p0", "p1", "p2", "p3"] {
-            assert!(fields.iter().any(|f| f.contains(p)), "{p} in {fields:?}");
+            assert!(fields.iter().any(|f| f.0.contains(p)), "{p} in {fields:?}");
         }
         assert!(fields.len() <= 6, "each property once: {fields:?}");
         // A wide schema is cut at the node budget, with a warning.
