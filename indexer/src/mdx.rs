@@ -169,6 +169,8 @@ pub struct SnippetResolver<'a> {
     expanded: usize,
     inclusions: usize,
     capped: bool,
+    /// The directory, as written, of each snippet being inlined (innermost last).
+    written_dirs: Vec<PathBuf>,
 }
 
 impl<'a> SnippetResolver<'a> {
@@ -180,28 +182,39 @@ impl<'a> SnippetResolver<'a> {
             expanded: 0,
             inclusions: 0,
             capped: false,
+            written_dirs: Vec::new(),
         }
     }
 
     /// The file `spec` names, its text and body offset, or `None` with a warning.
-    fn load(&mut self, spec: &str, from_dir: &Path) -> Option<(PathBuf, String, usize)> {
+    fn load(&mut self, spec: &str, from_dir: &Path) -> Option<(PathBuf, String, usize, PathBuf)> {
         let spec = spec.trim();
         let root = &self.policy.site.root;
-        let base = if let Some(rest) = spec.strip_prefix('/') {
-            root.join(rest)
+        // Relative to the including file as resolved (where it is read from) and as written
+        // (where globs see it): a snippet reached through a linked folder is judged by both.
+        let (base, written_base) = if let Some(rest) = spec.strip_prefix('/') {
+            (root.join(rest), root.join(rest))
         } else {
-            from_dir.join(spec)
+            let written_dir = self.written_dirs.last().map_or(from_dir, PathBuf::as_path);
+            (from_dir.join(spec), written_dir.join(spec))
         };
         let candidates = [
-            base.clone(),
-            base.with_extension("mdx"),
-            base.with_extension("md"),
+            (base.clone(), written_base.clone()),
+            (
+                base.with_extension("mdx"),
+                written_base.with_extension("mdx"),
+            ),
+            (base.with_extension("md"), written_base.with_extension("md")),
         ];
         let mut found = None;
-        for c in candidates {
+        for (c, w) in candidates {
             match self.policy.site.resolve(&c) {
                 Ok(f) => {
-                    found = Some((self.policy.site.written_rel(&c), f));
+                    let written: Vec<String> = [&c, &w]
+                        .iter()
+                        .filter_map(|p| self.policy.site.written_rel(p))
+                        .collect();
+                    found = Some((written, f));
                     break;
                 }
                 Err(Refusal::Missing) => {}
@@ -252,6 +265,11 @@ impl<'a> SnippetResolver<'a> {
                 .map(String::as_str)
                 .chain([file.rel.as_str()]),
         );
+        let written_dir = written
+            .last()
+            .map(|w| root.join(w))
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| file.path.parent().unwrap_or(root).to_path_buf());
         let declared = declared.combine(globbed);
         let v = declared.visibility();
         if !allowed(v, self.policy.audience) {
@@ -273,7 +291,7 @@ impl<'a> SnippetResolver<'a> {
             ));
             return None;
         }
-        Some((file.path, src, body_start))
+        Some((file.path, src, body_start, written_dir))
     }
 
     /// What an include's `openapi:` frontmatter brings: the bound operation's declarations, or
@@ -364,6 +382,9 @@ struct EsmScan {
     /// Per open `${` of a template literal, the braces opened inside it.
     templates: Vec<i64>,
     state: JsState,
+    /// The last byte of code that was not white space (0 at the start): tells a regular
+    /// expression (`= /`/`) from a division (`a / b`).
+    prev: u8,
 }
 
 #[derive(Default, Clone, Copy, PartialEq, Eq)]
@@ -374,6 +395,8 @@ enum JsState {
     Template,
     LineComment,
     BlockComment,
+    /// A regular expression literal; `true` inside a `[...]` class.
+    Regex(bool),
 }
 
 impl EsmScan {
@@ -392,7 +415,28 @@ impl EsmScan {
     fn step(&mut self, b: &[u8], i: usize) -> usize {
         let c = b[i];
         let next = b.get(i + 1).copied();
+        if self.state == JsState::Code && !c.is_ascii_whitespace() {
+            let prev = std::mem::replace(&mut self.prev, c);
+            if c == b'/'
+                && !matches!(next, Some(b'/' | b'*'))
+                && matches!(
+                    prev,
+                    0 | b'(' | b',' | b'=' | b':' | b'[' | b'!' | b'&' | b'|' | b'?' | b'{' | b';'
+                )
+            {
+                self.state = JsState::Regex(false);
+                return 1;
+            }
+        }
         match self.state {
+            JsState::Regex(in_class) => match c {
+                b'\\' => return 2,
+                b'[' => self.state = JsState::Regex(true),
+                b']' => self.state = JsState::Regex(false),
+                b'/' if !in_class => self.state = JsState::Code,
+                b'\n' => self.state = JsState::Code,
+                _ => {}
+            },
             JsState::Code => match c {
                 b'\'' | b'"' => self.state = JsState::Str(c),
                 b'`' => self.state = JsState::Template,
@@ -873,7 +917,7 @@ fn inline_snippet(
     if snippets.capped {
         return None;
     }
-    let (path, src, body_start) = snippets.load(spec, from_dir)?;
+    let (path, src, body_start, written_dir) = snippets.load(spec, from_dir)?;
     if depth >= 8 || !seen.insert(path.clone()) {
         snippets.warn(format!("snippet `{spec}` includes itself (directly or through other snippets), or nests deeper than 8; the cycle is cut"));
         return None;
@@ -885,7 +929,9 @@ fn inline_snippet(
     }
     let dir = path.parent().unwrap_or(from_dir).to_path_buf();
     let dialect = Dialect::of(&path.to_string_lossy());
+    snippets.written_dirs.push(written_dir);
     let text = convert(body, dialect, &dir, snippets, seen, depth + 1);
+    snippets.written_dirs.pop();
     seen.remove(&path);
     Some(text)
 }
@@ -1270,6 +1316,17 @@ mod tests {
         // Many elements cost one pass.
         let many = "<script>x</script>".repeat(20_000);
         assert!(md(&many).trim().is_empty());
+    }
+
+    #[test]
+    fn issue_18_regular_expressions_in_esm() {
+        let out = md("export const re = /`/;\nexport const notes = {\n  a: \"x\",\n\n  b: \"hiddenone\",\n};\n\nAfter.\n");
+        assert!(
+            !out.contains("hiddenone") && out.contains("After."),
+            "{out}"
+        );
+        let out = md("export const half = (a, b) => a / b / 2;\n\nShown.\n");
+        assert!(out.contains("Shown.") && !out.contains("half"), "{out}");
     }
 
     #[test]

@@ -707,3 +707,39 @@ fn issue_18_review_withdrawals_bindings_and_links() {
         "output after the snippet's withdrawal",
     );
 }
+
+/// A snippet's own imports are judged by their path as written too: `snippets/team` is a link to
+/// `shared`, and `snippets/team/b.mdx` is private however it is reached.
+#[test]
+fn issue_18_nested_includes_are_globbed_as_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write(
+        &site,
+        "aidocs.json",
+        r#"{"visibility": {"private": ["snippets/team/b.mdx"]}}"#,
+    );
+    write(
+        &site,
+        "docs.json",
+        r#"{"navigation": {"pages": ["index"]}}"#,
+    );
+    write(
+        &site,
+        "shared/a.mdx",
+        "import B from './b.mdx'\n\npubnestaqz\n\n<B />\n",
+    );
+    write(&site, "shared/b.mdx", "leaknestbqz\n");
+    std::fs::create_dir_all(site.join("snippets")).unwrap();
+    std::os::unix::fs::symlink(site.join("shared"), site.join("snippets/team")).unwrap();
+    write(
+        &site,
+        "index.mdx",
+        "# Home\n\n<Snippet file=\"team/a.mdx\" />\n",
+    );
+    let (out, cache) = (tmp.path().join("www/_search"), tmp.path().join("cache"));
+    build_bounded(&site, &out, &cache, Visibility::Public);
+    assert_none(&out, &["leaknestbqz"], "output");
+    assert_none(&cache, &["leaknestbqz"], "cache");
+    assert_all(&out, &["pubnestaqz"], "output");
+}
