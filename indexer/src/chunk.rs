@@ -25,11 +25,12 @@ impl Default for ChunkConfig {
 pub fn slugify(text: &str) -> String {
     use unicode_general_category::{get_general_category, GeneralCategory as G};
     let mut out = String::with_capacity(text.len());
-    // github-slugger: lower-case, spaces become hyphens, and only letters, marks (a virama or an
-    // accent written apart stays), decimal and letter numbers, connectors and `-` are kept: `²`,
-    // `½` and every other symbol or punctuation go.
+    // As Mintlify writes heading ids (github-slugger's letters-marks-numbers rule, and the `&`, `/`,
+    // `@`, `$` and emoji the real sites' own links keep, as in `#3-vad-&-turn-analyzer-configuration`
+    // or `#processor-pause/resume-urgent`): lower-case, spaces become hyphens, marks stay (a
+    // virama, an accent written apart); `²`, `½`, `.`, `(`, `:` and other punctuation go.
     for c in text.trim().chars().flat_map(char::to_lowercase) {
-        let keep = c == '-'
+        let keep = matches!(c, '-' | '&' | '/' | '@' | '$')
             || matches!(
                 get_general_category(c),
                 G::UppercaseLetter
@@ -43,6 +44,7 @@ pub fn slugify(text: &str) -> String {
                     | G::DecimalNumber
                     | G::LetterNumber
                     | G::ConnectorPunctuation
+                    | G::OtherSymbol
             );
         if c == ' ' {
             out.push('-');
@@ -332,7 +334,15 @@ mod tests {
             ("Café au lait", "café-au-lait"),
             ("Cafe\u{301} au lait", "cafe\u{301}-au-lait"),
             ("x² and ½ cup", "x-and--cup"),
-            ("snake_case & kebab-case", "snake_case--kebab-case"),
+            ("snake_case & kebab-case", "snake_case-&-kebab-case"),
+            (
+                "Processor Pause/Resume (Urgent)",
+                "processor-pause/resume-urgent",
+            ),
+            (
+                "Per-Tool Options with @tool_options",
+                "per-tool-options-with-@tool_options",
+            ),
             ("Ⅻ chapters", "ⅻ-chapters"),
             ("C++ (beta)", "c-beta"),
             ("日本語の見出し", "日本語の見出し"),
