@@ -489,7 +489,11 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     );
     // `--keep-old` keeps the previous shards for open sessions, but never past a withdrawal: they
     // hold the text of the pages this build no longer publishes (a fresh cache cannot tell).
-    let keep_old = opts.keep_old && !withdrawn;
+    // An edited page may have lost text on purpose (a sentence removed, a parameter turned
+    // internal): its old shards are not kept either. `--keep-old` keeps them when pages are only
+    // added or unchanged.
+    let edited = parsed.iter().any(|(p, _)| cached.contains_key(&p.id));
+    let keep_old = opts.keep_old && !withdrawn && !edited;
     if opts.keep_old && !keep_old && opts.out.join("manifest.bin").exists() {
         warnings.push(Diagnostic {
             file: "--keep-old".into(),
@@ -500,7 +504,8 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
                     removed.len()
                 ),
                 None if cached.is_empty() => "the build cache is new, so withdrawn text cannot be ruled out: the previous shards are removed".into(),
-                None => "text was withdrawn since the last build (a page that failed, or an include now withheld): the previous shards, which hold it, are removed".into(),
+                None if withdrawn => "text was withdrawn since the last build (a page that failed, or an include now withheld): the previous shards, which hold it, are removed".into(),
+                None => "pages were edited since the last build, and an edit may remove text on purpose: the previous shards are removed (--keep-old keeps them when pages are only added)".into(),
             },
         });
     }

@@ -597,7 +597,18 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                         _ => format!("names the operation `{}`, which no loaded spec has", reference.key),
                     }),
                 },
-                None => Some("is not `[spec] METHOD /path`".to_owned()),
+                None => {
+                    // A binding we cannot read could name an internal operation: withheld.
+                    out.diagnostics.push(Diagnostic {
+                        file: r.rel.clone(),
+                        line: None,
+                        message: format!(
+                            "frontmatter `openapi: {spec_ref}` is not `[spec] METHOD /path` or `[spec] webhook name`; the page is withheld"
+                        ),
+                    });
+                    out.withheld += 1;
+                    continue;
+                }
             };
             if let Some(problem) = problem {
                 out.diagnostics.push(Diagnostic {

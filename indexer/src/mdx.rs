@@ -188,6 +188,9 @@ impl<'a> SnippetResolver<'a> {
 
     /// The file `spec` names, its text and body offset, or `None` with a warning.
     fn load(&mut self, spec: &str, from_dir: &Path) -> Option<(PathBuf, String, usize, PathBuf)> {
+        if self.capped {
+            return None;
+        }
         let spec = spec.trim();
         let root = &self.policy.site.root;
         // Relative to the including file as resolved (where it is read from) and as written
@@ -241,6 +244,11 @@ impl<'a> SnippetResolver<'a> {
                 return None;
             }
         };
+        // Every read counts against the page's budget, withheld or cyclic ones too: a thousand
+        // references to a large withheld file cost one budget, not a thousand reads each.
+        if !self.admit(src.len()) {
+            return None;
+        }
         let hash = blake3::hash(src.as_bytes()).to_hex().to_string();
         if let Err(pos) = self.includes.binary_search_by(|(r, _)| r.cmp(&file.rel)) {
             self.includes.insert(pos, (file.rel.clone(), hash));
@@ -419,10 +427,29 @@ impl EsmScan {
             let prev = std::mem::replace(&mut self.prev, c);
             if c == b'/'
                 && !matches!(next, Some(b'/' | b'*'))
-                && matches!(
+                && (matches!(
                     prev,
-                    0 | b'(' | b',' | b'=' | b':' | b'[' | b'!' | b'&' | b'|' | b'?' | b'{' | b';'
-                )
+                    0 | b'('
+                        | b','
+                        | b'='
+                        | b':'
+                        | b'['
+                        | b'!'
+                        | b'&'
+                        | b'|'
+                        | b'?'
+                        | b'{'
+                        | b'}'
+                        | b';'
+                        | b'>'
+                        | b'+'
+                        | b'-'
+                        | b'*'
+                        | b'%'
+                        | b'<'
+                        | b'~'
+                        | b'^'
+                ) || after_keyword(&b[..i]))
             {
                 self.state = JsState::Regex(false);
                 return 1;
@@ -513,7 +540,7 @@ fn esm_block_end(lines: &[&str], start: usize) -> Result<usize, usize> {
         let next_blank = lines.get(j + 1).is_none_or(|l| l.trim().is_empty());
         if next_blank {
             first_blank.get_or_insert(j + 1);
-            if scan.complete() {
+            if scan.complete() && !continues_code(&lines[j + 1..]) {
                 return Ok(j + 1);
             }
         }
@@ -521,11 +548,72 @@ fn esm_block_end(lines: &[&str], start: usize) -> Result<usize, usize> {
     Err(first_blank.unwrap_or(lines.len()))
 }
 
+/// Where the paragraph holding `at` ends: at the next blank line or fence line (or the end).
+fn paragraph_end(text: &str, at: usize) -> usize {
+    let mut pos = text[at..].find('\n').map_or(text.len(), |p| at + p);
+    while pos < text.len() {
+        let next = pos + 1;
+        let line_end = text[next..].find('\n').map_or(text.len(), |p| next + p);
+        let line = text[next..line_end].trim();
+        if line.is_empty() || line.starts_with("```") || line.starts_with("~~~") {
+            return pos;
+        }
+        pos = line_end;
+    }
+    text.len()
+}
+
+/// Whether `code` ends with a keyword after which a `/` starts a regular expression.
+fn after_keyword(code: &[u8]) -> bool {
+    let end = code.len()
+        - code
+            .iter()
+            .rev()
+            .take_while(|c| c.is_ascii_whitespace())
+            .count();
+    let word_len = code[..end]
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'$')
+        .count();
+    let word = &code[end - word_len..end];
+    [
+        &b"return"[..],
+        b"typeof",
+        b"case",
+        b"in",
+        b"of",
+        b"new",
+        b"delete",
+        b"void",
+        b"throw",
+        b"else",
+        b"do",
+        b"yield",
+        b"await",
+        b"instanceof",
+    ]
+    .contains(&word)
+}
+
 /// The index after the line before the first blank line from `start` (or the end).
 fn esm_first_blank(lines: &[&str], start: usize) -> usize {
     (start + 1..lines.len())
         .find(|&j| lines[j].trim().is_empty())
         .unwrap_or(lines.len())
+}
+
+/// Whether the first non-blank line of `rest` continues code rather than starting Markdown: it is
+/// indented, or opens with a closing bracket, an operator or a string. (JSX text such as `don't`
+/// can make the scanner think a block complete too early.)
+fn continues_code(rest: &[&str]) -> bool {
+    let Some(line) = rest.iter().find(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    let t = line.trim_start();
+    line.starts_with([' ', '\t'])
+        || t.starts_with("</")
+        || t.starts_with(['}', ')', ']', '.', ',', '?', ':', '+', '&', '|', '"', '\''])
 }
 
 /// `import` statements of an ESM block: (local names, specifier) of each.
@@ -595,8 +683,8 @@ fn convert(
     let mut imports: BTreeMap<String, String> = BTreeMap::new();
     let mut kept = String::with_capacity(body.len());
     let mut fenced: Vec<(usize, usize)> = Vec::new();
-    // (char, length, indent, start in kept, opened in a list item)
-    let mut fence: Option<(u8, usize, usize, usize, bool)> = None;
+    // (char, length, indent, start in kept, the content indent of the list item it sits in)
+    let mut fence: Option<(u8, usize, usize, usize, Option<usize>)> = None;
     let lines: Vec<&str> = body.split_inclusive('\n').collect();
     let mut k = 0;
     let mut esm_broken = false;
@@ -607,9 +695,10 @@ fn convert(
         k += 1;
         let trimmed = line.trim_start();
         let indent = line.len() - trimmed.len();
-        if let Some((ch, len, fence_indent, start, in_item)) = fence {
-            // A fence opened in a list item ends with the item: at a line less indented.
-            if in_item && !trimmed.trim().is_empty() && indent < fence_indent {
+        if let Some((ch, len, fence_indent, start, item)) = fence {
+            let in_item = item.is_some();
+            // A fence in a list item ends with the item: at a line indented less than its content.
+            if item.is_some_and(|i| !trimmed.trim().is_empty() && columns(line) < i) {
                 fenced.push((start, kept.len()));
                 fence = None;
             } else {
@@ -620,8 +709,9 @@ fn convert(
                     strip_indent(line, fence_indent)
                 });
                 let t = trimmed.trim_end();
-                // In Markdown a closer indented four or more past the fence is code.
-                let closer_indent = indent.saturating_sub(fence_indent);
+                // In Markdown a closer indented four columns or more past the fence (a tab is
+                // four) is code.
+                let closer_indent = columns(line).saturating_sub(fence_indent);
                 if t.len() >= len && t.bytes().all(|c| c == ch) && (mdx || closer_indent < 4) {
                     fenced.push((start, kept.len()));
                     fence = None;
@@ -631,14 +721,18 @@ fn convert(
         }
         if let Some((ch, len)) = fence_open(trimmed) {
             // Indented under a list item, the fence belongs to the item and ends with it.
-            let in_item = indent > 0 && item_indent.is_some_and(|i| indent >= i);
-            fence = Some((ch, len, indent, kept.len(), in_item));
-            kept.push_str(if in_item { line } else { &line[indent..] });
+            let item = item_indent.filter(|&i| indent > 0 && columns(line) >= i);
+            fence = Some((ch, len, indent, kept.len(), item));
+            kept.push_str(if item.is_some() {
+                line
+            } else {
+                &line[indent..]
+            });
             continue;
         }
         if !trimmed.trim().is_empty() {
             item_indent = match list_item(trimmed) {
-                Some((marker, _)) => Some(indent + marker),
+                Some((marker, _)) => Some(columns(&line[..indent]) + marker),
                 None if indent == 0 => None,
                 None => item_indent,
             };
@@ -647,7 +741,7 @@ fn convert(
         if let Some((marker, rest)) = list_item(trimmed) {
             if let Some((ch, len)) = fence_open(rest) {
                 kept.push_str(&line[..indent + marker]);
-                fence = Some((ch, len, indent + marker, kept.len(), true));
+                fence = Some((ch, len, indent + marker, kept.len(), Some(indent + marker)));
                 kept.push_str(rest);
                 continue;
             }
@@ -704,8 +798,10 @@ fn convert(
         if let Some(&(start, end)) = fenced.get(next_fence) {
             if i >= start {
                 next_fence += 1;
-                if i < end {
-                    out.push_str(&kept[i..end]);
+                // A comment, expression, tag or script that ran over the fence's first line hid
+                // it: what pass 1 took for a fence is read as text, not copied.
+                if i == start {
+                    out.push_str(&kept[start..end]);
                     i = end;
                 }
                 continue;
@@ -738,9 +834,10 @@ fn convert(
                     .as_ref()
                     .is_none_or(|r| !(r.line_start..r.line_end).contains(&i))
                 {
+                    // A code span may run over lines, never past its paragraph.
                     let line_start = kept[..i].rfind('\n').map_or(0, |p| p + 1);
-                    let line_end = kept[i..].find('\n').map_or(kept.len(), |p| i + p);
-                    runs = Some(BacktickRuns::of_line(&kept, line_start, line_end));
+                    let para_end = paragraph_end(&kept, i);
+                    runs = Some(BacktickRuns::of_line(&kept, line_start, para_end));
                 }
                 let close = runs.as_ref().and_then(|r| r.closing(i, run));
                 match close {
@@ -820,7 +917,8 @@ fn find_ascii_ci(hay: &str, needle: &str) -> Option<usize> {
     (0..h.len().saturating_sub(n.len() - 1)).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
 }
 
-/// A list item's marker (`- `, `* `, `+ `, `1. `, `1) `): its width with the space, and the rest.
+/// A list item's marker (`- `, `* `, `+ `, `1. `, `1) `, an empty `-`): its width with the space
+/// (a tab or five spaces count as one, as CommonMark's content indent does), and the rest.
 fn list_item(trimmed: &str) -> Option<(usize, &str)> {
     let b = trimmed.as_bytes();
     let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
@@ -829,10 +927,34 @@ fn list_item(trimmed: &str) -> Option<(usize, &str)> {
         _ if (1..=9).contains(&digits) && matches!(b.get(digits), Some(b'.' | b')')) => digits + 1,
         _ => return None,
     };
-    let spaces = b[width..].iter().take_while(|&&c| c == b' ').count();
-    (1..=4)
-        .contains(&spaces)
-        .then(|| (width + spaces, &trimmed[width + spaces..]))
+    let rest = &trimmed[width..];
+    if rest.trim().is_empty() {
+        return Some((width + 1, "")); // an empty item: its content starts on the next line
+    }
+    let ws = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    if ws == 0 {
+        return None;
+    }
+    let spaces = columns(&rest[..ws]);
+    let used = if spaces > 4 || rest.starts_with('\t') {
+        1
+    } else {
+        spaces
+    };
+    Some((width + used, &rest[ws..]))
+}
+
+/// The columns a line's leading white space takes (a tab to the next multiple of four).
+fn columns(line: &str) -> usize {
+    let mut col = 0;
+    for c in line.chars() {
+        match c {
+            ' ' => col += 1,
+            '\t' => col += 4 - col % 4,
+            _ => break,
+        }
+    }
+    col
 }
 
 /// `"```"`/`"~~~~"` at the start of a trimmed line: the fence's character and length. A backtick
@@ -923,10 +1045,6 @@ fn inline_snippet(
         return None;
     }
     let body = &src[body_start..];
-    if !snippets.admit(body.len()) {
-        seen.remove(&path);
-        return None;
-    }
     let dir = path.parent().unwrap_or(from_dir).to_path_buf();
     let dialect = Dialect::of(&path.to_string_lossy());
     snippets.written_dirs.push(written_dir);
@@ -1327,6 +1445,87 @@ mod tests {
         );
         let out = md("export const half = (a, b) => a / b / 2;\n\nShown.\n");
         assert!(out.contains("Shown.") && !out.contains("half"), "{out}");
+    }
+
+    #[test]
+    fn issue_18_second_review_cases() {
+        // A comment, tag or script over a fence's first line hides the fence.
+        for src in [
+            "{/*\n```\n*/}\n{/* hiddenone */}\nShown.\n",
+            "<Card title=\"t\" data=\"\n~~~\n\">\nx\n</Card>\n{/* hiddenone */}\nShown.\n",
+            "<script>\n```\n</script>\n{/* hiddenone */}\nShown.\n",
+            "<!--\n```\n-->\n<!-- a > hiddenone -->\nShown.\n",
+        ] {
+            let out = md(src);
+            assert!(
+                !out.contains("hiddenone") && out.contains("Shown."),
+                "{src:?}: {out}"
+            );
+        }
+        // Regular expressions after `=>`, `return`, operators.
+        for src in [
+            "{a => /}/ + \"hiddentwo\"}\nShown.\n",
+            "export const x = {\n  f: () => /}/,\n\n  hiddentwo: 1 }\n\nShown.\n",
+            "export function f() {\n  return /}/;\n\n  hiddentwo();\n}\n\nShown.\n",
+        ] {
+            let out = md(src);
+            assert!(
+                !out.contains("hiddentwo") && out.contains("Shown."),
+                "{src:?}: {out}"
+            );
+        }
+        // JSX text with an apostrophe inside an export.
+        let out = md("export const C = () => <p>don't {\n\n  \"hiddenthree\"\n}</p>;\n\nShown.\n");
+        assert!(
+            !out.contains("hiddenthree") && out.contains("Shown."),
+            "{out}"
+        );
+        // List items: content less indented than a fence but still in the item; an empty item.
+        let out = md("- item\n\n    ```\n   x\n    ```\n    {/* hiddenfour */}\n  more\n");
+        assert!(!out.contains("hiddenfour"), "{out}");
+        let out = md("-\n  ```\n  code\n{/* hiddenfive */}\nShown.\n");
+        assert!(
+            !out.contains("hiddenfive") && out.contains("Shown."),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn issue_18_code_spans_run_over_lines() {
+        let out = md("x ` a\nb ` {/* hiddenseven */} `\n\nShown.\n");
+        assert!(
+            !out.contains("hiddenseven") && out.contains("Shown."),
+            "{out}"
+        );
+        let out = md("a `` b\n\nc `` {/* hiddeneight */}\n");
+        assert!(
+            !out.contains("hiddeneight"),
+            "a span never crosses a blank line: {out}"
+        );
+    }
+
+    #[test]
+    fn issue_18_markdown_tab_before_a_closer_is_code() {
+        let root = std::env::temp_dir();
+        let site = SiteRoot::new(&root, 1 << 20).unwrap();
+        let rules = VisibilityRules::default();
+        let operations = LoadedOperations::default();
+        let mut r = SnippetResolver::new(IncludePolicy {
+            site: &site,
+            rules: &rules,
+            operations: &operations,
+            audience: Visibility::Public,
+        });
+        let out = to_markdown(
+            "```\ncode\n\t```\n```\n<!-- a > hiddensix -->\nShown.\n",
+            Dialect::Markdown,
+            &root,
+            &mut r,
+        );
+        assert!(
+            !out.contains("hiddensix") && out.contains("Shown."),
+            "{out}"
+        );
     }
 
     #[test]

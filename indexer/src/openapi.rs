@@ -158,6 +158,19 @@ pub struct OperationRef {
 impl OperationRef {
     pub fn parse(s: &str) -> Option<Self> {
         let parts: Vec<&str> = s.split_whitespace().collect();
+        // `[spec] webhook name`
+        if let [spec @ .., w, name] = parts.as_slice() {
+            if w.eq_ignore_ascii_case("webhook") && spec.len() <= 1 {
+                return Some(OperationRef {
+                    spec: spec.first().map(|s| {
+                        s.trim_start_matches("./")
+                            .trim_start_matches('/')
+                            .to_owned()
+                    }),
+                    key: format!("WEBHOOK {name}"),
+                });
+            }
+        }
         let (spec, m, p) = match parts.as_slice() {
             [m, p] => (None, m, p),
             [spec, m, p] => (
@@ -206,12 +219,35 @@ impl OperationRef {
     }
 }
 
+/// `METHOD /path` with path parameters reduced to `{}` and a trailing `/` dropped.
+fn endpoint_shape(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut in_param = false;
+    for c in key.trim_end_matches('/').chars() {
+        match c {
+            '{' => {
+                in_param = true;
+                out.push('{');
+            }
+            '}' => {
+                in_param = false;
+                out.push('}');
+            }
+            _ if in_param => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// The operations of every loaded spec, by the spec's site-relative path (or command-line name).
 #[derive(Debug, Default, Clone)]
 pub struct LoadedOperations(pub std::collections::BTreeMap<String, Vec<Operation>>);
 
 impl LoadedOperations {
-    /// The operation a reference binds (the first spec in path order that has it).
+    /// The operation a reference binds (the first spec in path order that has it), matched on
+    /// method and path, path parameters by position (`/users/{userId}` is `/users/{id}`) and a
+    /// trailing `/` ignored, as a reader would take them to be the same endpoint.
     pub fn find(&self, r: &OperationRef) -> Option<(&str, &Operation)> {
         // A spec named by its exact path first, then by file name or stem.
         let exact = |d: &str| {
@@ -234,10 +270,11 @@ impl LoadedOperations {
     /// The declarations of every operation `r` could bind, combined: two specs that both have
     /// `GET /jobs` (one internal) make the binding as restrictive as the stricter.
     pub fn declared_for(&self, r: &OperationRef) -> Declared {
+        let want = endpoint_shape(&r.key);
         self.0
             .iter()
             .filter(|(display, _)| r.names_spec(display))
-            .flat_map(|(_, ops)| ops.iter().filter(|o| o.key() == r.key))
+            .flat_map(|(_, ops)| ops.iter().filter(|o| endpoint_shape(&o.key()) == want))
             .fold(Declared::Absent, |d, o| d.combine(o.declared.clone()))
     }
 
@@ -319,7 +356,13 @@ pub fn load_spec_text(
     let document = declared.combine(Declared::from_openapi(&root));
     let mut operations = Vec::new();
     let mut warnings = Vec::new();
-    if let Some(paths) = root.get("paths").and_then(Value::as_object) {
+    // Paths, and webhooks (`openapi: "spec.json webhook orderUpdated"` binds one), keyed
+    // `WEBHOOK name`.
+    let groups = [("paths", false), ("webhooks", true)];
+    for (group, webhook) in groups {
+        let Some(paths) = root.get(group).and_then(Value::as_object) else {
+            continue;
+        };
         for (path, item) in paths {
             // What the path item declares beside its `$ref`, and at every hop, applies too.
             let (item, item_declared) = resolve_declared(&root, item);
@@ -328,6 +371,9 @@ pub fn load_spec_text(
             for m in METHODS {
                 let Some(op) = item.get(*m) else { continue };
                 let (mut op, truncated) = flatten(&root, m, path, op, &shared_params);
+                if webhook {
+                    op.method = "WEBHOOK".into();
+                }
                 if truncated {
                     warnings.push(format!(
                         "operation `{}`: its body schemas fan out past {MAX_SCHEMA_NODES} nodes; the properties listed stop there",
@@ -817,6 +863,15 @@ mod tests {
             .unwrap()
             .names_spec("any.json"));
         assert!(OperationRef::parse("spec FETCH /x").is_none());
+        let w = OperationRef::parse("openapi.json webhook orderUpdated").unwrap();
+        assert_eq!(
+            (w.spec.as_deref(), w.key.as_str()),
+            (Some("openapi.json"), "WEBHOOK orderUpdated")
+        );
+        assert_eq!(
+            endpoint_shape("GET /users/{userId}/"),
+            endpoint_shape("GET /users/{id}")
+        );
         assert!(OperationRef::parse("GET x").is_none());
     }
 

@@ -527,11 +527,30 @@ fn issue_18_keep_old_never_keeps_withdrawn_text() {
         o.embeddings = aidocs_index::build::Embeddings::Off;
     };
     build_with(&site, &out, &cache, keep);
-    // An edit: the old shards stay beside the new ones.
-    write(&site, "a.mdx", "# A\n\npubkeepqz, edited.\n");
+    // A page added: the old shards stay beside the new ones.
+    write(
+        &site,
+        "docs.json",
+        r#"{"navigation": {"pages": ["a", "b", "c"]}}"#,
+    );
+    write(&site, "c.mdx", "# C\n\npubaddedqz\n");
     let s = build_with(&site, &out, &cache, keep);
     assert!(s.output.removed_files == 0, "{:?}", s.output);
-    assert_all(&out, &["leakkeepoldqz"], "kept shards");
+    assert_all(&out, &["leakkeepoldqz", "pubaddedqz"], "kept shards");
+    // An edit that removes a sentence: its old shards go.
+    write(&site, "a.mdx", "# A\n\npubkeepqz\n");
+    write(&site, "c.mdx", "# C\n\nnow different\n");
+    let s = build_with(&site, &out, &cache, keep);
+    assert!(
+        s.warnings.iter().any(|w| w.file == "--keep-old"),
+        "{:?}",
+        s.warnings
+    );
+    assert_none(
+        &out,
+        &["pubaddedqz"],
+        "output after an edit with --keep-old",
+    );
     // A withdrawal: every shard that is not the new index's goes, with a warning.
     write(
         &site,
