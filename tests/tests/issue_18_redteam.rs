@@ -762,3 +762,47 @@ fn issue_18_nested_includes_are_globbed_as_written() {
     assert_none(&cache, &["leaknestbqz"], "cache");
     assert_all(&out, &["pubnestaqz"], "output");
 }
+
+/// Refused and cyclic snippet reads count against the page's budget: a large withheld snippet
+/// referenced thousands of times, or a snippet that imports itself, is read a bounded number of times.
+#[test]
+fn issue_18_refused_snippet_reads_are_bounded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write(
+        &site,
+        "docs.json",
+        r#"{"navigation": {"pages": ["index", "self"]}}"#,
+    );
+    let big = format!(
+        "---\nvisibility: internal\n---\n{}\n",
+        "word ".repeat(200_000)
+    );
+    write(&site, "snippets/p.mdx", &big);
+    write(
+        &site,
+        "index.mdx",
+        &format!(
+            "import P from '/snippets/p.mdx'\n\npubbudgetqz\n\n{}",
+            "<P/>\n".repeat(20_000)
+        ),
+    );
+    write(
+        &site,
+        "self.mdx",
+        &format!(
+            "import S from './self.mdx'\n\npubselfqz\n\n{}",
+            "<S/>\n".repeat(5_000)
+        ),
+    );
+    let (out, cache) = (tmp.path().join("www/_search"), tmp.path().join("cache"));
+    let s = build_bounded(&site, &out, &cache, Visibility::Public);
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.message.contains("snippets expand this page past")),
+        "{:?}",
+        s.warnings
+    );
+    assert_all(&out, &["pubbudgetqz", "pubselfqz"], "output");
+}
