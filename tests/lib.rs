@@ -189,3 +189,18 @@ pub fn canaries_in(dir: &Path, canaries: &[&str]) -> Vec<String> {
     }
     found
 }
+
+/// The URL Mintlify gives a page file or navigation key (`guides/x.mdx` → `/guides/x`,
+/// `x/index` → `/x`, `index` → `/`), written here independently of the indexer.
+pub fn page_url_of(rel: &str) -> String {
+    let key = rel
+        .strip_suffix(".mdx")
+        .or_else(|| rel.strip_suffix(".md"))
+        .unwrap_or(rel);
+    let key = key.strip_suffix("/index").unwrap_or(key);
+    if key == "index" {
+        "/".into()
+    } else {
+        format!("/{key}")
+    }
+}

@@ -568,7 +568,8 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     for r in reads {
         let mut operation = None;
         if let Some(spec_ref) = r.fm.openapi.as_deref() {
-            let problem = match OperationRef::parse(spec_ref) {
+            // When the binding is not made: whether the page is withheld, and why.
+            let unbound: Option<(bool, String)> = match OperationRef::parse(spec_ref) {
                 Some(reference) => match operations.find(&reference) {
                     Some((display, op)) => {
                         consumed.insert((display.to_owned(), reference.key.clone()), ());
@@ -578,46 +579,42 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                         operation = Some(op);
                         None
                     }
-                    None if unreadable.iter().any(|d| reference.names_spec(d)) => {
-                        out.diagnostics.push(Diagnostic {
-                            file: r.rel.clone(),
-                            line: None,
-                            message: format!(
-                                "frontmatter `openapi: {spec_ref}`: the spec that may hold the operation could not be read, so its visibility is unknown; the page is withheld"
-                            ),
-                        });
-                        out.withheld += 1;
-                        continue;
-                    }
-                    None => Some(match &reference.spec {
+                    // The spec that may hold it could not be read: its visibility is unknown.
+                    None if unreadable.iter().any(|d| reference.names_spec(d)) => Some((
+                        true,
+                        "names an operation of a spec that could not be read, so its visibility is unknown".into(),
+                    )),
+                    None => Some((false, match &reference.spec {
                         Some(spec) if !operations.has_spec(&reference) => format!(
                             "names the spec `{spec}`, which is none of the loaded specs ({}), by path, file name or name without extension",
                             operations.0.keys().map(String::as_str).collect::<Vec<_>>().join(", ")
                         ),
                         _ => format!("names the operation `{}`, which no loaded spec has", reference.key),
-                    }),
+                    })),
                 },
-                None => {
-                    // A binding we cannot read could name an internal operation: withheld.
-                    out.diagnostics.push(Diagnostic {
-                        file: r.rel.clone(),
-                        line: None,
-                        message: format!(
-                            "frontmatter `openapi: {spec_ref}` is not `[spec] METHOD /path` or `[spec] webhook name`; the page is withheld"
-                        ),
-                    });
-                    out.withheld += 1;
-                    continue;
-                }
+                // A binding we cannot read could name an internal operation.
+                None => Some((
+                    true,
+                    "is not `[spec] METHOD /path` or `[spec] webhook name`".into(),
+                )),
             };
-            if let Some(problem) = problem {
+            if let Some((withhold, problem)) = unbound {
+                let outcome = if withhold {
+                    "withheld"
+                } else {
+                    "indexed without it"
+                };
                 out.diagnostics.push(Diagnostic {
                     file: r.rel.clone(),
                     line: None,
                     message: format!(
-                        "frontmatter `openapi: {spec_ref}` {problem}; the page is indexed without it"
+                        "frontmatter `openapi: {spec_ref}` {problem}; the page is {outcome}"
                     ),
                 });
+                if withhold {
+                    out.withheld += 1;
+                    continue;
+                }
             }
         }
         if let Some(op) = &operation {

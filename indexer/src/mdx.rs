@@ -1229,6 +1229,10 @@ mod tests {
     use super::*;
 
     fn md(src: &str) -> String {
+        md_as(src, Dialect::Mdx)
+    }
+
+    fn md_as(src: &str, dialect: Dialect) -> String {
         let root = std::env::temp_dir();
         let site = SiteRoot::new(&root, 1 << 20).unwrap();
         let rules = VisibilityRules::default();
@@ -1239,7 +1243,7 @@ mod tests {
             operations: &operations,
             audience: Visibility::Public,
         });
-        mdx_to_markdown(src, &root, &mut r)
+        to_markdown(src, dialect, &root, &mut r)
     }
 
     #[test]
@@ -1314,18 +1318,8 @@ mod tests {
 
     #[test]
     fn issue_24_markdown_pages_keep_angle_brackets_and_braces() {
-        let root = std::env::temp_dir();
-        let site = SiteRoot::new(&root, 1 << 20).unwrap();
-        let rules = VisibilityRules::default();
-        let operations = LoadedOperations::default();
-        let mut r = SnippetResolver::new(IncludePolicy {
-            site: &site,
-            rules: &rules,
-            operations: &operations,
-            audience: Visibility::Public,
-        });
         let src = "Retry while attempts<max is true.\n\nGET /users/{id} returns one.\n\nAn { open brace.\n\n## Next\n\nLater words. <!-- hidden\nhidden -->\n";
-        let out = to_markdown(src, Dialect::Markdown, &root, &mut r);
+        let out = md_as(src, Dialect::Markdown);
         for w in [
             "attempts<max is true",
             "/users/{id} returns",
@@ -1382,22 +1376,10 @@ mod tests {
             !out.contains("hiddentwo") && out.contains("After."),
             "{out}"
         );
-        let root = std::env::temp_dir();
-        let site = SiteRoot::new(&root, 1 << 20).unwrap();
-        let rules = VisibilityRules::default();
-        let operations = LoadedOperations::default();
-        let mut r = SnippetResolver::new(IncludePolicy {
-            site: &site,
-            rules: &rules,
-            operations: &operations,
-            audience: Visibility::Public,
-        });
         // In Markdown a closer indented by four is code; the real closer follows.
-        let out = to_markdown(
+        let out = md_as(
             "```\ncode\n    ```\n```\n<!--\nhiddenthree\n-->\nShown.\n",
             Dialect::Markdown,
-            &root,
-            &mut r,
         );
         assert!(
             !out.contains("hiddenthree") && out.contains("Shown."),
@@ -1414,21 +1396,9 @@ mod tests {
             !out.contains("hidden") && out.contains("Before.") && out.contains("After."),
             "{out}"
         );
-        let root = std::env::temp_dir();
-        let site = SiteRoot::new(&root, 1 << 20).unwrap();
-        let rules = VisibilityRules::default();
-        let operations = LoadedOperations::default();
-        let mut r = SnippetResolver::new(IncludePolicy {
-            site: &site,
-            rules: &rules,
-            operations: &operations,
-            audience: Visibility::Public,
-        });
-        let out = to_markdown(
+        let out = md_as(
             "\\`<!-- a > hiddenfour -->` and <script>\nhiddenfive\n</script>\nShown.\n",
             Dialect::Markdown,
-            &root,
-            &mut r,
         );
         assert!(!out.contains("hidden") && out.contains("Shown."), "{out}");
         // Many elements cost one pass.
@@ -1506,21 +1476,9 @@ mod tests {
 
     #[test]
     fn issue_18_markdown_tab_before_a_closer_is_code() {
-        let root = std::env::temp_dir();
-        let site = SiteRoot::new(&root, 1 << 20).unwrap();
-        let rules = VisibilityRules::default();
-        let operations = LoadedOperations::default();
-        let mut r = SnippetResolver::new(IncludePolicy {
-            site: &site,
-            rules: &rules,
-            operations: &operations,
-            audience: Visibility::Public,
-        });
-        let out = to_markdown(
+        let out = md_as(
             "```\ncode\n\t```\n```\n<!-- a > hiddensix -->\nShown.\n",
             Dialect::Markdown,
-            &root,
-            &mut r,
         );
         assert!(
             !out.contains("hiddensix") && out.contains("Shown."),

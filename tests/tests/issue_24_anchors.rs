@@ -7,22 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use aidocs_e2e::{build_with, shared_data};
+use aidocs_e2e::{build_with, page_url_of, shared_data};
 use aidocs_index::LocalIndex;
-
-/// The page URL of a site file (`guides/x.mdx` → `/guides/x`, `x/index.mdx` → `/x`).
-fn url_of(rel: &str) -> String {
-    let key = rel
-        .strip_suffix(".mdx")
-        .or_else(|| rel.strip_suffix(".md"))
-        .unwrap_or(rel);
-    let key = key.strip_suffix("/index").unwrap_or(key);
-    if key == "index" {
-        "/".into()
-    } else {
-        format!("/{key}")
-    }
-}
 
 /// (target page URL, anchor) of every anchor link in `text`, a page at `page`.
 fn anchor_links(page: &str, text: &str) -> Vec<(String, String)> {
@@ -109,7 +95,7 @@ fn issue_24_anchor_links_of_the_real_sites_resolve_to_indexed_sections() {
                 continue;
             }
             let text = std::fs::read_to_string(e.path()).unwrap_or_default();
-            for (url, anchor) in anchor_links(&url_of(&rel), &text) {
+            for (url, anchor) in anchor_links(&page_url_of(&rel), &text) {
                 let Some(anchors) = indexed.get(&url) else {
                     continue;
                 };

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use aidocs_e2e::shared_data;
+use aidocs_e2e::{page_url_of, shared_data};
 use aidocs_index::ingest::IngestOptions;
 use aidocs_index::Visibility;
 use serde_json::Value;
@@ -49,19 +49,6 @@ fn nav_pages(site: &Path, file: &str, v: &Value, out: &mut BTreeSet<String>, gen
     }
 }
 
-fn url_of(key: &str) -> String {
-    let key = key
-        .strip_suffix(".mdx")
-        .or_else(|| key.strip_suffix(".md"))
-        .unwrap_or(key);
-    let key = key.strip_suffix("/index").unwrap_or(key);
-    if key == "index" {
-        "/".into()
-    } else {
-        format!("/{key}")
-    }
-}
-
 #[test]
 fn issue_24_every_url_of_the_real_sites_is_a_page_of_their_navigation() {
     for name in ["mintlify-docs", "pipecat-docs"] {
@@ -81,7 +68,7 @@ fn issue_24_every_url_of_the_real_sites_is_a_page_of_their_navigation() {
             &mut keys,
             &mut generated,
         );
-        let urls: BTreeSet<String> = keys.iter().map(|k| url_of(k)).collect();
+        let urls: BTreeSet<String> = keys.iter().map(|k| page_url_of(k)).collect();
 
         let mut jsonl = Vec::new();
         aidocs_index::pages::export_pages(
