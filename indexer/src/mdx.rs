@@ -441,15 +441,14 @@ impl EsmScan {
                         | b'{'
                         | b'}'
                         | b';'
-                        | b'>'
                         | b'+'
                         | b'-'
                         | b'*'
                         | b'%'
-                        | b'<'
                         | b'~'
                         | b'^'
-                ) || after_keyword(&b[..i]))
+                ) || (prev == b'>' && arrow_before(&b[..i]))
+                    || after_keyword(&b[..i]))
             {
                 self.state = JsState::Regex(false);
                 return 1;
@@ -561,6 +560,18 @@ fn paragraph_end(text: &str, at: usize) -> usize {
         pos = line_end;
     }
     text.len()
+}
+
+/// Whether `code` ends with `=>` (a `/` after an arrow starts a regular expression; after the `>`
+/// of a JSX tag, `</x>`, it does not).
+fn arrow_before(code: &[u8]) -> bool {
+    let end = code.len()
+        - code
+            .iter()
+            .rev()
+            .take_while(|c| c.is_ascii_whitespace())
+            .count();
+    code[..end].ends_with(b"=>")
 }
 
 /// Whether `code` ends with a keyword after which a `/` starts a regular expression.
@@ -1472,6 +1483,17 @@ mod tests {
             !out.contains("hiddeneight"),
             "a span never crosses a blank line: {out}"
         );
+    }
+
+    #[test]
+    fn issue_24_jsx_in_attribute_expressions_is_not_a_regular_expression() {
+        // From mintlify-docs: an icon written as inline SVG inside an attribute expression.
+        let out = md("<Card title=\"Osano\" icon={<svg viewBox=\"0 0 2 2\"><path d=\"M1 2\"/></svg>} horizontal>\n  Manage consent.\n</Card>\n\nAfter.\n");
+        assert!(
+            out.contains("Osano") && out.contains("Manage consent.") && out.contains("After."),
+            "{out}"
+        );
+        assert!(!out.contains("svg"), "{out}");
     }
 
     #[test]

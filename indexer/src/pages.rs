@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::build::BuildError;
 use crate::embed::{chunk_text, text_hash, text_key, Embedder, EmbeddingCache};
-use crate::ingest::{ingest, parse, IngestOptions};
+use crate::ingest::{ingest, parse_isolated, IngestOptions};
 use crate::model::{Diagnostic, Page};
 
 /// One exported page.
@@ -76,11 +76,19 @@ pub fn export_pages(
         warnings: ingested.diagnostics.clone(),
         ..PagesSummary::default()
     };
-    let parsed: Vec<(Page, Vec<Diagnostic>)> = ingested
+    let attempts: Vec<_> = ingested
         .pending
         .par_iter()
-        .map(|p| parse(p, ingested.site.as_ref(), opts))
+        .map(|p| parse_isolated(p, ingested.site.as_ref(), opts))
         .collect();
+    // A page whose parse failed is reported and left out, as the build leaves it out.
+    let mut parsed: Vec<(Page, Vec<Diagnostic>)> = Vec::with_capacity(attempts.len());
+    for r in attempts {
+        match r {
+            Ok(done) => parsed.push(done),
+            Err(d) => summary.warnings.push(d),
+        }
+    }
     let mut page_vectors: Vec<Option<Vec<f32>>> = vec![None; parsed.len()];
     if let Some(src) = vectors {
         let e = src.embedder;
