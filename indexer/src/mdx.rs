@@ -9,6 +9,15 @@ use crate::model::Visibility;
 use crate::openapi::{LoadedOperations, OperationRef};
 use crate::visibility::{allowed, check_nesting, Declared, Refusal, SiteRoot, VisibilityRules};
 
+mod blocks;
+mod js;
+
+use blocks::{
+    columns, fence_open, find_ascii_ci, list_item, paragraph_end, raw_text_element, strip_indent,
+    BacktickRuns,
+};
+use js::{block_imports, esm_block_end, esm_first_blank, skip_balanced};
+
 /// The most text one page may expand to through snippets, and the most snippets it may inline:
 /// past either, further snippets are left out (one warning), so an include "bomb" costs seconds.
 pub const MAX_EXPANDED_BYTES: usize = 4 << 20;
@@ -381,305 +390,6 @@ pub fn to_markdown(
     convert(body, dialect, from_dir, snippets, &mut seen, 0)
 }
 
-/// The state of a JavaScript scanner fed an ESM block line by line: enough to tell whether the
-/// block is complete (no open bracket, string, template literal or comment), which is where MDX
-/// ends an `import`/`export` block at a blank line.
-#[derive(Default)]
-struct EsmScan {
-    depth: i64,
-    /// Per open `${` of a template literal, the braces opened inside it.
-    templates: Vec<i64>,
-    state: JsState,
-    /// The last byte of code that was not white space (0 at the start): tells a regular
-    /// expression (`= /`/`) from a division (`a / b`).
-    prev: u8,
-}
-
-#[derive(Default, Clone, Copy, PartialEq, Eq)]
-enum JsState {
-    #[default]
-    Code,
-    Str(u8),
-    Template,
-    LineComment,
-    BlockComment,
-    /// A regular expression literal; `true` inside a `[...]` class.
-    Regex(bool),
-}
-
-impl EsmScan {
-    fn feed(&mut self, line: &str) {
-        let b = line.as_bytes();
-        let mut i = 0;
-        while i < b.len() {
-            i += self.step(b, i);
-        }
-        if self.state == JsState::LineComment {
-            self.state = JsState::Code;
-        }
-    }
-
-    /// Reads the byte at `b[i]` (and the next, for two-byte tokens); returns how many it took.
-    fn step(&mut self, b: &[u8], i: usize) -> usize {
-        let c = b[i];
-        let next = b.get(i + 1).copied();
-        if self.state == JsState::Code && !c.is_ascii_whitespace() {
-            let prev = std::mem::replace(&mut self.prev, c);
-            if c == b'/'
-                && !matches!(next, Some(b'/' | b'*'))
-                && (matches!(
-                    prev,
-                    0 | b'('
-                        | b','
-                        | b'='
-                        | b':'
-                        | b'['
-                        | b'!'
-                        | b'&'
-                        | b'|'
-                        | b'?'
-                        | b'{'
-                        | b'}'
-                        | b';'
-                        | b'+'
-                        | b'-'
-                        | b'*'
-                        | b'%'
-                        | b'~'
-                        | b'^'
-                ) || (prev == b'>' && arrow_before(&b[..i]))
-                    || after_keyword(&b[..i]))
-            {
-                self.state = JsState::Regex(false);
-                return 1;
-            }
-        }
-        match self.state {
-            JsState::Regex(in_class) => match c {
-                b'\\' => return 2,
-                b'[' => self.state = JsState::Regex(true),
-                b']' => self.state = JsState::Regex(false),
-                b'/' if !in_class => self.state = JsState::Code,
-                b'\n' => self.state = JsState::Code,
-                _ => {}
-            },
-            JsState::Code => match c {
-                b'\'' | b'"' => self.state = JsState::Str(c),
-                b'`' => self.state = JsState::Template,
-                b'/' if next == Some(b'/') => self.state = JsState::LineComment,
-                b'/' if next == Some(b'*') => {
-                    self.state = JsState::BlockComment;
-                    return 2;
-                }
-                b'(' | b'[' | b'{' => {
-                    self.depth += 1;
-                    if let Some(t) = self.templates.last_mut() {
-                        *t += 1;
-                    }
-                }
-                b'}' if self.templates.last() == Some(&0) => {
-                    self.templates.pop();
-                    self.state = JsState::Template;
-                }
-                b')' | b']' | b'}' => {
-                    self.depth -= 1;
-                    if let Some(t) = self.templates.last_mut() {
-                        *t -= 1;
-                    }
-                }
-                _ => {}
-            },
-            // A string cannot span lines: an apostrophe in JSX text (`don't`) ends at the line.
-            JsState::Str(q) => {
-                if c == b'\\' {
-                    return 2;
-                } else if c == q || c == b'\n' {
-                    self.state = JsState::Code;
-                }
-            }
-            JsState::Template => {
-                if c == b'\\' {
-                    return 2;
-                } else if c == b'`' {
-                    self.state = JsState::Code;
-                } else if c == b'$' && next == Some(b'{') {
-                    self.templates.push(0);
-                    self.state = JsState::Code;
-                    return 2;
-                }
-            }
-            JsState::LineComment => {
-                if c == b'\n' {
-                    self.state = JsState::Code;
-                }
-            }
-            JsState::BlockComment => {
-                if c == b'*' && next == Some(b'/') {
-                    self.state = JsState::Code;
-                    return 2;
-                }
-            }
-        }
-        1
-    }
-
-    fn complete(&self) -> bool {
-        self.state == JsState::Code && self.depth <= 0 && self.templates.is_empty()
-    }
-}
-
-/// The index after the ESM block (`import`/`export`) that starts at `lines[start]`: it runs to a
-/// blank line where the code so far is complete, as MDX reads it. A block that never completes
-/// ends at its first blank line (`Err` with that index), so a broken `export` costs only itself.
-fn esm_block_end(lines: &[&str], start: usize) -> Result<usize, usize> {
-    let mut scan = EsmScan::default();
-    let mut first_blank = None;
-    for (j, line) in lines.iter().enumerate().skip(start) {
-        scan.feed(line);
-        let next_blank = lines.get(j + 1).is_none_or(|l| l.trim().is_empty());
-        if next_blank {
-            first_blank.get_or_insert(j + 1);
-            if scan.complete() && !continues_code(&lines[j + 1..]) {
-                return Ok(j + 1);
-            }
-        }
-    }
-    Err(first_blank.unwrap_or(lines.len()))
-}
-
-/// Where the paragraph holding `at` ends: at the next blank line or fence line (or the end).
-fn paragraph_end(text: &str, at: usize) -> usize {
-    let mut pos = text[at..].find('\n').map_or(text.len(), |p| at + p);
-    while pos < text.len() {
-        let next = pos + 1;
-        let line_end = text[next..].find('\n').map_or(text.len(), |p| next + p);
-        let line = text[next..line_end].trim();
-        if line.is_empty() || line.starts_with("```") || line.starts_with("~~~") {
-            return pos;
-        }
-        pos = line_end;
-    }
-    text.len()
-}
-
-/// Whether `code` ends with `=>` (a `/` after an arrow starts a regular expression; after the `>`
-/// of a JSX tag, `</x>`, it does not).
-fn arrow_before(code: &[u8]) -> bool {
-    let end = code.len()
-        - code
-            .iter()
-            .rev()
-            .take_while(|c| c.is_ascii_whitespace())
-            .count();
-    code[..end].ends_with(b"=>")
-}
-
-/// Whether `code` ends with a keyword after which a `/` starts a regular expression.
-fn after_keyword(code: &[u8]) -> bool {
-    let end = code.len()
-        - code
-            .iter()
-            .rev()
-            .take_while(|c| c.is_ascii_whitespace())
-            .count();
-    let word_len = code[..end]
-        .iter()
-        .rev()
-        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'$')
-        .count();
-    let word = &code[end - word_len..end];
-    [
-        &b"return"[..],
-        b"typeof",
-        b"case",
-        b"in",
-        b"of",
-        b"new",
-        b"delete",
-        b"void",
-        b"throw",
-        b"else",
-        b"do",
-        b"yield",
-        b"await",
-        b"instanceof",
-    ]
-    .contains(&word)
-}
-
-/// The index after the line before the first blank line from `start` (or the end).
-fn esm_first_blank(lines: &[&str], start: usize) -> usize {
-    (start + 1..lines.len())
-        .find(|&j| lines[j].trim().is_empty())
-        .unwrap_or(lines.len())
-}
-
-/// Whether the first non-blank line of `rest` continues code rather than starting Markdown: it is
-/// indented, or opens with a closing bracket, an operator or a string. (JSX text such as `don't`
-/// can make the scanner think a block complete too early.)
-fn continues_code(rest: &[&str]) -> bool {
-    let Some(line) = rest.iter().find(|l| !l.trim().is_empty()) else {
-        return false;
-    };
-    let t = line.trim_start();
-    line.starts_with([' ', '\t'])
-        || t.starts_with("</")
-        || t.starts_with(['}', ')', ']', '.', ',', '?', ':', '+', '&', '|', '"', '\''])
-}
-
-/// `import` statements of an ESM block: (local names, specifier) of each.
-fn block_imports(block: &str) -> Vec<(Vec<String>, String)> {
-    let flat = block.split_whitespace().collect::<Vec<_>>().join(" ");
-    flat.split(';')
-        .flat_map(|stmt| stmt.split(" import "))
-        .filter_map(|stmt| {
-            let stmt = stmt.trim();
-            let stmt = if stmt.starts_with("import ") {
-                stmt.to_owned()
-            } else {
-                format!("import {stmt}")
-            };
-            parse_import(&stmt)
-        })
-        .collect()
-}
-
-/// Backtick runs of one line, by length, for inline code spans in linear time: a run opens a code
-/// span when a later run of the same length closes it (CommonMark), else it is text.
-struct BacktickRuns {
-    line_start: usize,
-    line_end: usize,
-    by_len: std::collections::HashMap<usize, Vec<usize>>,
-}
-
-impl BacktickRuns {
-    fn of_line(text: &str, line_start: usize, line_end: usize) -> Self {
-        let mut by_len: std::collections::HashMap<usize, Vec<usize>> = Default::default();
-        let b = text.as_bytes();
-        let mut i = line_start;
-        while i < line_end {
-            if b[i] == b'`' {
-                let run = b[i..line_end].iter().take_while(|&&c| c == b'`').count();
-                by_len.entry(run).or_default().push(i);
-                i += run;
-            } else {
-                i += 1;
-            }
-        }
-        BacktickRuns {
-            line_start,
-            line_end,
-            by_len,
-        }
-    }
-
-    /// Where the run that closes a run of `len` starting at `at` starts, if any.
-    fn closing(&self, at: usize, len: usize) -> Option<usize> {
-        let runs = self.by_len.get(&len)?;
-        runs.get(runs.partition_point(|&p| p <= at)).copied()
-    }
-}
-
 fn convert(
     body: &str,
     dialect: Dialect,
@@ -841,10 +551,7 @@ fn convert(
             b'`' => {
                 // Inline code: copied verbatim up to the closing run of the same length on the line.
                 let run = kept[i..].bytes().take_while(|&b| b == b'`').count();
-                if runs
-                    .as_ref()
-                    .is_none_or(|r| !(r.line_start..r.line_end).contains(&i))
-                {
+                if runs.as_ref().is_none_or(|r| !r.covers(i)) {
                     // A code span may run over lines, never past its paragraph.
                     let line_start = kept[..i].rfind('\n').map_or(0, |p| p + 1);
                     let para_end = paragraph_end(&kept, i);
@@ -908,78 +615,6 @@ fn convert(
         }
     }
     out
-}
-
-/// `script` or `style` when `rest` opens that element (any case), whose content readers never see.
-fn raw_text_element(rest: &str) -> Option<&'static str> {
-    let b = rest.as_bytes();
-    ["script", "style"].into_iter().find(|name| {
-        let n = name.len();
-        b.len() > n + 1
-            && b[0] == b'<'
-            && b[1..=n].eq_ignore_ascii_case(name.as_bytes())
-            && (b[n + 1].is_ascii_whitespace() || b[n + 1] == b'>' || b[n + 1] == b'/')
-    })
-}
-
-/// The index of the first `needle` (ASCII, lower case) in `hay` without regard to ASCII case.
-fn find_ascii_ci(hay: &str, needle: &str) -> Option<usize> {
-    let (h, n) = (hay.as_bytes(), needle.as_bytes());
-    (0..h.len().saturating_sub(n.len() - 1)).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
-}
-
-/// A list item's marker (`- `, `* `, `+ `, `1. `, `1) `, an empty `-`): its width with the space
-/// (a tab or five spaces count as one, as CommonMark's content indent does), and the rest.
-fn list_item(trimmed: &str) -> Option<(usize, &str)> {
-    let b = trimmed.as_bytes();
-    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
-    let width = match b.first()? {
-        b'-' | b'*' | b'+' => 1,
-        _ if (1..=9).contains(&digits) && matches!(b.get(digits), Some(b'.' | b')')) => digits + 1,
-        _ => return None,
-    };
-    let rest = &trimmed[width..];
-    if rest.trim().is_empty() {
-        return Some((width + 1, "")); // an empty item: its content starts on the next line
-    }
-    let ws = rest.len() - rest.trim_start_matches([' ', '\t']).len();
-    if ws == 0 {
-        return None;
-    }
-    let spaces = columns(&rest[..ws]);
-    let used = if spaces > 4 || rest.starts_with('\t') {
-        1
-    } else {
-        spaces
-    };
-    Some((width + used, &rest[ws..]))
-}
-
-/// The columns a line's leading white space takes (a tab to the next multiple of four).
-fn columns(line: &str) -> usize {
-    let mut col = 0;
-    for c in line.chars() {
-        match c {
-            ' ' => col += 1,
-            '\t' => col += 4 - col % 4,
-            _ => break,
-        }
-    }
-    col
-}
-
-/// `"```"`/`"~~~~"` at the start of a trimmed line: the fence's character and length. A backtick
-/// fence's info string may not contain a backtick (CommonMark), so `` ```a`b``` `` is inline code.
-fn fence_open(trimmed: &str) -> Option<(u8, usize)> {
-    let ch = *trimmed.as_bytes().first()?;
-    if ch != b'`' && ch != b'~' {
-        return None;
-    }
-    let len = trimmed.bytes().take_while(|&c| c == ch).count();
-    if len < 3 || (ch == b'`' && trimmed[len..].contains('`')) {
-        return None;
-    }
-    Some((ch, len))
 }
 
 /// One JSX tag: a snippet inlined, or its text attributes kept, or a line break for a block.
@@ -1065,11 +700,6 @@ fn inline_snippet(
     Some(text)
 }
 
-fn strip_indent(line: &str, n: usize) -> &str {
-    let ws = line.len() - line.trim_start_matches([' ', '\t']).len();
-    &line[ws.min(n)..]
-}
-
 fn utf8_len(first: u8) -> usize {
     match first {
         0x00..=0x7f => 1,
@@ -1077,49 +707,6 @@ fn utf8_len(first: u8) -> usize {
         0xe0..=0xef => 3,
         _ => 4,
     }
-}
-
-/// `import A, { B as C } from "/snippets/x.mdx"` → (["A", "C"], "/snippets/x.mdx").
-fn parse_import(line: &str) -> Option<(Vec<String>, String)> {
-    let rest = line.strip_prefix("import ")?;
-    let from = rest.rfind(" from ")?;
-    let names_part = &rest[..from];
-    let spec = rest[from + 6..]
-        .trim()
-        .trim_end_matches(';')
-        .trim()
-        .trim_matches(|c| c == '"' || c == '\'')
-        .to_owned();
-    let mut names = Vec::new();
-    for raw in names_part.split([',', '{', '}']) {
-        let n = raw.trim();
-        if n.is_empty() {
-            continue;
-        }
-        let alias = n.rsplit(" as ").next().unwrap_or(n).trim();
-        if alias
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-        {
-            names.push(alias.to_owned());
-        }
-    }
-    Some((names, spec))
-}
-
-/// Skips a `{ ... }` expression as JavaScript reads it (strings, template literals, `//` and
-/// `/* */` comments: `{/* don't } */}` is one comment). Returns the index after its closing brace,
-/// or `None` when it never closes.
-fn skip_balanced(b: &[u8], start: usize) -> Option<usize> {
-    let mut scan = EsmScan::default();
-    let mut i = start;
-    while i < b.len() {
-        i += scan.step(b, i);
-        if scan.depth <= 0 && scan.state == JsState::Code && scan.templates.is_empty() {
-            return Some(i.min(b.len()));
-        }
-    }
-    None
 }
 
 /// The index after the `>` that closes the tag starting at `start` (quotes and `{}` respected), or

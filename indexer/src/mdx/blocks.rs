@@ -1,0 +1,136 @@
+//! Markdown's block and inline structure as far as the MDX pass needs it: fences (and list items
+//! holding them), code spans by backtick runs, raw-text elements (`<script>`, `<style>`), all in
+//! linear time.
+
+/// Backtick runs of one line, by length, for inline code spans in linear time: a run opens a code
+/// span when a later run of the same length closes it (CommonMark), else it is text.
+pub(super) struct BacktickRuns {
+    line_start: usize,
+    line_end: usize,
+    by_len: std::collections::HashMap<usize, Vec<usize>>,
+}
+
+impl BacktickRuns {
+    pub(super) fn of_line(text: &str, line_start: usize, line_end: usize) -> Self {
+        let mut by_len: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+        let b = text.as_bytes();
+        let mut i = line_start;
+        while i < line_end {
+            if b[i] == b'`' {
+                let run = b[i..line_end].iter().take_while(|&&c| c == b'`').count();
+                by_len.entry(run).or_default().push(i);
+                i += run;
+            } else {
+                i += 1;
+            }
+        }
+        BacktickRuns {
+            line_start,
+            line_end,
+            by_len,
+        }
+    }
+
+    /// Whether `at` lies in the range these runs were found in.
+    pub(super) fn covers(&self, at: usize) -> bool {
+        (self.line_start..self.line_end).contains(&at)
+    }
+
+    /// Where the run that closes a run of `len` starting at `at` starts, if any.
+    pub(super) fn closing(&self, at: usize, len: usize) -> Option<usize> {
+        let runs = self.by_len.get(&len)?;
+        runs.get(runs.partition_point(|&p| p <= at)).copied()
+    }
+}
+
+/// Where the paragraph holding `at` ends: at the next blank line or fence line (or the end).
+pub(super) fn paragraph_end(text: &str, at: usize) -> usize {
+    let mut pos = text[at..].find('\n').map_or(text.len(), |p| at + p);
+    while pos < text.len() {
+        let next = pos + 1;
+        let line_end = text[next..].find('\n').map_or(text.len(), |p| next + p);
+        let line = text[next..line_end].trim();
+        if line.is_empty() || line.starts_with("```") || line.starts_with("~~~") {
+            return pos;
+        }
+        pos = line_end;
+    }
+    text.len()
+}
+
+/// `"```"`/`"~~~~"` at the start of a trimmed line: the fence's character and length. A backtick
+/// fence's info string may not contain a backtick (CommonMark), so `` ```a`b``` `` is inline code.
+pub(super) fn fence_open(trimmed: &str) -> Option<(u8, usize)> {
+    let ch = *trimmed.as_bytes().first()?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let len = trimmed.bytes().take_while(|&c| c == ch).count();
+    if len < 3 || (ch == b'`' && trimmed[len..].contains('`')) {
+        return None;
+    }
+    Some((ch, len))
+}
+
+/// A list item's marker (`- `, `* `, `+ `, `1. `, `1) `, an empty `-`): its width with the space
+/// (a tab or five spaces count as one, as CommonMark's content indent does), and the rest.
+pub(super) fn list_item(trimmed: &str) -> Option<(usize, &str)> {
+    let b = trimmed.as_bytes();
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let width = match b.first()? {
+        b'-' | b'*' | b'+' => 1,
+        _ if (1..=9).contains(&digits) && matches!(b.get(digits), Some(b'.' | b')')) => digits + 1,
+        _ => return None,
+    };
+    let rest = &trimmed[width..];
+    if rest.trim().is_empty() {
+        return Some((width + 1, "")); // an empty item: its content starts on the next line
+    }
+    let ws = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    if ws == 0 {
+        return None;
+    }
+    let spaces = columns(&rest[..ws]);
+    let used = if spaces > 4 || rest.starts_with('\t') {
+        1
+    } else {
+        spaces
+    };
+    Some((width + used, &rest[ws..]))
+}
+
+/// The columns a line's leading white space takes (a tab to the next multiple of four).
+pub(super) fn columns(line: &str) -> usize {
+    let mut col = 0;
+    for c in line.chars() {
+        match c {
+            ' ' => col += 1,
+            '\t' => col += 4 - col % 4,
+            _ => break,
+        }
+    }
+    col
+}
+
+/// `script` or `style` when `rest` opens that element (any case), whose content readers never see.
+pub(super) fn raw_text_element(rest: &str) -> Option<&'static str> {
+    let b = rest.as_bytes();
+    ["script", "style"].into_iter().find(|name| {
+        let n = name.len();
+        b.len() > n + 1
+            && b[0] == b'<'
+            && b[1..=n].eq_ignore_ascii_case(name.as_bytes())
+            && (b[n + 1].is_ascii_whitespace() || b[n + 1] == b'>' || b[n + 1] == b'/')
+    })
+}
+
+/// The index of the first `needle` (ASCII, lower case) in `hay` without regard to ASCII case.
+pub(super) fn find_ascii_ci(hay: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    (0..h.len().saturating_sub(n.len() - 1)).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
+}
+
+pub(super) fn strip_indent(line: &str, n: usize) -> &str {
+    let ws = line.len() - line.trim_start_matches([' ', '\t']).len();
+    &line[ws.min(n)..]
+}

@@ -1,0 +1,296 @@
+//! Just enough JavaScript for MDX: where an ESM block (`import`/`export`) or an expression
+//! (`{…}`, a tag's attribute value) ends. Strings, template literals with `${}`, comments and
+//! regular expression literals are read as JavaScript reads them, so a brace or quote inside
+//! them never ends anything. Not a parser: JSX text inside code is the known limit (see
+//! `continues_code`).
+
+/// The state of a JavaScript scanner fed an ESM block line by line: enough to tell whether the
+/// block is complete (no open bracket, string, template literal or comment), which is where MDX
+/// ends an `import`/`export` block at a blank line.
+#[derive(Default)]
+pub(super) struct EsmScan {
+    depth: i64,
+    /// Per open `${` of a template literal, the braces opened inside it.
+    templates: Vec<i64>,
+    state: JsState,
+    /// The last byte of code that was not white space (0 at the start): tells a regular
+    /// expression (`= /`/`) from a division (`a / b`).
+    prev: u8,
+}
+
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+pub(super) enum JsState {
+    #[default]
+    Code,
+    Str(u8),
+    Template,
+    LineComment,
+    BlockComment,
+    /// A regular expression literal; `true` inside a `[...]` class.
+    Regex(bool),
+}
+
+impl EsmScan {
+    pub(super) fn feed(&mut self, line: &str) {
+        let b = line.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            i += self.step(b, i);
+        }
+        if self.state == JsState::LineComment {
+            self.state = JsState::Code;
+        }
+    }
+
+    /// Reads the byte at `b[i]` (and the next, for two-byte tokens); returns how many it took.
+    pub(super) fn step(&mut self, b: &[u8], i: usize) -> usize {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        if self.state == JsState::Code && !c.is_ascii_whitespace() {
+            let prev = std::mem::replace(&mut self.prev, c);
+            if c == b'/'
+                && !matches!(next, Some(b'/' | b'*'))
+                && (matches!(
+                    prev,
+                    0 | b'('
+                        | b','
+                        | b'='
+                        | b':'
+                        | b'['
+                        | b'!'
+                        | b'&'
+                        | b'|'
+                        | b'?'
+                        | b'{'
+                        | b'}'
+                        | b';'
+                        | b'+'
+                        | b'-'
+                        | b'*'
+                        | b'%'
+                        | b'~'
+                        | b'^'
+                ) || (prev == b'>' && arrow_before(&b[..i]))
+                    || after_keyword(&b[..i]))
+            {
+                self.state = JsState::Regex(false);
+                return 1;
+            }
+        }
+        match self.state {
+            JsState::Regex(in_class) => match c {
+                b'\\' => return 2,
+                b'[' => self.state = JsState::Regex(true),
+                b']' => self.state = JsState::Regex(false),
+                b'/' if !in_class => self.state = JsState::Code,
+                b'\n' => self.state = JsState::Code,
+                _ => {}
+            },
+            JsState::Code => match c {
+                b'\'' | b'"' => self.state = JsState::Str(c),
+                b'`' => self.state = JsState::Template,
+                b'/' if next == Some(b'/') => self.state = JsState::LineComment,
+                b'/' if next == Some(b'*') => {
+                    self.state = JsState::BlockComment;
+                    return 2;
+                }
+                b'(' | b'[' | b'{' => {
+                    self.depth += 1;
+                    if let Some(t) = self.templates.last_mut() {
+                        *t += 1;
+                    }
+                }
+                b'}' if self.templates.last() == Some(&0) => {
+                    self.templates.pop();
+                    self.state = JsState::Template;
+                }
+                b')' | b']' | b'}' => {
+                    self.depth -= 1;
+                    if let Some(t) = self.templates.last_mut() {
+                        *t -= 1;
+                    }
+                }
+                _ => {}
+            },
+            // A string cannot span lines: an apostrophe in JSX text (`don't`) ends at the line.
+            JsState::Str(q) => {
+                if c == b'\\' {
+                    return 2;
+                } else if c == q || c == b'\n' {
+                    self.state = JsState::Code;
+                }
+            }
+            JsState::Template => {
+                if c == b'\\' {
+                    return 2;
+                } else if c == b'`' {
+                    self.state = JsState::Code;
+                } else if c == b'$' && next == Some(b'{') {
+                    self.templates.push(0);
+                    self.state = JsState::Code;
+                    return 2;
+                }
+            }
+            JsState::LineComment => {
+                if c == b'\n' {
+                    self.state = JsState::Code;
+                }
+            }
+            JsState::BlockComment => {
+                if c == b'*' && next == Some(b'/') {
+                    self.state = JsState::Code;
+                    return 2;
+                }
+            }
+        }
+        1
+    }
+
+    pub(super) fn complete(&self) -> bool {
+        self.state == JsState::Code && self.depth <= 0 && self.templates.is_empty()
+    }
+}
+
+/// The index after the ESM block (`import`/`export`) that starts at `lines[start]`: it runs to a
+/// blank line where the code so far is complete, as MDX reads it. A block that never completes
+/// ends at its first blank line (`Err` with that index), so a broken `export` costs only itself.
+pub(super) fn esm_block_end(lines: &[&str], start: usize) -> Result<usize, usize> {
+    let mut scan = EsmScan::default();
+    let mut first_blank = None;
+    for (j, line) in lines.iter().enumerate().skip(start) {
+        scan.feed(line);
+        let next_blank = lines.get(j + 1).is_none_or(|l| l.trim().is_empty());
+        if next_blank {
+            first_blank.get_or_insert(j + 1);
+            if scan.complete() && !continues_code(&lines[j + 1..]) {
+                return Ok(j + 1);
+            }
+        }
+    }
+    Err(first_blank.unwrap_or(lines.len()))
+}
+
+/// The index after the line before the first blank line from `start` (or the end).
+pub(super) fn esm_first_blank(lines: &[&str], start: usize) -> usize {
+    (start + 1..lines.len())
+        .find(|&j| lines[j].trim().is_empty())
+        .unwrap_or(lines.len())
+}
+
+/// Whether the first non-blank line of `rest` continues code rather than starting Markdown: it is
+/// indented, or opens with a closing bracket, an operator or a string. (JSX text such as `don't`
+/// can make the scanner think a block complete too early.)
+pub(super) fn continues_code(rest: &[&str]) -> bool {
+    let Some(line) = rest.iter().find(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    let t = line.trim_start();
+    line.starts_with([' ', '\t'])
+        || t.starts_with("</")
+        || t.starts_with(['}', ')', ']', '.', ',', '?', ':', '+', '&', '|', '"', '\''])
+}
+
+/// `import` statements of an ESM block: (local names, specifier) of each.
+pub(super) fn block_imports(block: &str) -> Vec<(Vec<String>, String)> {
+    let flat = block.split_whitespace().collect::<Vec<_>>().join(" ");
+    flat.split(';')
+        .flat_map(|stmt| stmt.split(" import "))
+        .filter_map(|stmt| {
+            let stmt = stmt.trim();
+            let stmt = if stmt.starts_with("import ") {
+                stmt.to_owned()
+            } else {
+                format!("import {stmt}")
+            };
+            parse_import(&stmt)
+        })
+        .collect()
+}
+
+/// `import A, { B as C } from "/snippets/x.mdx"` → (["A", "C"], "/snippets/x.mdx").
+pub(super) fn parse_import(line: &str) -> Option<(Vec<String>, String)> {
+    let rest = line.strip_prefix("import ")?;
+    let from = rest.rfind(" from ")?;
+    let names_part = &rest[..from];
+    let spec = rest[from + 6..]
+        .trim()
+        .trim_end_matches(';')
+        .trim()
+        .trim_matches(|c| c == '"' || c == '\'')
+        .to_owned();
+    let mut names = Vec::new();
+    for raw in names_part.split([',', '{', '}']) {
+        let n = raw.trim();
+        if n.is_empty() {
+            continue;
+        }
+        let alias = n.rsplit(" as ").next().unwrap_or(n).trim();
+        if alias
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        {
+            names.push(alias.to_owned());
+        }
+    }
+    Some((names, spec))
+}
+
+/// Skips a `{ ... }` expression as JavaScript reads it (strings, template literals, `//` and
+/// `/* */` comments: `{/* don't } */}` is one comment). Returns the index after its closing brace,
+/// or `None` when it never closes.
+pub(super) fn skip_balanced(b: &[u8], start: usize) -> Option<usize> {
+    let mut scan = EsmScan::default();
+    let mut i = start;
+    while i < b.len() {
+        i += scan.step(b, i);
+        if scan.depth <= 0 && scan.state == JsState::Code && scan.templates.is_empty() {
+            return Some(i.min(b.len()));
+        }
+    }
+    None
+}
+
+/// Whether `code` ends with `=>` (a `/` after an arrow starts a regular expression; after the `>`
+/// of a JSX tag, `</x>`, it does not).
+pub(super) fn arrow_before(code: &[u8]) -> bool {
+    let end = code.len()
+        - code
+            .iter()
+            .rev()
+            .take_while(|c| c.is_ascii_whitespace())
+            .count();
+    code[..end].ends_with(b"=>")
+}
+
+/// Whether `code` ends with a keyword after which a `/` starts a regular expression.
+pub(super) fn after_keyword(code: &[u8]) -> bool {
+    let end = code.len()
+        - code
+            .iter()
+            .rev()
+            .take_while(|c| c.is_ascii_whitespace())
+            .count();
+    let word_len = code[..end]
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'$')
+        .count();
+    let word = &code[end - word_len..end];
+    [
+        &b"return"[..],
+        b"typeof",
+        b"case",
+        b"in",
+        b"of",
+        b"new",
+        b"delete",
+        b"void",
+        b"throw",
+        b"else",
+        b"do",
+        b"yield",
+        b"await",
+        b"instanceof",
+    ]
+    .contains(&word)
+}
