@@ -417,13 +417,13 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     }
 
     // OpenAPI specs: from the config, the command line, and page frontmatter. (path, display,
-    // listed, named on the command line)
-    let mut spec_files: Vec<(PathBuf, String, bool, bool)> = Vec::new();
+    // named on the command line)
+    let mut spec_files: Vec<(PathBuf, String, bool)> = Vec::new();
     for rel in &config.openapi {
-        spec_files.push((root.join(rel), rel.clone(), true, false));
+        spec_files.push((root.join(rel), rel.clone(), false));
     }
     for p in &opts.openapi {
-        spec_files.push((p.clone(), p.display().to_string(), true, true));
+        spec_files.push((p.clone(), p.display().to_string(), true));
     }
     for r in &reads {
         let Some(reference) = r.fm.openapi.as_deref().and_then(OperationRef::parse) else {
@@ -432,7 +432,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         // `openapi: v2-spec POST /x` names a listed spec by its file name: nothing more to read.
         if spec_files
             .iter()
-            .any(|(_, display, _, _)| reference.names_spec(display))
+            .any(|(_, display, _)| reference.names_spec(display))
         {
             continue;
         }
@@ -445,8 +445,8 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                         .map(|ext| format!("{rel}{ext}"))
                         .find(|c| std::fs::symlink_metadata(root.join(c)).is_ok())
                         .unwrap_or(rel);
-                    if !spec_files.iter().any(|(_, d, _, _)| *d == rel) {
-                        spec_files.push((root.join(&rel), rel, false, false));
+                    if !spec_files.iter().any(|(_, d, _)| *d == rel) {
+                        spec_files.push((root.join(&rel), rel, false));
                     }
                 }
                 None => out.diagnostics.push(Diagnostic {
@@ -457,13 +457,12 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             }
         }
     }
-    let mut loaded: BTreeMap<String, (bool, Vec<Operation>)> = BTreeMap::new();
+    let mut loaded = LoadedOperations::default();
     let mut spec_hashes: Vec<String> = Vec::new();
     // Specs that could not be read: a binding that may point into one cannot be judged.
     let mut unreadable: Vec<String> = Vec::new();
-    for (path, display, listed, command_line) in spec_files {
-        if let Some(entry) = loaded.get_mut(&display) {
-            entry.0 |= listed;
+    for (path, display, command_line) in spec_files {
+        if loaded.0.contains_key(&display) {
             continue;
         }
         let spec = read_spec(&site_root, &rules, &path, &display, command_line).and_then(
@@ -481,7 +480,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                         message,
                     });
                 }
-                loaded.insert(display, (listed, spec.operations));
+                loaded.0.insert(display, spec.operations);
             }
             Err(d) => {
                 out.diagnostics.push(Diagnostic {
@@ -489,32 +488,28 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                     ..d
                 });
                 unreadable.push(display.clone());
-                loaded.insert(display, (listed, Vec::new()));
+                loaded.0.insert(display, Vec::new());
             }
         }
     }
 
     // A page may name an operation without its spec (`openapi: GET /users`): like Mintlify, look for
-    // OpenAPI files anywhere in the site when a loaded spec does not have it.
+    // OpenAPI files anywhere in the site when a loaded spec does not have it (found as a binding
+    // finds it).
     let unresolved = reads.iter().any(|r| {
         r.fm.openapi
             .as_deref()
             .and_then(OperationRef::parse)
-            .is_some_and(|o| {
-                o.spec.is_none()
-                    && !loaded
-                        .values()
-                        .any(|(_, ops)| ops.iter().any(|op| op.key() == o.key))
-            })
+            .is_some_and(|o| o.spec.is_none() && loaded.find(&o).is_none())
     });
     if unresolved {
         for (path, display) in discover_specs(root) {
-            if loaded.contains_key(&display) {
+            if loaded.0.contains_key(&display) {
                 continue;
             }
             if let Ok((hash, Ok(spec))) = read_spec(&site_root, &rules, &path, &display, false) {
                 spec_hashes.push(hash);
-                loaded.insert(display, (false, spec.operations));
+                loaded.0.insert(display, spec.operations);
             }
         }
     }
@@ -558,12 +553,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         });
     }
 
-    let operations = LoadedOperations(
-        loaded
-            .iter()
-            .map(|(display, (_, ops))| (display.clone(), ops.clone()))
-            .collect(),
-    );
+    let operations = loaded;
     let mut consumed: BTreeMap<(String, String), ()> = BTreeMap::new();
     for r in reads {
         let mut operation = None;
@@ -661,7 +651,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     let mut used_ids: HashMap<String, usize> =
         out.pending.iter().map(|p| (p.id.clone(), 1)).collect();
     let mut used_urls: HashMap<String, usize> = HashMap::new();
-    for (display, (_, ops)) in &loaded {
+    for (display, ops) in &operations.0 {
         let all = config.generated_specs.get(display);
         let from_command_line = command_line.contains(display);
         let mut without_page = 0usize;

@@ -13,8 +13,7 @@ mod blocks;
 mod js;
 
 use blocks::{
-    columns, fence_open, find_ascii_ci, list_item, paragraph_end, raw_text_element, strip_indent,
-    BacktickRuns,
+    columns, fence_open, list_item, paragraph_end, raw_text_len, strip_indent, BacktickRuns,
 };
 use js::{block_imports, esm_block_end, esm_first_blank, skip_balanced};
 
@@ -529,24 +528,18 @@ fn convert(
             }
         }
         let c = bytes[i];
+        // Script and style elements: their text is never shown.
+        if let Some(len) = (c == b'<').then(|| raw_text_len(&kept[i..])).flatten() {
+            i += len;
+            out.push('\n');
+            continue;
+        }
         match c {
             // A backslash escape: the next character is text (`` \` `` opens no code, `\{` no
             // expression, `\<` no tag); Markdown reads the pair the same way.
             b'\\' if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) => {
                 out.push_str(&kept[i..i + 2]);
                 i += 2;
-            }
-            // Script and style elements: their text is never shown.
-            b'<' if raw_text_element(&kept[i..]).is_some() => {
-                let name = raw_text_element(&kept[i..]).unwrap_or("script");
-                let close = format!("</{name}");
-                i = match find_ascii_ci(&kept[i..], &close) {
-                    Some(p) => kept[i + p..]
-                        .find('>')
-                        .map_or(kept.len(), |q| i + p + q + 1),
-                    None => kept.len(),
-                };
-                out.push('\n');
             }
             b'`' => {
                 // Inline code: copied verbatim up to the closing run of the same length on the line.

@@ -246,6 +246,21 @@ fn assert_all(dir: &Path, canaries: &[&str], what: &str) {
     }
 }
 
+/// A lexical build with `--keep-old`.
+fn keep_old(o: &mut aidocs_index::BuildOptions) {
+    o.keep_old = true;
+    o.embeddings = aidocs_index::build::Embeddings::Off;
+}
+
+/// The build said it did not keep the old shards.
+fn assert_keep_old_refused(s: &BuildSummary) {
+    assert!(
+        s.warnings.iter().any(|w| w.file == "--keep-old"),
+        "{:?}",
+        s.warnings
+    );
+}
+
 fn search_ids(out: &Path, q: &str) -> Vec<String> {
     let index = LocalIndex::open(out).unwrap();
     let opts = aidocs_core::SearchOptions {
@@ -522,11 +537,7 @@ fn issue_18_keep_old_never_keeps_withdrawn_text() {
     write(&site, "a.mdx", "# A\n\npubkeepqz\n");
     write(&site, "b.mdx", "# B\n\nleakkeepoldqz is public for now.\n");
     let (out, cache) = (tmp.path().join("www/_search"), tmp.path().join("cache"));
-    let keep = |o: &mut aidocs_index::BuildOptions| {
-        o.keep_old = true;
-        o.embeddings = aidocs_index::build::Embeddings::Off;
-    };
-    build_with(&site, &out, &cache, keep);
+    build_with(&site, &out, &cache, keep_old);
     // A page added: the old shards stay beside the new ones.
     write(
         &site,
@@ -534,18 +545,14 @@ fn issue_18_keep_old_never_keeps_withdrawn_text() {
         r#"{"navigation": {"pages": ["a", "b", "c"]}}"#,
     );
     write(&site, "c.mdx", "# C\n\npubaddedqz\n");
-    let s = build_with(&site, &out, &cache, keep);
+    let s = build_with(&site, &out, &cache, keep_old);
     assert!(s.output.removed_files == 0, "{:?}", s.output);
     assert_all(&out, &["leakkeepoldqz", "pubaddedqz"], "kept shards");
     // An edit that removes a sentence: its old shards go.
     write(&site, "a.mdx", "# A\n\npubkeepqz\n");
     write(&site, "c.mdx", "# C\n\nnow different\n");
-    let s = build_with(&site, &out, &cache, keep);
-    assert!(
-        s.warnings.iter().any(|w| w.file == "--keep-old"),
-        "{:?}",
-        s.warnings
-    );
+    let s = build_with(&site, &out, &cache, keep_old);
+    assert_keep_old_refused(&s);
     assert_none(
         &out,
         &["pubaddedqz"],
@@ -557,12 +564,8 @@ fn issue_18_keep_old_never_keeps_withdrawn_text() {
         "b.mdx",
         "---\nvisibility: private\n---\n# B\n\nleakkeepoldqz\n",
     );
-    let s = build_with(&site, &out, &cache, keep);
-    assert!(
-        s.warnings.iter().any(|w| w.file == "--keep-old"),
-        "{:?}",
-        s.warnings
-    );
+    let s = build_with(&site, &out, &cache, keep_old);
+    assert_keep_old_refused(&s);
     assert_none(
         &out,
         &["leakkeepoldqz"],
@@ -686,11 +689,7 @@ fn issue_18_review_withdrawals_bindings_and_links() {
     .unwrap();
 
     let (out, cache) = (tmp.path().join("www/_search"), tmp.path().join("cache"));
-    let keep = |o: &mut aidocs_index::BuildOptions| {
-        o.keep_old = true;
-        o.embeddings = aidocs_index::build::Embeddings::Off;
-    };
-    let s = build_with(&site, &out, &cache, keep);
+    let s = build_with(&site, &out, &cache, keep_old);
     assert!(victim.join("LAYOUT").exists(), "a linked cache was deleted");
     let withheld = ["leakadminpageqz", "leakambigqz", "leakstemqz"];
     assert_none(&out, &withheld, "first build");
@@ -709,12 +708,8 @@ fn issue_18_review_withdrawals_bindings_and_links() {
         "snippets/s.mdx",
         "---\nvisibility: private\n---\nleakkeepsnipqz roadmap\n",
     );
-    let s = build_with(&site, &out, &cache, keep);
-    assert!(
-        s.warnings.iter().any(|w| w.file == "--keep-old"),
-        "{:?}",
-        s.warnings
-    );
+    let s = build_with(&site, &out, &cache, keep_old);
+    assert_keep_old_refused(&s);
     assert_none(
         &out,
         &["leakkeepsnipqz"],

@@ -112,8 +112,19 @@ pub(super) fn columns(line: &str) -> usize {
     col
 }
 
+/// When `rest` opens a `<script>` or `<style>` element (any case), whose content readers never
+/// see: its length up to the end of its closing tag (or of `rest`, unclosed).
+pub(super) fn raw_text_len(rest: &str) -> Option<usize> {
+    let name = raw_text_element(rest)?;
+    let close = format!("</{name}");
+    Some(match find_ascii_ci(rest, &close) {
+        Some(p) => rest[p..].find('>').map_or(rest.len(), |q| p + q + 1),
+        None => rest.len(),
+    })
+}
+
 /// `script` or `style` when `rest` opens that element (any case), whose content readers never see.
-pub(super) fn raw_text_element(rest: &str) -> Option<&'static str> {
+fn raw_text_element(rest: &str) -> Option<&'static str> {
     let b = rest.as_bytes();
     ["script", "style"].into_iter().find(|name| {
         let n = name.len();
@@ -125,7 +136,7 @@ pub(super) fn raw_text_element(rest: &str) -> Option<&'static str> {
 }
 
 /// The index of the first `needle` (ASCII, lower case) in `hay` without regard to ASCII case.
-pub(super) fn find_ascii_ci(hay: &str, needle: &str) -> Option<usize> {
+fn find_ascii_ci(hay: &str, needle: &str) -> Option<usize> {
     let (h, n) = (hay.as_bytes(), needle.as_bytes());
     (0..h.len().saturating_sub(n.len() - 1)).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
 }

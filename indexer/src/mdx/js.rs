@@ -253,29 +253,18 @@ pub(super) fn skip_balanced(b: &[u8], start: usize) -> Option<usize> {
 /// Whether `code` ends with `=>` (a `/` after an arrow starts a regular expression; after the `>`
 /// of a JSX tag, `</x>`, it does not).
 pub(super) fn arrow_before(code: &[u8]) -> bool {
-    let end = code.len()
-        - code
-            .iter()
-            .rev()
-            .take_while(|c| c.is_ascii_whitespace())
-            .count();
-    code[..end].ends_with(b"=>")
+    code.trim_ascii_end().ends_with(b"=>")
 }
 
 /// Whether `code` ends with a keyword after which a `/` starts a regular expression.
 pub(super) fn after_keyword(code: &[u8]) -> bool {
-    let end = code.len()
-        - code
-            .iter()
-            .rev()
-            .take_while(|c| c.is_ascii_whitespace())
-            .count();
-    let word_len = code[..end]
+    let code = code.trim_ascii_end();
+    let word_len = code
         .iter()
         .rev()
         .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'$')
         .count();
-    let word = &code[end - word_len..end];
+    let word = &code[code.len() - word_len..];
     [
         &b"return"[..],
         b"typeof",
