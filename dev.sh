@@ -76,6 +76,31 @@ PY
   fi
 }
 
+# The dependency checkers, for the test command only (a demo does not need them; cargo-deny takes
+# about four minutes to build on a fresh machine, cargo-machete one).
+setup_checkers() {
+  command -v cargo-machete >/dev/null || { log "installing cargo-machete"; cargo install cargo-machete --version 0.9.2 --locked; }
+  command -v cargo-deny >/dev/null || { log "installing cargo-deny"; cargo install cargo-deny --version 0.20.2 --locked; }
+}
+
+# Dependency hygiene: no unused dependency (cargo-machete), licences, bans, duplicate versions and
+# sources (cargo-deny, deny.toml; advisories where the RustSec database can be fetched), the lock files'
+# shared crates equal and the declared rust-version true (scripts/check-deps.py). Clippy's
+# incompatible_msrv lint, part of -D warnings, holds our own code to that rust-version.
+check_deps() {
+  log "dependency hygiene (cargo-machete, cargo-deny, lock files, rust-version)"
+  cargo machete
+  for manifest in Cargo.toml wasm-search/Cargo.toml wasm-encoder/Cargo.toml; do
+    cargo deny --log-level error --manifest-path "$manifest" check bans licenses sources
+  done
+  if cargo deny fetch db >/dev/null 2>&1; then
+    cargo deny --manifest-path Cargo.toml check advisories
+  else
+    log "advisories not checked: the RustSec database cannot be fetched from here"
+  fi
+  python3 scripts/check-deps.py
+}
+
 # The wasm module into site-plugin/wasm/ (incremental; prints the sizes readers pay).
 build_wasm() {
   log "building the wasm module (wasm-pack, wasm-opt -Oz)"
@@ -112,7 +137,9 @@ disk_report() {
 
 run_tests() {
   setup
+  setup_checkers
   disk_report
+  check_deps
   log "cargo fmt --check"
   cargo fmt --all -- --check
   cargo fmt --manifest-path wasm-search/Cargo.toml -- --check

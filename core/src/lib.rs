@@ -27,7 +27,6 @@ pub mod search;
 pub mod term_rows;
 pub mod typos;
 pub mod vectors;
-pub mod wordpiece;
 
 pub use analyzer::{Analyzer, Token, TokenKind, ANALYZER_VERSION};
 pub use envelope::{ShardKind, FORMAT_VERSION};

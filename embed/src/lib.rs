@@ -5,12 +5,14 @@
 //! indexer embeds every chunk with it at build time, and the `aidocs-wasm-encoder` module runs this very
 //! code in Node and edge runtimes to embed queries exactly (`--encoder full`), so a query vector is
 //! the same computation on both sides. It does no I/O: callers hand it bytes (or a memory map).
-//! Tokenization is [`aidocs_core::wordpiece`], the code the browser's static encoder also uses.
+//! Tokenization is [`wordpiece`], BERT's uncased WordPiece with the model's own tokenizer's ids.
 
-use aidocs_core::wordpiece::WordPiece;
+pub mod wordpiece;
+
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
+use wordpiece::WordPiece;
 
 pub use candle_core;
 pub use candle_nn;
@@ -28,7 +30,7 @@ pub enum ModelError {
     #[error("config.json: not a BERT config: {0}")]
     Config(String),
     #[error("vocab.txt: {0}")]
-    Vocab(#[from] aidocs_core::wordpiece::VocabError),
+    Vocab(#[from] wordpiece::VocabError),
     #[error("model.safetensors: {0}")]
     Weights(String),
     #[error("embedding failed: {0}")]

@@ -2,7 +2,7 @@
 //! `aidocs-embed`, shared with the wasm encoder) for every chunk at build time and `--encoder full` queries.
 //!
 //! Here is a model directory (or none: we look in the usual places), give me unit vectors for texts.
-//! Tokenization is `aidocs_core::wordpiece`, the same code the browser's query encoder runs. Vectors are
+//! Tokenization is `aidocs_embed::wordpiece`, the same code the full query encoder runs. Vectors are
 //! cached by the hash of (model, text) in an append-only file beside the build cache, so a rebuild only
 //! embeds chunks whose text changed, and an interrupted build resumes where it stopped.
 
@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use aidocs_core::wordpiece::WordPiece;
 use aidocs_embed::candle_core::{DType, Device};
 use aidocs_embed::candle_nn::VarBuilder;
+use aidocs_embed::wordpiece::WordPiece;
 pub use aidocs_embed::{normalize, FullModel, MAX_TOKENS, MODEL_NAME};
 
 #[derive(Debug, thiserror::Error)]
@@ -100,8 +100,12 @@ impl Embedder {
         let vocab_text = std::fs::read_to_string(&vocab_path)
             .map_err(|e| bad(vocab_path.clone(), e.to_string()))?;
         let weights = dir.join("model.safetensors");
+        // The cache key of every vector: the model's config, vocabulary and weights, and the version of
+        // the tokenizer that turns a text into ids (a new tokenizer must not reuse old vectors).
         let mut hasher = blake3::Hasher::new();
+        hasher.update(&aidocs_embed::wordpiece::TOKENIZER_VERSION.to_le_bytes());
         hasher.update(config_text.as_bytes());
+        hasher.update(vocab_text.as_bytes());
         let mut f =
             std::fs::File::open(&weights).map_err(|e| bad(weights.clone(), e.to_string()))?;
         let mut buf = vec![0u8; 1 << 20];

@@ -99,7 +99,7 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
         line: 2,
         message: format!("frontmatter {m}"),
     })?;
-    let mut value: serde_yaml::Value = serde_yaml::from_str(yaml).map_err(|e| MdxError {
+    let mut value: serde_norway::Value = serde_norway::from_str(yaml).map_err(|e| MdxError {
         line: e.location().map_or(1, |l| l.line() + 1),
         message: format!("invalid YAML frontmatter: {e}"),
     })?;
@@ -108,31 +108,31 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
         line: 2,
         message: format!("invalid YAML frontmatter: {e}"),
     })?;
-    let serde_yaml::Value::Mapping(map) = value else {
+    let serde_norway::Value::Mapping(map) = value else {
         return Err(MdxError {
             line: 2,
             message: "frontmatter is not a `key: value` mapping".into(),
         });
     };
-    let get = |k: &str| map.get(serde_yaml::Value::String(k.into()));
+    let get = |k: &str| map.get(serde_norway::Value::String(k.into()));
     let string = |k: &str| -> Option<String> {
         match get(k)? {
-            serde_yaml::Value::String(s) => Some(s.clone()),
-            serde_yaml::Value::Number(n) => Some(n.to_string()),
-            serde_yaml::Value::Bool(b) => Some(b.to_string()),
+            serde_norway::Value::String(s) => Some(s.clone()),
+            serde_norway::Value::Number(n) => Some(n.to_string()),
+            serde_norway::Value::Bool(b) => Some(b.to_string()),
             _ => None,
         }
     };
     let flag = |k: &str| {
-        matches!(get(k), Some(serde_yaml::Value::Bool(true)))
+        matches!(get(k), Some(serde_norway::Value::Bool(true)))
             || string(k).as_deref() == Some("true")
     };
     let tags = match get("tags").or_else(|| get("keywords")) {
-        Some(serde_yaml::Value::Sequence(seq)) => seq
+        Some(serde_norway::Value::Sequence(seq)) => seq
             .iter()
             .filter_map(|v| v.as_str().map(str::to_owned))
             .collect(),
-        Some(serde_yaml::Value::String(s)) => s
+        Some(serde_norway::Value::String(s)) => s
             .split(',')
             .map(|t| t.trim().to_owned())
             .filter(|t| !t.is_empty())

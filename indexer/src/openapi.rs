@@ -315,7 +315,7 @@ pub fn parse_document(src: &str, path: &Path) -> Result<Value, (Option<usize>, S
     check_nesting(src).map_err(|m| (None, m))?;
     if is_yaml {
         // Merge keys (`<<: *internal`) carry declarations like any other key.
-        let mut v: serde_yaml::Value = serde_yaml::from_str(src)
+        let mut v: serde_norway::Value = serde_norway::from_str(src)
             .map_err(|e| (e.location().map(|l| l.line()), format!("invalid YAML: {e}")))?;
         v.apply_merge()
             .map_err(|e| (None, format!("invalid YAML: {e}")))?;

@@ -252,13 +252,13 @@ impl Declared {
 
     /// `visibility:` in a YAML mapping (frontmatter), merge keys already applied by the caller: every
     /// key that reads `visibility` without regard to case or spaces.
-    pub fn from_yaml(map: &serde_yaml::Mapping) -> Declared {
+    pub fn from_yaml(map: &serde_norway::Mapping) -> Declared {
         let mut out = Declared::Absent;
         for (k, v) in map {
             let key = match k {
-                serde_yaml::Value::String(s) => s.as_str(),
-                serde_yaml::Value::Tagged(t) => match &t.value {
-                    serde_yaml::Value::String(s) if is_key(s, "visibility") => {
+                serde_norway::Value::String(s) => s.as_str(),
+                serde_norway::Value::Tagged(t) => match &t.value {
+                    serde_norway::Value::String(s) if is_key(s, "visibility") => {
                         out = out.combine(Declared::Unreadable(
                             "a YAML tag on the `visibility` key".into(),
                         ));
@@ -272,21 +272,23 @@ impl Declared {
                 continue;
             }
             let d = match v {
-                serde_yaml::Value::String(s) => Declared::of_text(key, s),
-                serde_yaml::Value::Null => Declared::Unreadable(format!("`{key}` is empty (null)")),
-                serde_yaml::Value::Sequence(_) => {
+                serde_norway::Value::String(s) => Declared::of_text(key, s),
+                serde_norway::Value::Null => {
+                    Declared::Unreadable(format!("`{key}` is empty (null)"))
+                }
+                serde_norway::Value::Sequence(_) => {
                     Declared::Unreadable(format!("`{key}` is a list, not one value"))
                 }
-                serde_yaml::Value::Mapping(_) => {
+                serde_norway::Value::Mapping(_) => {
                     Declared::Unreadable(format!("`{key}` is a mapping, not one value"))
                 }
-                serde_yaml::Value::Tagged(_) => {
+                serde_norway::Value::Tagged(_) => {
                     Declared::Unreadable(format!("`{key}` carries a YAML tag"))
                 }
-                serde_yaml::Value::Bool(b) => {
+                serde_norway::Value::Bool(b) => {
                     Declared::Unreadable(format!("`{key}: {b}` is not public, internal or private"))
                 }
-                serde_yaml::Value::Number(n) => {
+                serde_norway::Value::Number(n) => {
                     Declared::Unreadable(format!("`{key}: {n}` is not public, internal or private"))
                 }
             };
@@ -652,7 +654,7 @@ mod tests {
     use super::*;
 
     fn yaml(s: &str) -> Declared {
-        let mut v: serde_yaml::Value = serde_yaml::from_str(s).unwrap();
+        let mut v: serde_norway::Value = serde_norway::from_str(s).unwrap();
         v.apply_merge().unwrap();
         Declared::from_yaml(v.as_mapping().unwrap())
     }

@@ -57,7 +57,7 @@ fn issue_24_operations_bound_and_paged_as_mintlify_does() {
     write(
         &site,
         "spec.yml",
-        &serde_yaml_text(&spec(
+        &yaml_text(&spec(
             "V1",
             &[("GET", "/v1/jobs", "listJobs", "List jobs", "Jobs")],
         )),
@@ -65,7 +65,7 @@ fn issue_24_operations_bound_and_paged_as_mintlify_does() {
     write(
         &site,
         "v2-spec.yaml",
-        &serde_yaml_text(&spec(
+        &yaml_text(&spec(
             "V2",
             &[
                 (
@@ -170,6 +170,6 @@ fn issue_24_operations_bound_and_paged_as_mintlify_does() {
 }
 
 /// JSON is valid YAML: the YAML specs here are JSON text under a .yml/.yaml name.
-fn serde_yaml_text(json: &str) -> String {
+fn yaml_text(json: &str) -> String {
     json.to_owned()
 }

@@ -1,16 +1,31 @@
 //! BERT's uncased WordPiece tokenizer (what all-MiniLM-L6-v2 was trained with), hand-written because
-//! the `tokenizers` crate costs hundreds of kilobytes in wasm. Both query encoders and the build-side
-//! document encoder run this same code, so a text maps to the same token ids everywhere.
+//! the `tokenizers` crate costs hundreds of kilobytes in wasm. The build-side document encoder and the
+//! full query encoder (Node and edge) run this same code, so a text maps to the same token ids
+//! everywhere, and to the ids the model's own `tokenizer.json` gives (the parity test,
+//! `tests/tests/issue_24_wordpiece_parity.rs`, checks every code point and every corpus we have).
 //!
-//! Steps, as Hugging Face's `BertNormalizer` + `BertPreTokenizer` + `WordPiece`: drop control
-//! characters and turn whitespace into spaces; put spaces around CJK ideographs; lowercase and strip
-//! accents (our analyzer's [`fold`](crate::analyzer::fold), which also applies compatibility forms);
-//! split on whitespace and punctuation; then greedy longest-match-first subwords with `##`
-//! continuations, `[UNK]` for a word with no match or longer than 100 characters.
+//! Steps, exactly as Hugging Face's `BertNormalizer` + `BertPreTokenizer` + `WordPiece`:
+//! 1. drop NUL, U+FFFD and every "other" character (Cc, Cf, Cn, Co, Cs; soft hyphens, zero-width
+//!    joiners) but tab, newline and carriage return, and turn whitespace into spaces;
+//! 2. put spaces around CJK ideographs;
+//! 3. canonical decomposition (NFD, never the compatibility forms: `ﬁ` stays one character) and drop
+//!    non-spacing marks (accents; spacing marks such as Devanagari's vowel signs stay);
+//! 4. lowercase, character by character;
+//! 5. split on whitespace and punctuation (ASCII punctuation and the Unicode P* categories);
+//! 6. greedy longest-match-first subwords with `##` continuations, `[UNK]` for a word with no match
+//!    or longer than 100 characters.
+//!
+//! The character classes and decompositions come from the crates `tokenizers` itself uses
+//! (`unicode_categories`, `unicode-normalization-alignments`): a newer Unicode table would be "more
+//! correct" and differ from the tokenizer the model was trained and published with.
 
 use std::collections::HashMap;
 
-use crate::analyzer::fold;
+use unicode_categories::UnicodeCategories;
+use unicode_normalization_alignments::UnicodeNormalization;
+
+/// Changes whenever this code may give other ids for a text: cached document vectors are keyed by it.
+pub const TOKENIZER_VERSION: u32 = 2;
 
 pub const CLS: &str = "[CLS]";
 pub const SEP: &str = "[SEP]";
@@ -149,61 +164,74 @@ impl WordPiece {
     }
 }
 
+/// CJK ideographs, the ranges Hugging Face's `BertNormalizer` spaces (its `0x2B920`, not Google's
+/// `0x2B820`, is kept: it is the oracle).
 fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0x20000..=0x2A6DF | 0x2A700..=0x2B73F
-        | 0x2B740..=0x2B81F | 0x2B820..=0x2CEAF | 0xF900..=0xFAFF | 0x2F800..=0x2FA1F)
+        | 0x2B740..=0x2B81F | 0x2B920..=0x2CEAF | 0xF900..=0xFAFF | 0x2F800..=0x2FA1F)
 }
 
-/// BERT's punctuation: ASCII symbol ranges plus Unicode punctuation (approximated by the general
-/// punctuation blocks and CJK punctuation, which covers what docs contain).
-fn is_punct(c: char) -> bool {
-    let v = c as u32;
-    (33..=47).contains(&v)
-        || (58..=64).contains(&v)
-        || (91..=96).contains(&v)
-        || (123..=126).contains(&v)
-        || matches!(v, 0xA1 | 0xA7 | 0xAB | 0xB6 | 0xB7 | 0xBB | 0xBF | 0x2010..=0x2027 | 0x2030..=0x205E | 0x3000..=0x303F | 0xFF01..=0xFF0F | 0xFF1A..=0xFF20 | 0xFF3B..=0xFF40 | 0xFF5B..=0xFF65)
+fn is_bert_whitespace(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r') || c.is_whitespace()
 }
 
-/// Normalized words and punctuation marks, in order.
-fn pre_tokenize(text: &str) -> Vec<String> {
-    let mut spaced = String::with_capacity(text.len() + 8);
+/// Removed by the cleaning step: BERT's "control", every general category C* but tab, newline and
+/// carriage return (which are whitespace).
+fn is_bert_control(c: char) -> bool {
+    !matches!(c, '\t' | '\n' | '\r') && c.is_other()
+}
+
+fn is_bert_punct(c: char) -> bool {
+    c.is_ascii_punctuation() || c.is_punctuation()
+}
+
+/// The text as BERT's normalizer leaves it: cleaned, CJK spaced, decomposed without non-spacing
+/// marks, lowercased.
+fn normalize(text: &str) -> String {
+    let mut cleaned = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if c == '\0' || c == '\u{FFFD}' || (c.is_control() && !c.is_whitespace()) {
+        if c == '\0' || c == '\u{FFFD}' || is_bert_control(c) {
             continue;
         }
-        if c.is_whitespace() {
-            spaced.push(' ');
+        if is_bert_whitespace(c) {
+            cleaned.push(' ');
         } else if is_cjk(c) {
-            spaced.push(' ');
-            spaced.push(c);
-            spaced.push(' ');
+            cleaned.push(' ');
+            cleaned.push(c);
+            cleaned.push(' ');
         } else {
-            spaced.push(c);
+            cleaned.push(c);
         }
     }
+    let mut out = String::with_capacity(cleaned.len());
+    // The fork yields each character with its alignment change, which we do not need.
+    for (c, _) in cleaned.nfd().filter(|(c, _)| !c.is_mark_nonspacing()) {
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+/// Words and punctuation marks of the normalized text, in order.
+fn pre_tokenize(text: &str) -> Vec<String> {
     let mut words = Vec::new();
-    for raw in spaced.split(' ').filter(|w| !w.is_empty()) {
-        let folded = fold(raw);
-        let mut cur = String::new();
-        for c in folded.chars() {
-            if c.is_whitespace() {
-                if !cur.is_empty() {
-                    words.push(std::mem::take(&mut cur));
-                }
-            } else if is_punct(c) {
-                if !cur.is_empty() {
-                    words.push(std::mem::take(&mut cur));
-                }
-                words.push(c.to_string());
-            } else {
-                cur.push(c);
+    let mut cur = String::new();
+    for c in normalize(text).chars() {
+        if c.is_whitespace() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
             }
+        } else if is_bert_punct(c) {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            words.push(c.to_string());
+        } else {
+            cur.push(c);
         }
-        if !cur.is_empty() {
-            words.push(cur);
-        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
     }
     words
 }
@@ -246,6 +274,27 @@ mod tests {
         assert_eq!(w.encode("the token", 512), [2, 4, 6, 3]);
         assert_eq!(w.encode("the token the token", 4), [2, 4, 6, 3]);
         assert_eq!(w.encode("", 8), [2, 3]);
+    }
+
+    /// Issue 24: BERT's normalizer, not our analyzer's folding: format characters go, compatibility
+    /// forms stay, only non-spacing marks are stripped, punctuation is every P* category.
+    #[test]
+    fn issue_24_normalizes_as_bert_does() {
+        // Soft hyphen and zero-width joiner (Cf) are removed, so the word is whole again.
+        assert_eq!(normalize("re\u{AD}fresh to\u{200D}ken"), "refresh token");
+        // A ligature and a full-width letter have only compatibility decompositions: kept.
+        assert_eq!(normalize("\u{FB01}x \u{FF21}"), "\u{FB01}x \u{FF41}");
+        // The virama (Mn) goes, the vowel sign (Mc) stays; a precomposed accent is stripped.
+        assert_eq!(
+            normalize("\u{938}\u{94D}\u{925}\u{93E} Caf\u{E9}"),
+            "\u{938}\u{925}\u{93E} cafe"
+        );
+        // Hangul syllables decompose to their jamo.
+        assert_eq!(normalize("\u{D55C}"), "\u{1112}\u{1161}\u{11AB}");
+        assert_eq!(
+            pre_tokenize("a\u{2026}b \u{FF0C}c"),
+            ["a", "\u{2026}", "b", "\u{FF0C}", "c"]
+        );
     }
 
     #[test]
