@@ -201,6 +201,9 @@ pub fn chunk_markdown(
                     flush(&mut para, &mut sections);
                 }
             }
+            // An item's own text ends where its nested list begins (`begins` + `Parameters` are two
+            // words, as the rendered list shows them).
+            Event::Start(Tag::List(_)) if heading.is_none() => flush(&mut para, &mut sections),
             Event::Start(Tag::Image { title, .. }) => {
                 para.push_str(&title);
                 para.push(' ');
@@ -305,7 +308,7 @@ fn heading_level(l: HeadingLevel) -> u8 {
     }
 }
 
-fn strip_html(h: &str) -> String {
+pub(crate) fn strip_html(h: &str) -> String {
     let mut out = String::new();
     let mut in_tag = false;
     for c in h.chars() {
@@ -325,6 +328,18 @@ fn strip_html(h: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 24: an item's text and its nested list are separate words.
+    #[test]
+    fn issue_24_nested_list_items_do_not_glue_words() {
+        let md = "- **on_turn_started**: When a new turn begins\n  - Parameters: turn_number\n";
+        let chunks = chunk_markdown("T", "", md, ChunkConfig::default());
+        let body = &chunks[0].body;
+        assert!(
+            body.contains("begins") && !body.contains("beginsParameters"),
+            "{body}"
+        );
+    }
 
     #[test]
     fn issue_24_anchors_keep_marks_and_drop_other_numbers() {

@@ -4,14 +4,18 @@
 //! Then `serve` shows it.
 //!
 //! This is a preview of what the search box does on a real site, not a site generator: page bodies are
-//! the indexed text (paragraphs and code), not the full MDX rendering.
+//! rendered from the Markdown the index was cut from (components reduced to their text and visible
+//! attributes), under the site's name, logo and primary colour from `docs.json`.
+
+mod render;
 
 use std::path::{Component, Path, PathBuf};
 
 use crate::assets::{install, locate, AssetsError, UI_DIR};
 use crate::build::{build, BuildError, BuildOptions, BuildSummary};
-use crate::ingest::{ingest, parse_isolated, IngestOptions, Site, Source};
+use crate::ingest::{ingest, parse_isolated_with_markdown, IngestOptions, Site, Source};
 use crate::model::{Page, Visibility};
+use crate::site::Branding;
 use crate::visibility::Declared;
 
 /// Where the index and the assets go inside the demo directory.
@@ -132,119 +136,102 @@ fn write_page(out: &Path, url: &str, html: &str) -> Result<bool, DemoError> {
     Ok(true)
 }
 
-/// One sidebar entry: a link when [`href`] allows one, plain text otherwise.
-fn nav_item(url: &str, inner: &str, current: bool) -> String {
-    match href(url) {
-        Some(h) => {
-            let cur = if current {
-                " aria-current=\"page\""
-            } else {
-                ""
-            };
-            format!("<li><a href=\"{}\"{cur}>{inner}</a></li>", esc(h))
-        }
-        None => format!("<li><span>{inner}</span></li>"),
-    }
-}
-
-fn sidebar(pages: &[(usize, Page)], current: &str) -> String {
-    let mut html = String::from("<nav class=\"sidebar\" aria-label=\"Documentation\">");
-    let mut last_group: Option<String> = None;
-    for (_, p) in pages {
-        let group = p.breadcrumb.join(" › ");
-        if last_group.as_deref() != Some(group.as_str()) {
-            if last_group.is_some() {
-                html.push_str("</ul>");
-            }
-            html.push_str(&format!("<h4>{}</h4><ul>", esc(&group)));
-            last_group = Some(group);
-        }
-        let badge = p
-            .api
-            .as_ref()
-            .map(|a| {
-                format!(
-                    "<span class=\"m {}\">{}</span> ",
-                    esc(&a.method.to_ascii_lowercase()),
-                    esc(&a.method)
-                )
-            })
-            .unwrap_or_default();
-        html.push_str(&nav_item(
-            &p.url,
-            &format!("{badge}{}", esc(&p.title)),
-            p.url == current,
-        ));
-    }
-    if last_group.is_some() {
-        html.push_str("</ul>");
-    }
-    html.push_str("</nav>");
-    html
-}
-
-fn paragraphs(text: &str) -> String {
-    text.split("\n\n")
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| format!("<p>{}</p>", esc(p)))
-        .collect()
-}
-
-fn article(p: &Page) -> String {
-    let mut html = format!("<article><h1>{}</h1>", esc(&p.title));
-    if let Some(api) = &p.api {
-        html.push_str(&format!(
-            "<p class=\"endpoint\"><span class=\"m {}\">{}</span> <code>{}</code></p>",
-            esc(&api.method.to_ascii_lowercase()),
-            esc(&api.method),
-            esc(&api.path)
-        ));
-    }
-    for c in &p.chunks {
-        if !c.anchor.is_empty() {
-            let level = if c.heading_path.len() > 1 { 3 } else { 2 };
-            html.push_str(&format!(
-                "<h{level} id=\"{}\"><a href=\"#{}\">{}</a></h{level}>",
-                esc(&c.anchor),
-                esc(&c.anchor),
-                esc(&c.title)
-            ));
-        }
-        html.push_str(&paragraphs(&c.body));
-        if !c.code.trim().is_empty() {
-            html.push_str(&format!("<pre><code>{}</code></pre>", esc(c.code.trim())));
-        }
-    }
-    html.push_str("</article>");
-    html
-}
-
+/// The demo's style; `--primary` is the site's `colors.primary`.
 const CSS: &str = "body{margin:0;font:16px/1.6 system-ui,sans-serif;color:#111827;background:#fff}\
-header{display:flex;gap:1rem;align-items:center;padding:.6rem 1.2rem;border-bottom:1px solid #e5e7eb;position:sticky;top:0;background:#fff}\
-header .brand{font-weight:700;margin-right:auto;color:inherit;text-decoration:none}header aidocs-search{width:320px}\
-.layout{display:grid;grid-template-columns:260px 1fr;max-width:1200px;margin:0 auto}\
-.sidebar{padding:1rem;border-right:1px solid #e5e7eb;font-size:.92rem}.sidebar h4{margin:1rem 0 .3rem;font-size:.75rem;text-transform:uppercase;color:#6b7280}\
-.sidebar ul{list-style:none;margin:0;padding:0}.sidebar a{display:block;padding:.2rem .4rem;color:#374151;text-decoration:none;border-radius:6px}\
-.sidebar a[aria-current]{background:#eff6ff;color:#1d4ed8}article{padding:1rem 2.5rem;min-width:0}\
-h2 a,h3 a{color:inherit;text-decoration:none}pre{background:#f3f4f6;padding:.8rem;border-radius:8px;overflow:auto}\
+header{display:flex;gap:1rem;align-items:center;padding:.6rem 1.2rem;border-bottom:1px solid #e5e7eb;position:sticky;top:0;background:#fff;z-index:1}\
+header .brand{display:flex;gap:.5rem;align-items:center;font-weight:700;margin-right:auto;color:inherit;text-decoration:none}\
+header .brand img{height:28px;width:auto}header aidocs-search{width:320px}\
+.layout{display:grid;grid-template-columns:270px 1fr;max-width:1240px;margin:0 auto}\
+.sidebar{padding:1rem;border-right:1px solid #e5e7eb;font-size:.92rem}.sidebar h4{margin:1.2rem 0 .3rem;font-size:.75rem;text-transform:uppercase;color:#6b7280}\
+.sidebar ul{list-style:none;margin:0;padding:0}.sidebar ul ul{margin-left:.7rem;padding-left:.5rem;border-left:1px solid #e5e7eb}\
+.sidebar .group>span{display:block;padding:.3rem .4rem .1rem;font-weight:600;color:#374151}\
+.sidebar a{display:block;padding:.2rem .4rem;color:#374151;text-decoration:none;border-radius:6px}\
+.sidebar a[aria-current]{background:color-mix(in srgb,var(--primary) 12%,#fff);color:var(--primary);font-weight:600}\
+article{padding:1rem 2.5rem;min-width:0}article a{color:var(--primary)}\
+pre{background:#f3f4f6;padding:.8rem;border-radius:8px;overflow:auto}code{font-size:.9em}\
+table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #e5e7eb;padding:.35rem .6rem;text-align:left}th{background:#f9fafb}\
+blockquote{margin:1rem 0;padding:.2rem 1rem;border-left:3px solid var(--primary);background:#f9fafb}\
 .m{font:600 .7rem ui-monospace,monospace;color:#fff;background:#6b7280;border-radius:4px;padding:.05rem .3rem}\
 .m.get{background:#059669}.m.post{background:#2563eb}.m.put,.m.patch{background:#d97706}.m.delete{background:#dc2626}\
-:target{background:#fef9c3}";
+:target{scroll-margin-top:4rem;background:#fef9c3}";
 
-fn page_html(site_name: &str, p: &Page, nav: &str, api_base: &str) -> String {
+/// How the demo presents the site: its name, and the logo copied into the demo (site-relative URL).
+struct Brand {
+    name: String,
+    logo_url: Option<String>,
+    primary: String,
+}
+
+fn page_html(brand: &Brand, p: &Page, nav: &str, article: &str, api_base: &str) -> String {
+    let logo = brand
+        .logo_url
+        .as_deref()
+        .map(|u| format!("<img src=\"{}\" alt=\"\">", esc(u)))
+        .unwrap_or_default();
     format!(
         "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
-<title>{title} · {site}</title><style>{CSS}</style>\
+<title>{title} · {site}</title><style>:root{{--primary:{primary}}}{CSS}</style>\
 <script type=\"module\" src=\"/{INDEX_DIR}/{UI_DIR}/dist/element.js\"></script></head><body>\
-<header><a class=\"brand\" href=\"/\">{site}</a><aidocs-search index=\"/{INDEX_DIR}/\" api-base=\"{api}\" placeholder=\"Search docs\"></aidocs-search></header>\
+<header><a class=\"brand\" href=\"/\">{logo}<span>{site}</span></a><aidocs-search index=\"/{INDEX_DIR}/\" api-base=\"{api}\" placeholder=\"Search docs\"></aidocs-search></header>\
 <div class=\"layout\">{nav}{article}</div></body></html>\n",
         title = esc(&p.title),
         lang = esc(p.language.as_deref().unwrap_or("en")),
-        site = esc(site_name),
+        site = esc(&brand.name),
+        primary = esc(&brand.primary),
         api = esc(api_base),
-        article = article(p),
     )
+}
+
+/// Where the demo puts the site's logo.
+const BRAND_DIR: &str = "_brand";
+
+/// The site's branding for the demo: `docs.json`'s name (else the folder's), primary colour (else a
+/// neutral blue), and its logo copied into `out/_brand/` when it is an image file inside the site that
+/// no visibility rule withholds.
+fn brand(site_dir: &Path, site: Option<&Site>, out: &Path) -> Result<Brand, DemoError> {
+    let branding = site.map(|s| s.branding.clone()).unwrap_or_default();
+    let Branding {
+        name,
+        logo,
+        primary,
+    } = branding;
+    let name = name.unwrap_or_else(|| {
+        site_dir
+            .file_name()
+            .map(|n| n.to_string_lossy().replace('-', " "))
+            .unwrap_or_else(|| "Docs".into())
+    });
+    let mut logo_url = None;
+    if let (Some(site), Some(logo)) = (site, logo) {
+        let ext = Path::new(&logo)
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .filter(|e| matches!(e.as_str(), "svg" | "png" | "jpg" | "jpeg" | "webp" | "gif"));
+        let file = site.root.resolve(&site.root.root.join(&logo)).ok();
+        if let (Some(ext), Some(file)) = (ext, file) {
+            let public = Declared::from_glob(site.rules.for_path(&file.rel)).visibility()
+                == Visibility::Public;
+            if public {
+                let dir = out.join(BRAND_DIR);
+                let planted = std::fs::symlink_metadata(&dir).is_ok_and(|m| !m.is_dir());
+                let bytes = std::fs::read(&file.path).ok().filter(|_| !planted);
+                if let Some(bytes) = bytes {
+                    std::fs::create_dir_all(&dir).map_err(|source| DemoError::Write {
+                        path: dir.clone(),
+                        source,
+                    })?;
+                    write(&dir.join(format!("logo.{ext}")), &bytes)?;
+                    logo_url = Some(format!("/{BRAND_DIR}/logo.{ext}"));
+                }
+            }
+        }
+    }
+    Ok(Brand {
+        name,
+        logo_url,
+        primary: primary.unwrap_or_else(|| "#1d4ed8".into()),
+    })
 }
 
 /// Renders `site` into `out`, builds its public index into `out/_search`, copies the assets from `plugin`
@@ -269,7 +256,7 @@ pub fn render_demo(
         ..IngestOptions::new(Visibility::Public)
     };
     let ingested = ingest(site, &ingest_opts).map_err(BuildError::Input)?;
-    let mut pages: Vec<(usize, Page)> = ingested
+    let mut pages: Vec<(usize, Page, String)> = ingested
         .pending
         .iter()
         .filter_map(|p| {
@@ -280,17 +267,26 @@ pub fn render_demo(
                 _ => usize::MAX,
             };
             // A page whose parse fails is left out here as the build left it out.
-            let page = parse_isolated(p, ingested.site.as_ref(), &ingest_opts)
-                .ok()?
-                .0;
-            Some((order, page))
+            let (page, markdown, _) =
+                parse_isolated_with_markdown(p, ingested.site.as_ref(), &ingest_opts).ok()?;
+            // A JSONL record is plain text, not Markdown: every ASCII punctuation mark is escaped
+            // (CommonMark's backslash escapes), so its paragraphs render as they are written.
+            let markdown = match p.source {
+                Source::Record { .. } => markdown
+                    .chars()
+                    .flat_map(|c| {
+                        (c.is_ascii_punctuation().then_some('\\'))
+                            .into_iter()
+                            .chain([c])
+                    })
+                    .collect(),
+                _ => markdown,
+            };
+            Some((order, page, markdown))
         })
         .collect();
     pages.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.url.cmp(&b.1.url)));
-    let site_name = site
-        .file_name()
-        .map(|n| n.to_string_lossy().replace('-', " "))
-        .unwrap_or_else(|| "Docs".into());
+    let brand = brand(site, ingested.site.as_ref(), out)?;
     let api_base = ingested
         .site
         .as_ref()
@@ -298,15 +294,22 @@ pub fn render_demo(
         .unwrap_or_else(|| "https://api.example.com".into());
     // A page whose URL is not a plain site-relative path (a JSONL record may say `javascript:…`,
     // `data:…` or `/../..`) is not written, and the sidebar shows it without a link.
-    for (_, p) in &pages {
+    let in_order: Vec<&Page> = pages.iter().map(|(_, p, _)| p).collect();
+    for (_, p, markdown) in &pages {
         if page_dirs(&p.url).is_none() {
             continue;
         }
-        let html = page_html(&site_name, p, &sidebar(&pages, &p.url), &api_base);
+        let html = page_html(
+            &brand,
+            p,
+            &render::sidebar(&in_order, &p.url),
+            &render::article(p, markdown),
+            &api_base,
+        );
         write_page(out, &p.url, &html)?;
     }
     if !out.join("index.html").exists() {
-        if let Some((_, first)) = pages.iter().find(|(_, p)| page_dirs(&p.url).is_some()) {
+        if let Some((_, first, _)) = pages.iter().find(|(_, p, _)| page_dirs(&p.url).is_some()) {
             let html = format!(
                 "<!doctype html><meta http-equiv=\"refresh\" content=\"0; url={0}\"><a href=\"{0}\">{1}</a>\n",
                 esc(&first.url),
@@ -360,6 +363,7 @@ mod tests {
                 root,
                 rules,
                 operations,
+                branding: Default::default(),
             }
         };
         let public =
@@ -413,7 +417,7 @@ mod tests {
         ] {
             assert_eq!(href(bad), None, "{bad:?} is linked");
             assert_eq!(page_dirs(bad), None, "{bad:?} gets a file");
-            let item = nav_item(bad, "Title", false);
+            let item = render::nav_link(&render::test_page("Title", bad, &[]), "/");
             assert!(!item.contains("<a") && !item.contains("href"), "{item}");
         }
         assert_eq!(page_dirs("/guides/intro/"), Some(vec!["guides", "intro"]));
@@ -427,7 +431,7 @@ mod tests {
         assert_eq!(href("HTTP://example.com/"), Some("HTTP://example.com/"));
         assert_eq!(page_dirs("https://example.com/a"), None);
         assert_eq!(
-            nav_item("/a\"b", "T", true),
+            render::nav_link(&render::test_page("T", "/a\"b", &[]), "/a\"b"),
             "<li><a href=\"/a&quot;b\" aria-current=\"page\">T</a></li>"
         );
 

@@ -60,6 +60,7 @@ pub struct Site {
     /// The loaded specs' operations: an include bound to one (`openapi:` in its frontmatter) takes
     /// its visibility.
     pub operations: LoadedOperations,
+    pub branding: crate::site::Branding,
 }
 
 impl Site {
@@ -737,6 +738,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         root: site_root,
         rules,
         operations,
+        branding: std::mem::take(&mut config.branding),
     });
     Ok(out)
 }
@@ -856,7 +858,22 @@ pub fn parse_isolated(
     site: Option<&Site>,
     opts: &IngestOptions,
 ) -> Result<(Page, Vec<Diagnostic>), Diagnostic> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse(p, site, opts))).map_err(|e| {
+    isolated(p, || parse(p, site, opts))
+}
+
+/// [`parse_isolated`] that also returns the Markdown the page's chunks were cut from (its MDX as
+/// text, an operation's reference appended): what the demo renders.
+pub fn parse_isolated_with_markdown(
+    p: &Pending,
+    site: Option<&Site>,
+    opts: &IngestOptions,
+) -> Result<(Page, String, Vec<Diagnostic>), Diagnostic> {
+    isolated(p, || parse_with_markdown(p, site, opts))
+}
+
+/// Runs one page's parse so that a panic in it is that page's error, never the build's.
+fn isolated<T>(p: &Pending, parse: impl FnOnce() -> T) -> Result<T, Diagnostic> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(parse)).map_err(|e| {
         let why = e
             .downcast_ref::<String>()
             .map(String::as_str)
@@ -879,8 +896,18 @@ pub fn parse_isolated(
 
 /// Parses a pending page into chunks. Warnings (missing snippets) are returned alongside.
 pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, Vec<Diagnostic>) {
+    let (page, _, warnings) = parse_with_markdown(p, site, opts);
+    (page, warnings)
+}
+
+/// [`parse`], with the Markdown the chunks were cut from.
+pub fn parse_with_markdown(
+    p: &Pending,
+    site: Option<&Site>,
+    opts: &IngestOptions,
+) -> (Page, String, Vec<Diagnostic>) {
     let mut warnings = Vec::new();
-    let page = match &p.source {
+    let (page, markdown) = match &p.source {
         Source::Mdx {
             rel,
             text,
@@ -939,7 +966,7 @@ pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, V
             }
             let (breadcrumb, group, language, version) = nav_fields(nav);
             let language = fm.language.clone().or(language);
-            Page {
+            let page = Page {
                 id: p.id.clone(),
                 url: page_url(&p.id),
                 title,
@@ -958,13 +985,15 @@ pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, V
                 chunks,
                 source: rel.clone(),
                 includes,
-            }
+            };
+            (page, markdown)
         }
         Source::Operation { op, spec, nav, url } => {
             let title = op.title();
             let mut keys = vec![exact_key(EXACT_TITLE_PREFIX, &title)];
             api_keys(op, &mut keys);
-            let mut chunks = chunk_markdown(&title, "", &op.markdown(opts.audience), opts.chunk);
+            let markdown = op.markdown(opts.audience);
+            let mut chunks = chunk_markdown(&title, "", &markdown, opts.chunk);
             chunks[0].code = format!(
                 "{} {} {}\n{}",
                 op.method, op.path, op.operation_id, chunks[0].code
@@ -977,7 +1006,7 @@ pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, V
                 }
                 group = Some(breadcrumb.join(" > "));
             }
-            Page {
+            let page = Page {
                 id: p.id.clone(),
                 url: url.clone(),
                 title,
@@ -992,7 +1021,8 @@ pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, V
                 chunks,
                 source: spec.clone(),
                 includes: Vec::new(),
-            }
+            };
+            (page, markdown)
         }
         Source::Record { record, file, line } => {
             let title = if record.title.trim().is_empty() {
@@ -1015,7 +1045,7 @@ pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, V
                     ..Default::default()
                 })
                 .collect();
-            Page {
+            let page = Page {
                 id: p.id.clone(),
                 url: record.url.clone().unwrap_or_else(|| format!("#{}", p.id)),
                 title: title.clone(),
@@ -1034,10 +1064,11 @@ pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, V
                 chunks,
                 source: format!("{file}:{line}"),
                 includes: Vec::new(),
-            }
+            };
+            (page, paras.join("\n\n"))
         }
     };
-    (page, warnings)
+    (page, markdown, warnings)
 }
 
 #[cfg(test)]

@@ -39,6 +39,33 @@ const TEXT_ATTRIBUTES: &[&str] = &[
     "tip",
 ];
 
+/// Visible attribute values as one Markdown paragraph that reads as the values do: whitespace
+/// collapsed, in bold (a title or label stands apart from the text under it, as Mintlify shows it)
+/// unless the text has emphasis marks of its own; then a start that Markdown would take for a list,
+/// heading, quote, fence or table (`title="1. Platform IP"`) is escaped, so `1.` stays text.
+fn attribute_paragraph(texts: &[&str]) -> String {
+    let joined = texts
+        .iter()
+        .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join(" — ");
+    if !joined.contains(['*', '_', '`', '\\', '<', '[', '!']) {
+        return format!("**{joined}**");
+    }
+    let digits = joined.bytes().take_while(u8::is_ascii_digit).count();
+    let at = if digits > 0 && matches!(joined.as_bytes().get(digits), Some(b'.' | b')')) {
+        Some(digits)
+    } else if joined.starts_with(['#', '>', '-', '+', '*', '=', '|', '`', '~', '<', '_']) {
+        Some(0)
+    } else {
+        None
+    };
+    match at {
+        Some(i) => format!("{}\\{}", &joined[..i], &joined[i..]),
+        None => joined,
+    }
+}
+
 /// Parsed frontmatter fields we use.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Frontmatter {
@@ -661,7 +688,7 @@ fn convert_tag(
         .collect();
     if !texts.is_empty() {
         out.push_str("\n\n");
-        out.push_str(&texts.join(" — "));
+        out.push_str(&attribute_paragraph(&texts));
         out.push_str("\n\n");
     } else if is_block_tag(&parsed.name) {
         out.push('\n');
@@ -1063,6 +1090,21 @@ mod tests {
             !out.contains("hiddeneight"),
             "a span never crosses a blank line: {out}"
         );
+    }
+
+    /// Issue 24: an attribute that starts like a list or a heading is text (`1.` is not lost).
+    #[test]
+    fn issue_24_attribute_text_is_never_read_as_markdown_structure() {
+        let out = md("<Accordion title=\"1. Platform IP ownership\">\nBody.\n</Accordion>\n<Card title=\"# Not a heading\" />\n<Card title=\"1. *starred*\" />\n");
+        let chunks =
+            crate::chunk::chunk_markdown("T", "", &out, crate::chunk::ChunkConfig::default());
+        let text: String = chunks
+            .iter()
+            .map(|c| format!("{} {}", c.title, c.body))
+            .collect();
+        assert!(text.contains("1. Platform IP ownership"), "{text}");
+        assert!(text.contains("# Not a heading"), "{text}");
+        assert!(text.contains("1. starred"), "{text}");
     }
 
     #[test]

@@ -27,10 +27,57 @@ impl NavEntry {
     }
 }
 
+/// How the site presents itself (`docs.json`/`mint.json`: `name`, `logo`, `colors.primary`), for
+/// the demo, which should look like the site a team knows. Values that are not what they claim (a
+/// colour that is not `#rgb`/`#rrggbb`, a logo that is not a site-relative path) are dropped.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Branding {
+    pub name: Option<String>,
+    /// The light-mode logo, site-relative as written (`logo/light.svg`).
+    pub logo: Option<String>,
+    /// `#rrggbb` or `#rgb`.
+    pub primary: Option<String>,
+}
+
+impl Branding {
+    fn from_config(value: &Value) -> Branding {
+        let name = value
+            .get("name")
+            .and_then(Value::as_str)
+            .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|s| !s.is_empty() && s.chars().count() <= 80);
+        let logo = match value.get("logo") {
+            Some(Value::String(s)) => Some(s.as_str()),
+            Some(v) => v
+                .get("light")
+                .or_else(|| v.get("dark"))
+                .and_then(Value::as_str),
+            None => None,
+        }
+        .and_then(|s| normalize_rel(s.trim_start_matches('/')))
+        .filter(|s| !s.is_empty());
+        let primary = value
+            .get("colors")
+            .and_then(|c| c.get("primary"))
+            .and_then(Value::as_str)
+            .filter(|c| {
+                let hex = c.strip_prefix('#').unwrap_or("");
+                matches!(hex.len(), 3 | 6) && hex.bytes().all(|b| b.is_ascii_hexdigit())
+            })
+            .map(str::to_owned);
+        Branding {
+            name,
+            logo,
+            primary,
+        }
+    }
+}
+
 /// What the site configuration says.
 #[derive(Debug, Default)]
 pub struct SiteConfig {
     pub config_file: Option<String>,
+    pub branding: Branding,
     /// Page key (site-relative, normalised, without extension) → navigation entry (first wins).
     pub pages: BTreeMap<String, NavEntry>,
     /// Operations listed in navigation as `"[spec ]METHOD /path"`: key `METHOD /path`. Mintlify
@@ -78,6 +125,7 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
         }
         let (_, value) = read_json(site, name, "site configuration")?;
         cfg.config_file = Some(name.to_owned());
+        cfg.branding = Branding::from_config(&value);
         let mut walker = NavWalker {
             site,
             refs: 0,

@@ -144,6 +144,25 @@ async function finalResults(page, q) {
   await settle(page);
 }
 
+test('issue 24: the demo page shows what the site shows (code in place, nested navigation, the site\'s name)', async () => {
+  const { page, context } = await newPage();
+  await page.goto(`${base}/quickstart`);
+  // Code blocks are rendered where the page has them, with their language, between the prose.
+  const blocks = await page.locator('article pre code[class^="language-"]').count();
+  assert.ok(blocks >= 1, 'no code block with a language in the article');
+  const order = await page.evaluate(() => {
+    const nodes = [...document.querySelectorAll('article > *')].map((n) => n.tagName);
+    return { first: nodes.indexOf('PRE'), last: nodes.lastIndexOf('P') };
+  });
+  assert.ok(order.first > 0 && order.first < order.last, `code is not between the prose: ${JSON.stringify(order)}`);
+  // docs.json's name, and a group nested inside its parent (Security > Advanced), not split around it.
+  assert.equal(await page.locator('header .brand span').textContent(), 'Acme API');
+  assert.equal(await page.locator('.sidebar h4', { hasText: 'Guides' }).count(), 1);
+  assert.equal(await page.locator('.sidebar .group .group > span', { hasText: 'Advanced' }).count(), 1);
+  await page.screenshot({ path: join(artifacts, 'demo-page.png'), fullPage: true });
+  await context.close();
+});
+
 test('Ctrl+K, typing key by key, grouped results, keyboard to a section, landing on page#anchor', async () => {
   const { page, net, context } = await newPage();
   await page.goto(`${base}/quickstart/`);
