@@ -166,3 +166,150 @@ fn issue_24_openapi_and_shard_decoders_never_panic() {
         panic!("{e}");
     }
 }
+
+/// Navigation keys Mintlify reads, and values that are not what they should be.
+const NAV_KEYS: &[&str] = &[
+    "navigation",
+    "tabs",
+    "tab",
+    "groups",
+    "group",
+    "pages",
+    "anchors",
+    "anchor",
+    "versions",
+    "version",
+    "languages",
+    "language",
+    "dropdowns",
+    "dropdown",
+    "products",
+    "menu",
+    "item",
+    "openapi",
+    "directory",
+    "$ref",
+    "href",
+    "hidden",
+    "api",
+    "source",
+    "visibility",
+    "name",
+];
+
+/// A JSON value built from navigation keys, page names, `$ref`s to the generated files (cycles
+/// included) and odd scalars, nested up to eight levels.
+fn nav_value() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        prop::sample::select(vec![
+            "index",
+            "a/b",
+            "../outside",
+            "/abs",
+            "GET /x",
+            "spec.json GET /x",
+            "nav1.json",
+            "nav2.json",
+            "",
+            "%2e%2e/x",
+            "a\u{0}b",
+            "snippets/s",
+            "é/ü",
+        ])
+        .prop_map(|s| Value::String(s.to_owned())),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| Value::Number(n.into())),
+        Just(Value::Null),
+    ];
+    leaf.prop_recursive(8, 256, 6, |inner| {
+        let labels = prop::sample::select(vec![
+            "group", "tab", "anchor", "version", "language", "dropdown", "item", "product",
+        ]);
+        let lists = prop::sample::select(vec![
+            "pages",
+            "groups",
+            "tabs",
+            "anchors",
+            "versions",
+            "languages",
+            "dropdowns",
+            "products",
+            "menu",
+        ]);
+        let odd = prop::collection::vec((prop::sample::select(NAV_KEYS), inner.clone()), 0..3);
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            // A navigation element as Mintlify writes one: a label, a list, odd extra keys.
+            (
+                labels,
+                inner.clone(),
+                lists,
+                prop::collection::vec(inner.clone(), 0..6),
+                odd
+            )
+                .prop_map(|(label, name, list, items, odd)| {
+                    let mut m = serde_json::Map::new();
+                    for (k, v) in odd {
+                        m.insert(k.to_owned(), v);
+                    }
+                    m.insert(label.to_owned(), name);
+                    m.insert(list.to_owned(), Value::Array(items));
+                    Value::Object(m)
+                }),
+            prop::sample::select(vec!["nav1.json", "nav2.json", "../x.json", "docs.json"])
+                .prop_map(|r| serde_json::json!({ "$ref": r })),
+        ]
+    })
+}
+
+/// Issue 24: the navigation reader (`docs.json`, `mint.json`, `$ref` files that point at each other)
+/// never panics on arbitrary structures, and what it lists is bounded by what it was given.
+#[test]
+fn issue_24_navigation_never_panics_and_stays_bounded() {
+    let (mut runner, cases, seed) = runner(500);
+    let dir = tempfile::tempdir().unwrap();
+    let (loaded, listed_total) = (std::cell::Cell::new(0u32), std::cell::Cell::new(0usize));
+    let result = runner.run(
+        &(nav_value(), nav_value(), nav_value(), any::<bool>()),
+        |(config, ref1, ref2, legacy)| {
+            let root = dir.path().join("site");
+            let _ = std::fs::remove_dir_all(&root);
+            std::fs::create_dir_all(&root).unwrap();
+            let name = if legacy { "mint.json" } else { "docs.json" };
+            let config = serde_json::json!({ "navigation": config, "openapi": "spec.json" });
+            let texts = [
+                (name, config.to_string()),
+                ("nav1.json", ref1.to_string()),
+                ("nav2.json", ref2.to_string()),
+            ];
+            for (file, text) in &texts {
+                std::fs::write(root.join(file), text).unwrap();
+            }
+            let input: usize = texts.iter().map(|(_, t)| t.len()).sum();
+            let site = SiteRoot::new(&root, 1 << 20).unwrap();
+            if let Ok(cfg) = aidocs_index::site::load_site(&site) {
+                // Each `$ref` file may be read more than once (a reference in several places), but
+                // what comes out is bounded by what went in, never multiplied by nesting.
+                let listed = cfg.pages.len() + cfg.operations.len() + cfg.openapi.len();
+                loaded.set(loaded.get() + 1);
+                listed_total.set(listed_total.get() + listed);
+                prop_assert!(
+                    listed <= 16 * input + 16,
+                    "{listed} entries from {input} bytes"
+                );
+            }
+            Ok(())
+        },
+    );
+    eprintln!(
+        "issue 24 property: {cases} generated navigations, seed {seed}: {} loaded, {} entries listed",
+        loaded.get(),
+        listed_total.get()
+    );
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    // Not vacuous: most generated configurations are read, and list pages.
+    assert!(loaded.get() * 2 > cases && listed_total.get() > cases as usize);
+}
