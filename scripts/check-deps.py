@@ -78,7 +78,9 @@ def check_locks(problems):
 
 
 def version_tuple(v):
-    return tuple(int(x) for x in v.split("."))
+    """`1.90` and `1.90.0` are the same version."""
+    parts = [int(x) for x in v.split(".")]
+    return tuple(parts + [0] * (3 - len(parts)))
 
 
 def check_msrv(problems):
@@ -86,7 +88,9 @@ def check_msrv(problems):
     newest = ("0", None)
     for manifest in ["Cargo.toml", "wasm-search/Cargo.toml", "wasm-encoder/Cargo.toml"]:
         run = subprocess.run(
-            ["cargo", "metadata", "--format-version", "1", "--locked", "--manifest-path", str(ROOT / manifest)],
+            # The platforms we build for: this machine's and the browser's.
+            ["cargo", "metadata", "--format-version", "1", "--locked", "--manifest-path", str(ROOT / manifest),
+             "--filter-platform", "x86_64-unknown-linux-gnu", "--filter-platform", "wasm32-unknown-unknown"],
             capture_output=True,
             text=True,
         )

@@ -64,3 +64,8 @@ impl ShardError {
         }
     }
 }
+
+/// A payload that breaks the layout: `what` was read, `detail` says how it is wrong.
+pub(crate) fn invalid(what: &'static str, detail: &'static str) -> ShardError {
+    ShardError::Format(FormatError::Invalid { what, detail })
+}

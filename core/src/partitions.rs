@@ -14,8 +14,8 @@
 
 use crate::bytes::{ByteReader, ByteWriter};
 use crate::envelope::{self, ShardKind};
-use crate::error::{FormatError, ShardError};
-use crate::format::read_file_name;
+use crate::error::{invalid, ShardError};
+use crate::names::read_file_name;
 
 /// The directory of the partitions' manifests.
 pub const PARTITION_DIR: &str = "l";
@@ -37,10 +37,6 @@ pub struct PartitionTable {
     pub partitions: Vec<LanguagePartition>,
     /// The partition readers of no listed language open: the site's language with the most pages.
     pub default: usize,
-}
-
-fn invalid(what: &'static str, detail: &'static str) -> ShardError {
-    ShardError::Format(FormatError::Invalid { what, detail })
 }
 
 /// `zh` for `zh-CN`, lowercased.

@@ -17,7 +17,7 @@
 
 use crate::bytes::{ByteReader, ByteWriter};
 use crate::envelope::{self, ShardKind};
-use crate::error::{FormatError, ShardError};
+use crate::error::{invalid, ShardError};
 use crate::format::SCORED_FIELDS;
 
 /// Bits of a packed position that hold the token position; the field sits above them.
@@ -40,10 +40,6 @@ pub struct PositionPosting {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PositionShard {
     pub terms: Vec<Vec<PositionPosting>>,
-}
-
-fn invalid(what: &'static str, detail: &'static str) -> ShardError {
-    ShardError::Format(FormatError::Invalid { what, detail })
 }
 
 impl PositionShard {

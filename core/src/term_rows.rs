@@ -15,8 +15,8 @@
 
 use crate::bytes::{ByteReader, ByteWriter};
 use crate::envelope::{self, ShardKind};
-use crate::error::{FormatError, ShardError};
-use crate::vectors::{check_dims, read_quantized, write_quantized};
+use crate::error::{invalid, ShardError};
+use crate::quantize::{check_dims, read_quantized, read_scale, write_quantized};
 
 /// Where the static encoder's rows are.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,10 +32,6 @@ pub struct TermRowsRef {
     /// `mean + average of its rows`, normalized.
     pub mean_scale: f32,
     pub mean: Vec<i8>,
-}
-
-fn invalid(what: &'static str, detail: &'static str) -> ShardError {
-    ShardError::Format(FormatError::Invalid { what, detail })
 }
 
 impl TermRowsRef {
@@ -58,9 +54,9 @@ impl TermRowsRef {
         }
         let prefix = r.str("term rows prefix")?.to_owned();
         // The prefix becomes a path: the same rules as every other file name of the index.
-        crate::format::check_file_name(&format!("{prefix}0.bin"))?;
+        crate::names::check_file_name(&format!("{prefix}0.bin"))?;
         let terms = r.varint_u32("term rows count")?;
-        let mean_scale = crate::vectors::read_scale(r, "term rows mean scale")?;
+        let mean_scale = read_scale(r, "term rows mean scale")?;
         let mean = r
             .take(dims as usize, "term rows mean")?
             .iter()

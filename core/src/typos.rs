@@ -15,7 +15,7 @@
 
 use crate::bytes::{ByteReader, ByteWriter};
 use crate::envelope::{self, ShardKind};
-use crate::error::{FormatError, ShardError};
+use crate::error::{invalid, ShardError};
 use crate::format::common_prefix;
 
 /// Shorter typed words are never corrected: too many words lie one edit away.
@@ -125,10 +125,6 @@ pub struct TypoWord {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TypoShard {
     pub words: Vec<TypoWord>,
-}
-
-fn invalid(what: &'static str, detail: &'static str) -> ShardError {
-    ShardError::Format(FormatError::Invalid { what, detail })
 }
 
 /// Writes strictly increasing strings front-coded (shared prefix length, then the rest).
@@ -241,7 +237,7 @@ impl TypoDirectory {
     pub fn decode_payload(raw: &[u8]) -> Result<Self, ShardError> {
         let mut r = ByteReader::new(raw);
         let shard_prefix = r.str("typo shard prefix")?.to_owned();
-        crate::format::check_file_name(&crate::vectors::partition_file(&shard_prefix, 0))?;
+        crate::names::check_file_name(&crate::vectors::partition_file(&shard_prefix, 0))?;
         let n = r.count("typo separator count", 2)?;
         let mut separators: Vec<String> = Vec::with_capacity(n);
         for _ in 0..n {

@@ -12,7 +12,9 @@
 
 use crate::bytes::{ByteReader, ByteWriter};
 use crate::envelope::{self, ShardKind};
-use crate::error::{FormatError, ShardError};
+use crate::error::{invalid, FormatError, ShardError};
+use crate::quantize::{check_dims, read_finite, read_quantized, read_scale, read_scales};
+pub use crate::quantize::{dot_f32, quantize};
 
 /// What the manifest says about vectors.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,7 +61,7 @@ impl VectorRef {
     }
 
     pub(crate) fn decode(r: &mut ByteReader<'_>, v3: bool) -> Result<Self, ShardError> {
-        let file = crate::format::read_file_name(r)?;
+        let file = crate::names::read_file_name(r)?;
         let model = r.str("vector model")?.to_owned();
         let dims = r.varint_u32("vector dims")?;
         let count = r.varint_u32("vector count")?;
@@ -74,7 +76,7 @@ impl VectorRef {
                 term_rows = Some(t);
             }
             if r.u8("projection flag")? == 1 {
-                projection = Some(crate::format::read_file_name(r)?);
+                projection = Some(crate::names::read_file_name(r)?);
             }
         }
         Ok(VectorRef {
@@ -116,18 +118,6 @@ pub struct VectorDir {
 /// The file of partition `i` under `prefix` (format v5).
 pub fn partition_file(prefix: &str, i: usize) -> String {
     format!("{prefix}{i:x}.bin")
-}
-
-fn invalid(what: &'static str, detail: &'static str) -> ShardError {
-    ShardError::Format(FormatError::Invalid { what, detail })
-}
-
-/// Dimensionality every vector structure accepts.
-pub(crate) fn check_dims(dims: u32) -> Result<(), ShardError> {
-    if dims == 0 || dims > 4096 {
-        return Err(invalid("vector dims", "not in 1..=4096"));
-    }
-    Ok(())
 }
 
 impl VectorDir {
@@ -184,7 +174,7 @@ impl VectorDir {
         if version >= 5 {
             let partition_prefix = r.str("partition prefix")?.to_owned();
             // The prefix becomes a path: the same rules as every other file name of the index.
-            crate::format::check_file_name(&partition_file(&partition_prefix, 0))?;
+            crate::names::check_file_name(&partition_file(&partition_prefix, 0))?;
             let n = r.count("partition list", 1)?;
             let mut partitions = Vec::with_capacity(n);
             for i in 0..n {
@@ -207,7 +197,7 @@ impl VectorDir {
         let n = r.count("partition list", 3)?;
         let mut partitions = Vec::with_capacity(n);
         for _ in 0..n {
-            let file = crate::format::read_file_name(&mut r)?;
+            let file = crate::names::read_file_name(&mut r)?;
             let count = r.varint_u32("partition size")?;
             partitions.push(PartitionEntry { file, count });
         }
@@ -501,36 +491,6 @@ fn nibble(b: u8) -> i8 {
     ((b << 4) as i8) >> 4
 }
 
-/// `n` f32 values, each finite (the caller has checked that `n` fits what remains).
-fn read_finite(
-    r: &mut ByteReader<'_>,
-    n: usize,
-    what: &'static str,
-) -> Result<Vec<f32>, ShardError> {
-    (0..n)
-        .map(|_| {
-            let x = r.f32(what)?;
-            if !x.is_finite() {
-                return Err(invalid(what, "not finite"));
-            }
-            Ok(x)
-        })
-        .collect()
-}
-
-/// One quantization scale: `x ≈ scale · q` needs a finite, non-negative scale.
-pub(crate) fn read_scale(r: &mut ByteReader<'_>, what: &'static str) -> Result<f32, ShardError> {
-    let s = r.f32(what)?;
-    if !s.is_finite() || s < 0.0 {
-        return Err(invalid(what, "not a finite non-negative number"));
-    }
-    Ok(s)
-}
-
-fn read_scales(r: &mut ByteReader<'_>, n: usize) -> Result<Vec<f32>, ShardError> {
-    (0..n).map(|_| read_scale(r, "scale")).collect()
-}
-
 /// A linear map from the model's embedding space to the stored dimensions (the top principal
 /// directions of the chunk vectors), for clients that embed queries with the full model. Browsers
 /// never load it: the static encoder is fitted in the stored space directly.
@@ -598,54 +558,10 @@ impl Projection {
     }
 }
 
-/// `n` int8 vectors as every quantized shard stores them: the `n` f32 scales, then the values.
-pub(crate) fn write_quantized(w: &mut ByteWriter, scales: &[f32], values: &[i8]) {
-    for &s in scales {
-        w.f32(s);
-    }
-    let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
-    w.raw(&bytes);
-}
-
-/// Reads what [`write_quantized`] wrote for `n` vectors of `dims` values.
-pub(crate) fn read_quantized(
-    r: &mut ByteReader<'_>,
-    n: usize,
-    dims: u32,
-) -> Result<(Vec<f32>, Vec<i8>), ShardError> {
-    let scales = read_scales(r, n)?;
-    let len = n
-        .checked_mul(dims as usize)
-        .ok_or(invalid("quantized values", "too large"))?;
-    let values = r
-        .take(len, "quantized values")?
-        .iter()
-        .map(|&b| b as i8)
-        .collect();
-    Ok((scales, values))
-}
-
-/// Quantizes a vector to int8 with a per-vector scale (`max |x| / 127`).
-pub fn quantize(v: &[f32]) -> (f32, Vec<i8>) {
-    let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
-    if max == 0.0 {
-        return (0.0, vec![0; v.len()]);
-    }
-    let scale = max / 127.0;
-    let q = v
-        .iter()
-        .map(|x| libm::roundf(x / scale).clamp(-127.0, 127.0) as i8)
-        .collect();
-    (scale, q)
-}
-
-pub fn dot_f32(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quantize::write_quantized;
 
     #[test]
     fn shards_roundtrip_and_quantized_dots_stay_close() {

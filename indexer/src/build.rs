@@ -40,7 +40,7 @@ pub struct BuildOptions {
     /// The embedding model directory (default: [`crate::embed::locate`]).
     pub model_dir: Option<PathBuf>,
     /// The static query encoder's fit.
-    pub encoder: crate::encoder::FitOptions,
+    pub encoder: crate::static_fit::FitOptions,
     /// One index per language, or one for all (`--single-index`).
     pub languages: LanguageLayout,
 }
@@ -738,7 +738,7 @@ fn embed_short_texts(
     cache: &mut EmbeddingCache,
     sentences: usize,
     progress: bool,
-) -> Result<(crate::encoder::ShortExamples, usize, Vec<[u8; 32]>), BuildError> {
+) -> Result<(crate::vectors::ShortExamples, usize, Vec<[u8; 32]>), BuildError> {
     let texts = short_texts(contents, sentences);
     let keys: Vec<_> = texts
         .iter()
@@ -759,7 +759,7 @@ fn embed_short_texts(
         pb.inc(batch.len() as u64);
     }
     pb.finish_and_clear();
-    let mut short = crate::encoder::ShortExamples {
+    let mut short = crate::vectors::ShortExamples {
         terms: Vec::with_capacity(texts.len()),
         vectors: Vec::with_capacity(texts.len()),
     };

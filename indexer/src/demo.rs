@@ -57,6 +57,12 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), DemoError> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
+    // Never through a symlink left in the output (a dangling one passes `exists()`).
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(io(std::io::Error::other(
+            "not a regular file; not overwritten",
+        )));
+    }
     std::fs::write(path, bytes).map_err(io)
 }
 
@@ -182,13 +188,15 @@ fn page_html(brand: &Brand, p: &Page, nav: &str, article: &str, api_base: &str) 
     )
 }
 
-/// Where the demo puts the site's logo.
-const BRAND_DIR: &str = "_brand";
+/// The largest logo the demo inlines: it is repeated in every page.
+const MAX_LOGO_BYTES: u64 = 256 << 10;
 
 /// The site's branding for the demo: `docs.json`'s name (else the folder's), primary colour (else a
-/// neutral blue), and its logo copied into `out/_brand/` when it is an image file inside the site that
-/// no visibility rule withholds.
-fn brand(site_dir: &Path, site: Option<&Site>, out: &Path) -> Result<Brand, DemoError> {
+/// neutral blue), and its logo when it is an image file inside the site that no visibility rule
+/// withholds (as written or as resolved), at most [`MAX_LOGO_BYTES`]. The logo is inlined as a
+/// `data:` URL in an `<img>`, never written as a file of the demo: an SVG opened on the demo's own
+/// origin could run script, and an `<img>` never runs it.
+fn brand(site_dir: &Path, site: Option<&Site>) -> Brand {
     let branding = site.map(|s| s.branding.clone()).unwrap_or_default();
     let Branding {
         name,
@@ -201,37 +209,55 @@ fn brand(site_dir: &Path, site: Option<&Site>, out: &Path) -> Result<Brand, Demo
             .map(|n| n.to_string_lossy().replace('-', " "))
             .unwrap_or_else(|| "Docs".into())
     });
-    let mut logo_url = None;
-    if let (Some(site), Some(logo)) = (site, logo) {
-        let ext = Path::new(&logo)
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-            .filter(|e| matches!(e.as_str(), "svg" | "png" | "jpg" | "jpeg" | "webp" | "gif"));
-        let file = site.root.resolve(&site.root.root.join(&logo)).ok();
-        if let (Some(ext), Some(file)) = (ext, file) {
-            let public = Declared::from_glob(site.rules.for_path(&file.rel)).visibility()
-                == Visibility::Public;
-            if public {
-                let dir = out.join(BRAND_DIR);
-                let planted = std::fs::symlink_metadata(&dir).is_ok_and(|m| !m.is_dir());
-                let bytes = std::fs::read(&file.path).ok().filter(|_| !planted);
-                if let Some(bytes) = bytes {
-                    std::fs::create_dir_all(&dir).map_err(|source| DemoError::Write {
-                        path: dir.clone(),
-                        source,
-                    })?;
-                    write(&dir.join(format!("logo.{ext}")), &bytes)?;
-                    logo_url = Some(format!("/{BRAND_DIR}/logo.{ext}"));
-                }
-            }
-        }
-    }
-    Ok(Brand {
+    let logo_url = site
+        .zip(logo)
+        .and_then(|(site, logo)| logo_data_url(site, &logo));
+    Brand {
         name,
         logo_url,
         primary: primary.unwrap_or_else(|| "#1d4ed8".into()),
-    })
+    }
+}
+
+/// `data:image/...;base64,...` of the logo at `logo` (site-relative, as written), or `None` when it
+/// is not a public image file of the site within the size limit.
+fn logo_data_url(site: &Site, logo: &str) -> Option<String> {
+    let ext = Path::new(logo).extension()?.to_str()?.to_ascii_lowercase();
+    let mime = match ext.as_str() {
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "webp" => "image/webp",
+        "gif" => "image/gif",
+        _ => return None,
+    };
+    let file = site.root.resolve(&site.root.root.join(logo)).ok()?;
+    let declared = site.rules.for_paths([logo, file.rel.as_str()]);
+    if declared.visibility() != Visibility::Public {
+        return None;
+    }
+    let bytes = crate::visibility::read_bounded_bytes(&file.path, MAX_LOGO_BYTES).ok()?;
+    Some(format!("data:{mime};base64,{}", base64(&bytes)))
+}
+
+/// Standard base64 with padding (RFC 4648), for the logo's `data:` URL.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i)) as usize & 63] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 /// Renders `site` into `out`, builds its public index into `out/_search`, copies the assets from `plugin`
@@ -286,7 +312,7 @@ pub fn render_demo(
         })
         .collect();
     pages.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.url.cmp(&b.1.url)));
-    let brand = brand(site, ingested.site.as_ref(), out)?;
+    let brand = brand(site, ingested.site.as_ref());
     let api_base = ingested
         .site
         .as_ref()
@@ -295,6 +321,7 @@ pub fn render_demo(
     // A page whose URL is not a plain site-relative path (a JSONL record may say `javascript:…`,
     // `data:…` or `/../..`) is not written, and the sidebar shows it without a link.
     let in_order: Vec<&Page> = pages.iter().map(|(_, p, _)| p).collect();
+    let sidebars = render::Sidebar::per_language_and_version(&in_order);
     for (_, p, markdown) in &pages {
         if page_dirs(&p.url).is_none() {
             continue;
@@ -302,7 +329,10 @@ pub fn render_demo(
         let html = page_html(
             &brand,
             p,
-            &render::sidebar(&in_order, &p.url),
+            &sidebars
+                .get(&(p.language.clone(), p.version.clone()))
+                .map(|s| s.html(&p.url))
+                .unwrap_or_default(),
             &render::article(p, markdown),
             &api_base,
         );
@@ -330,7 +360,9 @@ fn api_base(site: &Site) -> Option<String> {
         let (file, text) = site.root.read_path(&site.root.root.join(display)).ok()?;
         let doc = crate::openapi::parse_document(&text, &file.path).ok()?;
         let server = doc.get("servers")?.get(0)?;
-        let declared = Declared::from_glob(site.rules.for_path(&file.rel))
+        let declared = site
+            .rules
+            .for_paths([display.as_str(), file.rel.as_str()])
             .combine(Declared::from_openapi(&doc))
             .combine(Declared::from_openapi(server));
         if declared.visibility() != Visibility::Public {

@@ -10,8 +10,9 @@ use aidocs_core::{
     MANIFEST_FILE, SCORED_FIELDS,
 };
 
-use crate::encoder::{self, FitOptions};
 use crate::index::{IndexContents, StoredChunk};
+use crate::static_fit::{self, FitOptions};
+use crate::vectors::ShortExamples;
 use crate::vectors::{export_vectors, ChunkVectors};
 use aidocs_core::partitions::{LanguagePartition, PartitionTable, PARTITION_DIR};
 use aidocs_core::positions::{PositionPosting, PositionShard};
@@ -168,7 +169,7 @@ fn vectors_subset(
     kept: &[usize],
     terms: &BTreeMap<String, Vec<(u32, u8, u32, u8)>>,
 ) -> ChunkVectors {
-    let mut short = encoder::ShortExamples {
+    let mut short = ShortExamples {
         terms: Vec::new(),
         vectors: Vec::new(),
     };
@@ -296,8 +297,8 @@ fn export(
     let vectors = projected.as_ref().map(|(v, _)| v).or(vectors);
     // The static query encoder is fitted to the vectors over the same terms the term shards hold.
     let term_rows = vectors.map(|v| {
-        let rows = encoder::fit(&contents.terms, &v.rows, &v.short, v.dims, fit);
-        encoder::export_rows(&rows, fit.shard_bytes)
+        let rows = static_fit::fit(&contents.terms, &v.rows, &v.short, v.dims, fit);
+        static_fit::export_rows(&rows, fit.shard_bytes)
     });
     // Page table, in chunk order (chunks are sorted by page id, then index).
     let mut pages: Vec<(usize, usize)> = Vec::new(); // (first chunk, count)

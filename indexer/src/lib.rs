@@ -12,7 +12,6 @@ pub mod build;
 pub mod chunk;
 pub mod demo;
 pub mod embed;
-pub mod encoder;
 pub mod eval;
 pub mod export;
 pub mod index;
@@ -26,6 +25,7 @@ pub mod pages;
 pub mod query;
 pub mod serve;
 pub mod site;
+pub mod static_fit;
 pub mod vectors;
 pub mod visibility;
 

@@ -11,10 +11,10 @@ use aidocs_core::{Bm25Params, Kind, SearchOptions};
 use aidocs_index::build::{build, BuildError, BuildOptions, Embeddings};
 use aidocs_index::chunk::ChunkConfig;
 use aidocs_index::embed::{locate as locate_model, Embedder, QueryEncoder};
-use aidocs_index::encoder::FitOptions;
 use aidocs_index::eval::{evaluate, read_qrels, read_queries, EvalError};
 use aidocs_index::export::{LanguageLayout, ShardSizes, TermFilters};
 use aidocs_index::query::{result_json, LocalIndex};
+use aidocs_index::static_fit::FitOptions;
 use aidocs_index::Visibility;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 

@@ -23,7 +23,7 @@ pub const MAX_EXPANDED_BYTES: usize = 4 << 20;
 pub const MAX_INCLUSIONS: usize = 2_000;
 
 /// Attributes whose values are human text worth indexing (`<Card title="...">`, `<ParamField path="id">`).
-const TEXT_ATTRIBUTES: &[&str] = &[
+pub const TEXT_ATTRIBUTES: &[&str] = &[
     "title",
     "sidebartitle",
     "name",
@@ -39,31 +39,36 @@ const TEXT_ATTRIBUTES: &[&str] = &[
     "tip",
 ];
 
-/// Visible attribute values as one Markdown paragraph that reads as the values do: whitespace
-/// collapsed, in bold (a title or label stands apart from the text under it, as Mintlify shows it)
-/// unless the text has emphasis marks of its own; then a start that Markdown would take for a list,
-/// heading, quote, fence or table (`title="1. Platform IP"`) is escaped, so `1.` stays text.
+/// Whether Mintlify shows `component`'s attribute `key` as text: the [`TEXT_ATTRIBUTES`] of any
+/// component, and a field's type and default beside its name (`--dry-run` for a CLI flag).
+pub fn is_visible_attribute(component: &str, key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    TEXT_ATTRIBUTES.contains(&key.as_str())
+        || (matches!(component, "ParamField" | "ResponseField")
+            && matches!(key.as_str(), "type" | "default"))
+}
+
+/// Visible attribute values as one Markdown paragraph that reads exactly as the values do (Mintlify
+/// shows them as plain text): whitespace collapsed, every ASCII punctuation mark escaped, so nothing
+/// in a title becomes a list, heading, link, link definition or emphasis, but for `&`, `#` and `;`,
+/// which keep entities live (JSX decodes `&quot;` in attribute strings too; the paragraph starts
+/// with `**`, so `#` cannot open a heading); in bold, apart from the text under it.
 fn attribute_paragraph(texts: &[&str]) -> String {
     let joined = texts
         .iter()
         .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
         .collect::<Vec<_>>()
         .join(" — ");
-    if !joined.contains(['*', '_', '`', '\\', '<', '[', '!']) {
-        return format!("**{joined}**");
+    let mut out = String::with_capacity(joined.len() + 8);
+    out.push_str("**");
+    for c in joined.chars() {
+        if c.is_ascii_punctuation() && !matches!(c, '&' | '#' | ';') {
+            out.push('\\');
+        }
+        out.push(c);
     }
-    let digits = joined.bytes().take_while(u8::is_ascii_digit).count();
-    let at = if digits > 0 && matches!(joined.as_bytes().get(digits), Some(b'.' | b')')) {
-        Some(digits)
-    } else if joined.starts_with(['#', '>', '-', '+', '*', '=', '|', '`', '~', '<', '_']) {
-        Some(0)
-    } else {
-        None
-    };
-    match at {
-        Some(i) => format!("{}\\{}", &joined[..i], &joined[i..]),
-        None => joined,
-    }
+    out.push_str("**");
+    out
 }
 
 /// Parsed frontmatter fields we use.
@@ -673,17 +678,10 @@ fn convert_tag(
         }
         return;
     }
-    // Mintlify shows a field's type and default beside its name (`--dry-run` for a CLI flag).
-    let field = matches!(parsed.name.as_str(), "ParamField" | "ResponseField");
     let texts: Vec<&str> = parsed
         .attrs
         .iter()
-        .filter(|(k, v)| {
-            let k = k.to_ascii_lowercase();
-            (TEXT_ATTRIBUTES.contains(&k.as_str())
-                || (field && matches!(k.as_str(), "type" | "default")))
-                && !v.trim().is_empty()
-        })
+        .filter(|(k, v)| is_visible_attribute(&parsed.name, k) && !v.trim().is_empty())
         .map(|(_, v)| v.as_str())
         .collect();
     if !texts.is_empty() {
@@ -1104,7 +1102,14 @@ mod tests {
             .collect();
         assert!(text.contains("1. Platform IP ownership"), "{text}");
         assert!(text.contains("# Not a heading"), "{text}");
-        assert!(text.contains("1. starred"), "{text}");
+        assert!(text.contains("1. *starred*"), "{text}");
+        // Not a link reference definition for the page, not a link, not emphasis.
+        let out = md("<Card title=\"[Beta]: https://evil.example/t\" />\nAvailable in [Beta] only.\n<Card title=\"**Note** [c](https://x.example)\" />\n");
+        let chunks =
+            crate::chunk::chunk_markdown("T", "", &out, crate::chunk::ChunkConfig::default());
+        let text: String = chunks.iter().map(|c| c.body.clone()).collect();
+        assert!(text.contains("[Beta]: https://evil.example/t"), "{text}");
+        assert!(text.contains("**Note** [c](https://x.example)"), "{text}");
     }
 
     #[test]

@@ -48,10 +48,9 @@ impl Branding {
             .filter(|s| !s.is_empty() && s.chars().count() <= 80);
         let logo = match value.get("logo") {
             Some(Value::String(s)) => Some(s.as_str()),
-            Some(v) => v
-                .get("light")
-                .or_else(|| v.get("dark"))
-                .and_then(Value::as_str),
+            Some(v) => ["light", "dark"]
+                .iter()
+                .find_map(|k| v.get(*k).and_then(Value::as_str)),
             None => None,
         }
         .and_then(|s| normalize_rel(s.trim_start_matches('/')))

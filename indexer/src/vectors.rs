@@ -14,13 +14,21 @@ pub struct ChunkVectors {
     pub dims: usize,
     pub rows: Vec<Vec<f32>>,
     /// Short texts (titles, headings) embedded for the static query encoder's fit.
-    pub short: crate::encoder::ShortExamples,
+    pub short: ShortExamples,
 }
 
 /// Target chunks per partition: about 2 KB per shard at 128 dimensions in 4-bit residuals. Smaller
 /// partitions probed in greater number gave more recall per byte on SciFact train (measured with int8
 /// partitions: 32 × 24 probes: recall@10 0.970 at 291 KB cold; 64 × 16: 0.966 at 332 KB).
 pub const PARTITION_TARGET: usize = 32;
+
+/// Short texts the full model embedded besides the chunks (titles, headings): their analyzed terms
+/// and unit vectors. Queries are short, chunks long; these examples teach the rows what short texts
+/// look like.
+pub struct ShortExamples {
+    pub terms: Vec<Vec<String>>,
+    pub vectors: Vec<Vec<f32>>,
+}
 const KMEANS_ROUNDS: usize = 12;
 
 fn dot(a: &[f32], b: &[f32]) -> f32 {
@@ -252,7 +260,7 @@ pub fn project(vectors: &ChunkVectors, k: usize) -> (ChunkVectors, Projection) {
         model: vectors.model.clone(),
         dims: projection.out_dims as usize,
         rows: vectors.rows.par_iter().map(apply).collect(),
-        short: crate::encoder::ShortExamples {
+        short: ShortExamples {
             terms: vectors.short.terms.clone(),
             vectors: vectors.short.vectors.par_iter().map(apply).collect(),
         },

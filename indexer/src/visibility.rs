@@ -142,6 +142,12 @@ impl SiteRoot {
 
 /// Reads a regular file as UTF-8, at most `limit` bytes.
 pub fn read_bounded(path: &Path, limit: u64) -> Result<String, Refusal> {
+    String::from_utf8(read_bounded_bytes(path, limit)?).map_err(|_| Refusal::NotText)
+}
+
+/// Reads a regular file, at most `limit` bytes: the file is checked before it is opened (opening a
+/// FIFO blocks) and again once open, and never more than `limit` bytes are read even if it grows.
+pub fn read_bounded_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, Refusal> {
     // Checked before opening: opening a FIFO blocks until a writer comes.
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => Refusal::Missing,
@@ -171,7 +177,7 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<String, Refusal> {
             limit,
         });
     }
-    String::from_utf8(bytes).map_err(|_| Refusal::NotText)
+    Ok(bytes)
 }
 
 /// A site-relative reference (`./guides/../drafts/x`, `/drafts/x`) normalised lexically to

@@ -19,29 +19,14 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use aidocs_index::chunk::{chunk_markdown, ChunkConfig};
-use aidocs_index::mdx::{split_frontmatter, to_markdown, Dialect, IncludePolicy, SnippetResolver};
+use aidocs_index::mdx::{
+    is_visible_attribute, split_frontmatter, to_markdown, Dialect, IncludePolicy, SnippetResolver,
+};
 use aidocs_index::openapi::LoadedOperations;
 use aidocs_index::visibility::{SiteRoot, VisibilityRules};
 use aidocs_index::Visibility;
 use markdown::mdast::{AttributeContent, AttributeValue, Node};
 use markdown::{Constructs, MdxSignal as Signal, ParseOptions};
-
-/// Attributes Mintlify renders as text, as `mdx.rs` indexes them (`type` and `default` on fields).
-const VISIBLE_ATTRIBUTES: &[&str] = &[
-    "title",
-    "sidebartitle",
-    "name",
-    "label",
-    "path",
-    "query",
-    "body",
-    "header",
-    "cookie",
-    "field",
-    "description",
-    "alt",
-    "tip",
-];
 
 fn words(text: &str, out: &mut BTreeMap<String, i64>, sign: i64) {
     for w in text
@@ -175,15 +160,12 @@ fn esm_complete(code: &str) -> Signal {
 }
 
 fn jsx_attributes(name: Option<&str>, attrs: &[AttributeContent], out: &mut String) {
-    let field = matches!(name, Some("ParamField" | "ResponseField"));
     for a in attrs {
         let AttributeContent::Property(p) = a else {
             continue;
         };
-        let key = p.name.to_ascii_lowercase();
-        if !(VISIBLE_ATTRIBUTES.contains(&key.as_str())
-            || (field && matches!(key.as_str(), "type" | "default")))
-        {
+        // The indexer's own list of what Mintlify shows: the reference checks the text around it.
+        if !is_visible_attribute(name.unwrap_or(""), &p.name) {
             continue;
         }
         let value = match &p.value {
@@ -431,11 +413,11 @@ fn compare_site(root: &Path) -> Agreement {
 #[test]
 fn issue_24_indexed_text_agrees_with_markdown_rs_on_both_real_sites() {
     // (site, least share of identical pages, most missing and extra words per reference word).
-    // Measured 2026-11-25: mintlify-docs 97.3% identical, 24 missing and 60 extra of 756,309 words;
-    // pipecat-docs 99.6%, 2 and 0 of 360,378.
+    // Measured 2026-11-25: mintlify-docs 97.7% identical, 16 missing and 58 extra of 756,309 words;
+    // pipecat-docs 100%, 0 and 0 of 360,378.
     for (site, min_identical, max_missing, max_extra) in [
-        ("mintlify-docs", 0.965, 0.0002, 0.0002),
-        ("pipecat-docs", 0.99, 0.0001, 0.0001),
+        ("mintlify-docs", 0.97, 0.0001, 0.0002),
+        ("pipecat-docs", 0.995, 0.00005, 0.00005),
     ] {
         let Some(root) = aidocs_e2e::shared_data(&format!("sites/{site}")) else {
             eprintln!("skipped: ../shared/data/sites/{site} is not here");

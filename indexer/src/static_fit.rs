@@ -17,6 +17,8 @@ use aidocs_core::vectors::quantize;
 use aidocs_core::SCORED_FIELDS;
 use rayon::prelude::*;
 
+use crate::vectors::{ShortExamples, PARTITION_TARGET};
+
 /// Knobs of the fit (defaults chosen on the SciFact train split, see ARCHITECTURE.md "Relevance").
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FitOptions {
@@ -58,7 +60,7 @@ impl Default for FitOptions {
             intercept: true,
             sentences: 0,
             dims: 128,
-            partition_size: crate::vectors::PARTITION_TARGET,
+            partition_size: PARTITION_TARGET,
             probe_dims: 0,
         }
     }
@@ -182,14 +184,6 @@ fn column_dots(a: &[f32], b: &[f32], d: usize) -> Vec<f64> {
         }
     }
     out
-}
-
-/// Short texts the full model embedded besides the chunks (titles, headings): their analyzed terms
-/// and unit vectors. Queries are short, chunks long; these examples teach the rows what short texts
-/// look like.
-pub struct ShortExamples {
-    pub terms: Vec<Vec<String>>,
-    pub vectors: Vec<Vec<f32>>,
 }
 
 /// Fits term rows to the chunks' `chunk_vectors` (one unit row per chunk, `dims` wide) and the
