@@ -111,7 +111,7 @@ pub fn chunk_markdown(
     let mut para = String::new();
 
     let flush = |para: &mut String, sections: &mut Vec<Section>| {
-        let t = para.split_whitespace().collect::<Vec<_>>().join(" ");
+        let t = collapse_whitespace(para);
         if !t.is_empty() {
             if let Some(s) = sections.last_mut() {
                 s.paragraphs.push(t);
@@ -121,6 +121,12 @@ pub fn chunk_markdown(
     };
 
     for event in parser {
+        if let Some((_, h)) = heading.as_mut() {
+            if let Some(t) = heading_text_of(&event) {
+                h.push_str(&t);
+                continue;
+            }
+        }
         match event {
             Event::Start(Tag::Heading { level, .. }) => {
                 flush(&mut para, &mut sections);
@@ -128,7 +134,7 @@ pub fn chunk_markdown(
             }
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((level, text)) = heading.take() {
-                    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                    let text = collapse_whitespace(&text);
                     if level == 2 || level == 3 {
                         current_path.retain(|(l, _)| *l < level);
                         current_path.push((level, text.clone()));
@@ -163,9 +169,7 @@ pub fn chunk_markdown(
                 }
             }
             Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
-                if let Some((_, h)) = heading.as_mut() {
-                    h.push_str(&t);
-                } else if in_code {
+                if in_code {
                     if let Some(s) = sections.last_mut() {
                         s.code.push_str(&t);
                     }
@@ -173,21 +177,8 @@ pub fn chunk_markdown(
                     para.push_str(&t);
                 }
             }
-            Event::Html(h) | Event::InlineHtml(h) => {
-                let text = strip_html(&h);
-                if let Some((_, hd)) = heading.as_mut() {
-                    hd.push_str(&text);
-                } else {
-                    para.push_str(&text);
-                }
-            }
-            Event::SoftBreak | Event::HardBreak => {
-                if let Some((_, h)) = heading.as_mut() {
-                    h.push(' ');
-                } else {
-                    para.push(' ');
-                }
-            }
+            Event::Html(h) | Event::InlineHtml(h) => para.push_str(&strip_html(&h)),
+            Event::SoftBreak | Event::HardBreak => para.push(' '),
             Event::End(
                 TagEnd::Paragraph
                 | TagEnd::Item
@@ -306,6 +297,25 @@ fn heading_level(l: HeadingLevel) -> u8 {
         HeadingLevel::H5 => 5,
         HeadingLevel::H6 => 6,
     }
+}
+
+/// The text `event` adds to a heading, if any. The chunker and the demo read headings through this
+/// one function, so the ids the demo writes are the anchors the index links to.
+pub(crate) fn heading_text_of<'e>(event: &'e Event<'_>) -> Option<std::borrow::Cow<'e, str>> {
+    use std::borrow::Cow;
+    match event {
+        Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
+            Some(Cow::Borrowed(t))
+        }
+        Event::Html(h) | Event::InlineHtml(h) => Some(Cow::Owned(strip_html(h))),
+        Event::SoftBreak | Event::HardBreak => Some(Cow::Borrowed(" ")),
+        _ => None,
+    }
+}
+
+/// Runs of whitespace as one space, none at either end.
+pub(crate) fn collapse_whitespace(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 pub(crate) fn strip_html(h: &str) -> String {

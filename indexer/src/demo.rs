@@ -298,14 +298,7 @@ pub fn render_demo(
             // A JSONL record is plain text, not Markdown: every ASCII punctuation mark is escaped
             // (CommonMark's backslash escapes), so its paragraphs render as they are written.
             let markdown = match p.source {
-                Source::Record { .. } => markdown
-                    .chars()
-                    .flat_map(|c| {
-                        (c.is_ascii_punctuation().then_some('\\'))
-                            .into_iter()
-                            .chain([c])
-                    })
-                    .collect(),
+                Source::Record { .. } => crate::mdx::escape_markdown(&markdown, &[]),
                 _ => markdown,
             };
             Some((order, page, markdown))

@@ -59,15 +59,19 @@ fn attribute_paragraph(texts: &[&str]) -> String {
         .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
         .collect::<Vec<_>>()
         .join(" — ");
-    let mut out = String::with_capacity(joined.len() + 8);
-    out.push_str("**");
-    for c in joined.chars() {
-        if c.is_ascii_punctuation() && !matches!(c, '&' | '#' | ';') {
+    format!("**{}**", escape_markdown(&joined, &['&', '#', ';']))
+}
+
+/// `text` as Markdown that renders to exactly `text`: every ASCII punctuation mark but those in
+/// `keep` backslash-escaped (CommonMark's escapes).
+pub fn escape_markdown(text: &str, keep: &[char]) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_ascii_punctuation() && !keep.contains(&c) {
             out.push('\\');
         }
         out.push(c);
     }
-    out.push_str("**");
     out
 }
 

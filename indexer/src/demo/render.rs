@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use pulldown_cmark::{CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd};
 
-use crate::chunk::{strip_html, Slugger};
+use crate::chunk::{collapse_whitespace, heading_text_of, strip_html, Slugger};
 use crate::model::Page;
 
 use super::{esc, href, page_dirs};
@@ -149,23 +149,16 @@ fn safe_events<'a>(markdown: &'a str, page_url: &str, title: &str) -> Vec<Event<
             Event::End(TagEnd::Image) => Event::End(TagEnd::Emphasis),
             other => other,
         };
+        if let (Some((_, _, text)), Some(piece)) = (heading.as_mut(), heading_text_of(&event)) {
+            text.push_str(&piece);
+        }
         match &event {
             Event::Start(Tag::Heading { level, .. }) => {
                 heading = Some((out.len(), *level, String::new()));
             }
-            Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
-                if let Some((_, _, text)) = heading.as_mut() {
-                    text.push_str(t);
-                }
-            }
-            Event::SoftBreak | Event::HardBreak => {
-                if let Some((_, _, text)) = heading.as_mut() {
-                    text.push(' ');
-                }
-            }
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((at, level, text)) = heading.take() {
-                    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                    let text = collapse_whitespace(&text);
                     if matches!(level, HeadingLevel::H2 | HeadingLevel::H3) {
                         let anchor = slugger.slug(&text);
                         if let Event::Start(Tag::Heading { id, .. }) = &mut out[at] {
