@@ -1,0 +1,171 @@
+//! `aidocs-index eval`: score an index against judged queries (BEIR qrels): nDCG, recall, MRR, latency
+//! and cold payload, optionally on typo or prefix variants of the queries.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use aidocs_core::SearchOptions;
+use aidocs_index::embed::QueryEncoder;
+use aidocs_index::eval::{evaluate, read_qrels, read_queries, EvalError};
+use aidocs_index::query::LocalIndex;
+use clap::Args;
+
+use super::common::{fail, params, RankArgs, VectorArgs};
+
+#[derive(Args)]
+pub struct EvalArgs {
+    #[arg(long)]
+    index: PathBuf,
+    #[arg(long)]
+    queries: PathBuf,
+    #[arg(long)]
+    qrels: PathBuf,
+    #[arg(long, default_value_t = 10)]
+    k: usize,
+    #[command(flatten)]
+    vector: VectorArgs,
+    /// Prefix search on the last word (see `query --prefix`).
+    #[arg(long)]
+    prefix: bool,
+    /// Score each query as typed up to the first N letters of its last word, with --prefix: what a
+    /// reader sees before finishing the word (e.g. 4).
+    #[arg(long, value_name = "N")]
+    cut_last_word: Option<usize>,
+    /// No typo tolerance (see `query --no-typos`).
+    #[arg(long)]
+    no_typos: bool,
+    /// Score each query with one deterministic one-edit typo (seeded by its id): the typo variant.
+    #[arg(long)]
+    typo_queries: bool,
+    /// The readers' language (see `query --language`): pages in it, queries stemmed as they were.
+    #[arg(long)]
+    language: Option<String>,
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rank: RankArgs,
+}
+
+pub fn run_eval(a: EvalArgs) -> ExitCode {
+    let index = match LocalIndex::open_language(&a.index, a.language.as_deref()) {
+        Ok(i) => i,
+        Err(e) => return fail(1, e),
+    };
+    let queries = match read_queries(&a.queries) {
+        Ok(q) => q,
+        Err(e) => return fail(3, e),
+    };
+    let queries: Vec<(String, String)> = match a.cut_last_word {
+        Some(n) => queries
+            .into_iter()
+            .map(|(id, text)| (id, aidocs_index::eval::cut_last_word(&text, n)))
+            .collect(),
+        None => queries,
+    };
+    let queries: Vec<(String, String)> = if a.typo_queries {
+        queries
+            .into_iter()
+            .map(|(id, text)| {
+                let t = aidocs_index::eval::one_edit_typo(&text, &id);
+                (id, t)
+            })
+            .collect()
+    } else {
+        queries
+    };
+    let qrels = match read_qrels(&a.qrels) {
+        Ok(q) => q,
+        Err(e) => return fail(3, e),
+    };
+    let mut opts = match params(&index, &a.rank) {
+        Ok(p) => SearchOptions {
+            k: a.k,
+            params: p,
+            prefix: a.prefix || a.cut_last_word.is_some(),
+            typos: !a.no_typos,
+            language: a.language.clone(),
+            ..Default::default()
+        },
+        Err(e) => return fail(2, e),
+    };
+    a.vector.apply(&mut opts);
+    let encoder = match a.vector.encoder(&index) {
+        Ok(e) => e,
+        Err(e) => return fail(3, e),
+    };
+    let mut encode_ms = None;
+    let vecs: Option<HashMap<String, Vec<f32>>> = match &encoder {
+        None => None,
+        Some(enc) => {
+            let t = std::time::Instant::now();
+            let texts: Vec<&str> = queries.iter().map(|(_, t)| t.as_str()).collect();
+            match enc.encode(&index, &texts, &opts) {
+                Ok(v) => {
+                    encode_ms =
+                        Some(t.elapsed().as_secs_f64() * 1000.0 / texts.len().max(1) as f64);
+                    Some(
+                        queries
+                            .iter()
+                            .map(|(id, _)| id.clone())
+                            .zip(v)
+                            .filter_map(|(id, v)| Some((id, v?)))
+                            .collect(),
+                    )
+                }
+                Err(e) => return fail(1, e),
+            }
+        }
+    };
+    match evaluate(&index, &queries, &qrels, &opts, vecs.as_ref()) {
+        Ok(r) => {
+            let mut out = std::io::stdout().lock();
+            // A closed pipe (`eval | head -1`) ends the report quietly, as for `query` and `inspect`.
+            let _ = print_eval(&mut out, &r, a.json, &opts, encoder.as_ref(), encode_ms);
+            ExitCode::SUCCESS
+        }
+        Err(e @ EvalError::Query(_)) => fail(1, e),
+        Err(e) => fail(3, e),
+    }
+}
+
+fn print_eval(
+    out: &mut impl std::io::Write,
+    r: &aidocs_index::eval::EvalReport,
+    json: bool,
+    opts: &SearchOptions,
+    encoder: Option<&QueryEncoder>,
+    encode_ms: Option<f64>,
+) -> std::io::Result<()> {
+    if json {
+        return writeln!(out, "{}", serde_json::to_string(r).unwrap_or_default());
+    }
+    writeln!(
+        out,
+        "queries {}  nDCG@10 {:.4}  Recall@10 {:.4}  Recall@100 {:.4}  MRR@10 {:.4}  found@10 {:.4}  empty {}",
+        r.queries, r.ndcg_at_10, r.recall_at_10, r.recall_at_100, r.mrr_at_10, r.found_at_10, r.empty
+    )?;
+    writeln!(
+        out,
+        "latency p50 {:.3} ms  p95 {:.3} ms  (native, in-process, shards cached after first read)",
+        r.latency_ms_p50, r.latency_ms_p95
+    )?;
+    writeln!(out, "cold query payload (manifest, term shards, vector directory, row shards and partitions in vector modes, metadata of top 10; no code): p50 {} B, p95 {} B, p50 {} requests", r.cold_bytes_p50, r.cold_bytes_p95, r.cold_requests_p50)?;
+    if let (Some(enc), Some(ms)) = (encoder, encode_ms) {
+        writeln!(
+            out,
+            "mode {}; query encoder {} {:.2} ms per query (batched)",
+            r.mode,
+            enc.name(),
+            ms
+        )?;
+    }
+    if let Some(rec) = r.vector_recall_vs_exact {
+        writeln!(
+            out,
+            "vector search recall@10 vs exact (nprobe {}): {:.4}",
+            opts.nprobe, rec
+        )?;
+    }
+    Ok(())
+}
