@@ -173,13 +173,18 @@ pub fn read_header(file: &[u8]) -> Result<EnvelopeHeader, ShardError> {
 /// Verifies the envelope, checks the kind, and returns the inflated payload.
 pub fn open(file: &[u8], expected: ShardKind) -> Result<Vec<u8>, ShardError> {
     let header = check(file, expected)?;
+    open_checked(file, &header)
+}
+
+/// The inflated payload of a `file` whose envelope [`check`] returned `header`.
+pub fn open_checked(file: &[u8], header: &EnvelopeHeader) -> Result<Vec<u8>, ShardError> {
     let payload = &file[HEADER_LEN..];
     let raw = if header.codec == 0 {
         payload.to_vec()
     } else {
         inflate(payload, header.raw_len as usize)?
     };
-    check_inflated(&header, &raw)?;
+    check_inflated(header, &raw)?;
     Ok(raw)
 }
 

@@ -40,6 +40,6 @@ pub use format::{
     MANIFEST_FILE, SCORED_FIELDS,
 };
 pub use search::{
-    Facets, Fusion, Mode, PageHit, QueryPlan, SearchError, SearchOptions, SearchResult, Searcher,
-    VectorQuery,
+    Facets, FileRef, Fusion, Mode, PageHit, QueryOutcome, QueryPlan, QuerySession, QueryVector,
+    SearchError, SearchOptions, SearchResult, Searcher, Shard, VectorQuery,
 };

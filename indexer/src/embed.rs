@@ -179,8 +179,25 @@ impl QueryEncoder {
         }
     }
 
-    /// One vector per text; `None` where the static encoder knows none of the text's terms (which
-    /// reads the texts as `opts` plans them: typo corrections included).
+    /// What a query session ranks each text with: the static encoder (which the session runs over
+    /// the index's term rows, as the browser does), or the full model's embedding (which it projects
+    /// into the stored space).
+    pub fn query_vectors(
+        &self,
+        texts: &[&str],
+    ) -> Result<Vec<aidocs_core::QueryVector>, EncodeError> {
+        Ok(match self {
+            QueryEncoder::Full(e) => e
+                .embed(texts)?
+                .into_iter()
+                .map(aidocs_core::QueryVector::Model)
+                .collect(),
+            QueryEncoder::Static => vec![aidocs_core::QueryVector::Static; texts.len()],
+        })
+    }
+
+    /// One vector per text, in the stored space; `None` where the static encoder knows none of the
+    /// text's terms (which reads the texts as `opts` plans them: typo corrections included).
     pub fn encode(
         &self,
         index: &crate::query::LocalIndex,

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::time::Instant;
 
-use aidocs_core::SearchOptions;
+use aidocs_core::{QueryVector, SearchOptions};
 
 use crate::query::{LocalIndex, QueryError};
 
@@ -267,7 +267,7 @@ pub fn evaluate(
     queries: &[(String, String)],
     qrels: &HashMap<String, HashMap<String, u32>>,
     opts: &SearchOptions,
-    query_vecs: Option<&HashMap<String, Vec<f32>>>,
+    query_vecs: Option<&HashMap<String, QueryVector>>,
 ) -> Result<EvalReport, EvalError> {
     let mut used_mode = aidocs_core::Mode::Lexical;
     let mut overlap = Vec::new();
@@ -284,9 +284,10 @@ pub fn evaluate(
     let mut opts = opts.clone();
     opts.k = opts.k.max(100);
     for (id, text) in judged {
-        let qv = query_vecs.and_then(|m| m.get(id)).map(Vec::as_slice);
+        let qv = (query_vecs.and_then(|m| m.get(id)).cloned()).unwrap_or(QueryVector::Static);
         let t = Instant::now();
-        let (results, used) = index.search_with(text, qv, &opts)?;
+        let outcome = index.query(text, qv.clone(), &opts)?;
+        let (results, used) = (outcome.results, outcome.mode);
         latencies.push(t.elapsed().as_secs_f64() * 1000.0);
         used_mode = used;
         if opts.nprobe != 0 && used != aidocs_core::Mode::Lexical {
@@ -296,10 +297,9 @@ pub fn evaluate(
                 mode: aidocs_core::Mode::Vector,
                 ..opts.clone()
             };
-            let approx = index.search_with(text, qv, &vopts)?.0;
-            let exact = index
-                .search_with(text, qv, &SearchOptions { nprobe: 0, ..vopts })?
-                .0;
+            let approx = index.query(text, qv.clone(), &vopts)?.results;
+            let exact =
+                (index.query(text, qv.clone(), &SearchOptions { nprobe: 0, ..vopts })?).results;
             if !exact.is_empty() {
                 let hit = exact
                     .iter()

@@ -362,41 +362,23 @@ export class AidocsIndex {
   }
 
   async #searchRawOnce(engine, query, o, vector) {
-    // The engine keeps full-model vectors by query text: set or clear this text's for this search.
-    if (o.mode === 'vector' || o.mode === 'hybrid') this.#call(engine, (e) => e.provideQueryVector(query, vector ?? undefined));
-    for (let attempt = 0; ; attempt++) {
-      // Lexical queries need one round of files; vector and hybrid two (the partitions to probe are
-      // known once the query's term rows and the vector directory are here); a misspelled word up to
-      // three more (the typo directory, its shards, the corrected words' term shards).
-      for (let round = 0; round < 8; round++) {
-        const names = this.#call(engine, (e) => e.filesForQuery(query, o.mode, o.nprobe, o.prefix, o.typos, o.language));
+    const ticket = this.#call(engine, (e) => e.begin(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix, o.typos, o.language, o.tagsAny, o.tagsNone, o.facets, o.version, vector ?? undefined));
+    try {
+      // The engine's query session decides the rounds (typo files, the ranking's files, the vector
+      // partitions, the results' metadata: seven at most); a file fetched for it reaches it even if
+      // the cache evicts it meanwhile, so each round moves the search on.
+      for (let round = 0; ; round++) {
+        const names = this.#call(engine, (e) => e.need(ticket));
         if (names.length === 0) break;
+        if (round >= 16) throw new AidocsSearchError('internal', `the search still needs files after ${round} rounds: ${names.join(', ')}`);
         await this.#fetchInto(engine, names);
       }
-      let ticket;
-      try {
-        ticket = this.#call(engine, (e) => e.rank(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix, o.typos, o.language, o.tagsAny, o.tagsNone, o.facets, o.version));
-      } catch (err) {
-        // Another search evicted a shard between our fetch and our rank: fetch again.
-        if (err.code === 'missing_shard' && attempt < 3) continue;
-        throw err;
-      }
-      try {
-        for (let again = 0; ; again++) {
-          await this.#fetchInto(engine, this.#call(engine, (e) => e.filesForTicket(ticket)));
-          try {
-            const corrections = this.#call(engine, (e) => e.corrections(ticket));
-            const correctedQuery = this.#call(engine, (e) => e.correctedQuery(ticket, query)) ?? null;
-            const facets = this.#call(engine, (e) => e.facets(ticket));
-            return { raw: this.#call(engine, (e) => e.results(ticket)), corrections, correctedQuery, facets };
-          } catch (err) {
-            if (err.code === 'missing_shard' && again < 3) continue;
-            throw err;
-          }
-        }
-      } finally {
-        if (engine === this.#engine) engine.release(ticket);
-      }
+      const corrections = this.#call(engine, (e) => e.corrections(ticket));
+      const correctedQuery = this.#call(engine, (e) => e.correctedQuery(ticket, query)) ?? null;
+      const facets = this.#call(engine, (e) => e.facets(ticket));
+      return { raw: this.#call(engine, (e) => e.results(ticket)), corrections, correctedQuery, facets };
+    } finally {
+      if (engine === this.#engine) engine.release(ticket);
     }
   }
 

@@ -37,8 +37,12 @@ fn issue_6_quoted_phrases_match_words_in_order() {
     };
     assert_eq!(files("refresh token"), 0);
     assert!((1..=2).contains(&files("\"refresh token\"")));
-    let (plain, _) = index.cold_cost("refresh token", None, &opts).unwrap();
-    let (quoted, _) = index.cold_cost("\"refresh token\"", None, &opts).unwrap();
+    let (plain, _) = index
+        .cold_cost("refresh token", aidocs_core::QueryVector::Static, &opts)
+        .unwrap();
+    let (quoted, _) = index
+        .cold_cost("\"refresh token\"", aidocs_core::QueryVector::Static, &opts)
+        .unwrap();
     assert!(quoted > plain, "{quoted} > {plain}");
 }
 

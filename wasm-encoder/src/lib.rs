@@ -2,7 +2,7 @@
 //!
 //! Here are the model's `config.json`, `vocab.txt` and `model.safetensors` bytes; give me a query's
 //! embedding, computed by `aidocs-embed`, the code the indexer embedded the chunks with. The search
-//! module takes it with `provideQueryVector` and ranks against the stored vectors through the index's
+//! module takes it with `begin(…, vector)` and ranks against the stored vectors through the index's
 //! projection: `--encoder full`, where the 90 MB of weights do not matter (a server, a CLI, an edge
 //! runtime with the memory for it). Browsers use the index's static encoder instead.
 //!

@@ -6,24 +6,8 @@
 //! searches.
 
 use std::collections::HashMap;
-use std::rc::Rc;
 
-use aidocs_core::term_rows::TermRowShard;
-use aidocs_core::vectors::{Projection, VectorDir, VectorShard};
-use aidocs_core::{MetaShard, TermShard};
-
-/// A decoded shard of any kind.
-#[derive(Clone)]
-pub enum Shard {
-    Terms(Rc<TermShard>),
-    Meta(Rc<MetaShard>),
-    VectorDir(Rc<VectorDir>),
-    Vectors(Rc<VectorShard>),
-    TermRows(Rc<TermRowShard>),
-    Projection(Rc<Projection>),
-    Typos(Rc<aidocs_core::typos::TypoShard>),
-    Positions(Rc<aidocs_core::positions::PositionShard>),
-}
+use aidocs_core::{FileRef, Shard};
 
 struct Entry {
     shard: Shard,
@@ -31,12 +15,12 @@ struct Entry {
     last_used: u64,
 }
 
-/// Decoded shards keyed by their position in the manifest's file table.
+/// Decoded shards keyed by what they are.
 pub struct ShardCache {
     limit: usize,
     used: usize,
     clock: u64,
-    entries: HashMap<usize, Entry>,
+    entries: HashMap<FileRef, Entry>,
     evictions: u64,
 }
 
@@ -51,17 +35,17 @@ impl ShardCache {
         }
     }
 
-    pub fn contains(&self, id: usize) -> bool {
+    pub fn contains(&self, id: FileRef) -> bool {
         self.entries.contains_key(&id)
     }
 
     /// The shard, without marking it used (for lookups that borrow it).
-    pub fn peek(&self, id: usize) -> Option<&Shard> {
+    pub fn peek(&self, id: FileRef) -> Option<&Shard> {
         self.entries.get(&id).map(|e| &e.shard)
     }
 
     /// The shard, marked as just used.
-    pub fn get(&mut self, id: usize) -> Option<Shard> {
+    pub fn get(&mut self, id: FileRef) -> Option<Shard> {
         self.clock += 1;
         let clock = self.clock;
         self.entries.get_mut(&id).map(|e| {
@@ -70,7 +54,7 @@ impl ShardCache {
         })
     }
 
-    pub fn insert(&mut self, id: usize, shard: Shard, cost: usize) {
+    pub fn insert(&mut self, id: FileRef, shard: Shard, cost: usize) {
         self.clock += 1;
         if let Some(old) = self.entries.insert(
             id,
@@ -123,6 +107,9 @@ impl ShardCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::rc::Rc;
+
+    use aidocs_core::MetaShard;
 
     fn meta() -> Shard {
         Shard::Meta(Rc::new(MetaShard {
@@ -134,13 +121,17 @@ mod tests {
     #[test]
     fn evicts_least_recently_used_within_the_bound() {
         let mut c = ShardCache::new(100);
-        c.insert(1, meta(), 40);
-        c.insert(2, meta(), 40);
-        assert!(c.get(1).is_some()); // 2 is now the oldest
-        c.insert(3, meta(), 40);
+        c.insert(FileRef::Meta(1), meta(), 40);
+        c.insert(FileRef::Meta(2), meta(), 40);
+        assert!(c.get(FileRef::Meta(1)).is_some()); // 2 is now the oldest
+        c.insert(FileRef::Meta(3), meta(), 40);
         assert_eq!(c.used(), 120, "inserting never evicts");
         c.trim();
-        assert!(c.contains(1) && c.contains(3) && !c.contains(2));
+        assert!(
+            c.contains(FileRef::Meta(1))
+                && c.contains(FileRef::Meta(3))
+                && !c.contains(FileRef::Meta(2))
+        );
         assert_eq!(c.used(), 80);
         assert_eq!(c.evictions(), 1);
     }
@@ -148,13 +139,13 @@ mod tests {
     #[test]
     fn an_entry_larger_than_the_bound_is_kept_until_trimmed() {
         let mut c = ShardCache::new(10);
-        c.insert(1, meta(), 5);
-        c.insert(2, meta(), 50);
-        assert!(c.contains(1) && c.contains(2));
+        c.insert(FileRef::Meta(1), meta(), 5);
+        c.insert(FileRef::Meta(2), meta(), 50);
+        assert!(c.contains(FileRef::Meta(1)) && c.contains(FileRef::Meta(2)));
         c.trim();
         assert_eq!((c.len(), c.used()), (0, 0));
-        c.insert(2, meta(), 8);
-        c.insert(2, meta(), 9);
+        c.insert(FileRef::Meta(2), meta(), 8);
+        c.insert(FileRef::Meta(2), meta(), 9);
         assert_eq!(c.used(), 9);
     }
 }

@@ -127,50 +127,6 @@ impl SearchEngine {
         s
     }
 
-    /// Index files `query` needs in `mode` that are not cached yet; call again after adding them
-    /// until it returns nothing (vector and hybrid queries need one more round for the partitions).
-    /// `nprobe` < 0 = the default; `prefix`: the last word is also a prefix (as in `rank`);
-    /// `language`: the reader's (as in `rank`: it picks the analyzer a multilingual index reads the
-    /// query with).
-    #[wasm_bindgen(js_name = filesForQuery)]
-    pub fn files_for_query(
-        &mut self,
-        query: &str,
-        mode: &str,
-        nprobe: i32,
-        prefix: Option<bool>,
-        typos: Option<bool>,
-        language: Option<String>,
-    ) -> Vec<String> {
-        self.inner.files_for_query(
-            query,
-            mode,
-            u32::try_from(nprobe).ok(),
-            prefix.unwrap_or(false),
-            typos.unwrap_or(false),
-            language.as_deref().filter(|l| !l.is_empty()),
-        )
-    }
-
-    /// Hands in the full model's embedding of `query` (e.g. from `aidocs-wasm-encoder`, in the
-    /// model's own space): vector and hybrid searches of this text then use it instead of the static
-    /// encoder; `undefined` forgets it (the static encoder again). Fails with `bad_option` on an index
-    /// without vectors or a vector of the wrong width.
-    #[wasm_bindgen(js_name = provideQueryVector)]
-    pub fn provide_query_vector(
-        &mut self,
-        query: &str,
-        vector: Option<Vec<f32>>,
-    ) -> Result<(), JsValue> {
-        match vector {
-            Some(v) => self.inner.provide_query_vector(query, v).map_err(js_err),
-            None => {
-                self.inner.forget_query_vector(query);
-                Ok(())
-            }
-        }
-    }
-
     /// Term shard files worth warming while the user types `partial` in the reader's `language`.
     #[wasm_bindgen(js_name = filesForPreload)]
     pub fn files_for_preload(&self, partial: &str, language: Option<String>) -> Vec<String> {
@@ -190,15 +146,20 @@ impl SearchEngine {
         self.inner.add(name, file, raw).map_err(js_err)
     }
 
-    /// Ranks over cached shards; returns a ticket. `tags` are joined by U+001F; `mode` is lexical,
-    /// vector or hybrid; `nprobe` < 0 = the default; `prefix`: the last word, with nothing after it,
-    /// also matches longer words (what a search box wants while the reader types); `typos`: words the
-    /// index lacks are corrected (see `corrections`); `language`: the reader's; `tags_any`,
-    /// `tags_none`: tags of which one is required, tags excluded (joined by U+001F); `facets`: count
-    /// the matches by kind, tag, group, language and version (see `facets`); `version`: the docs
-    /// version (only its pages and pages in none).
+    /// Starts a search and returns its ticket: `need` names the files it lacks, and once it names
+    /// none, `corrections`, `correctedQuery`, `facets` and `results` read it. `tags` are joined by
+    /// U+001F; `mode` is lexical, vector or hybrid; `nprobe` < 0 = the default; `prefix`: the last
+    /// word, with nothing after it, also matches longer words (what a search box wants while the
+    /// reader types); `typos`: words the index lacks are corrected (see `corrections`); `language`:
+    /// the reader's (it also picks the analyzer a multilingual index reads the query with);
+    /// `tags_any`, `tags_none`: tags of which one is required, tags excluded (joined by U+001F);
+    /// `facets`: count the matches by kind, tag, group, language and version (see `facets`);
+    /// `version`: the docs version (only its pages and pages in none); `vector`: the full model's
+    /// embedding of the query (e.g. from `aidocs-wasm-encoder`, in the model's own space), which
+    /// vector and hybrid modes then use instead of the static encoder (`bad_option` on an index
+    /// without vectors or a vector of the wrong width).
     #[allow(clippy::too_many_arguments)] // flat arguments keep the JS glue small
-    pub fn rank(
+    pub fn begin(
         &mut self,
         query: &str,
         k: u32,
@@ -216,6 +177,7 @@ impl SearchEngine {
         tags_none: Option<String>,
         facets: Option<bool>,
         version: Option<String>,
+        vector: Option<Vec<f32>>,
     ) -> Result<u32, JsValue> {
         let split = |t: Option<String>| -> Vec<String> {
             t.unwrap_or_default()
@@ -241,35 +203,36 @@ impl SearchEngine {
             facets: facets.unwrap_or(false),
             version: version.filter(|v| !v.is_empty()),
         };
-        self.inner.rank(query, &opts).map_err(js_err)
+        self.inner.begin(query, &opts, vector).map_err(js_err)
     }
 
-    /// Metadata shard files a ranked query still needs.
-    #[wasm_bindgen(js_name = filesForTicket)]
-    pub fn files_for_ticket(&self, ticket: u32) -> Result<Vec<String>, JsValue> {
-        self.inner.files_for_ticket(ticket).map_err(js_err)
+    /// The index files a search still needs (not cached): fetch them, `add` them, and call again;
+    /// an empty list means its results are ready. Each call is one round (typo files, the ranking's
+    /// files, the vector partitions, the results' metadata), decided by the query session in core.
+    pub fn need(&mut self, ticket: u32) -> Result<Vec<String>, JsValue> {
+        self.inner.need(ticket).map_err(js_err)
     }
 
-    /// The facet counts of a query ranked with `facets`, as JSON
+    /// The facet counts of a search with `facets`, as JSON
     /// (`{"kind":[["docs",12]],"tag":[…],"group":[…],"language":[…]}`; `null` without; call before
     /// `results`).
     pub fn facets(&self, ticket: u32) -> Result<String, JsValue> {
         self.inner.facets_json(ticket).map_err(js_err)
     }
 
-    /// The typo corrections a ranked query applied, as JSON (`[{"from","to"}]`).
+    /// The typo corrections a search applied, as JSON (`[{"from","to"}]`).
     pub fn corrections(&self, ticket: u32) -> Result<String, JsValue> {
         self.inner.corrections_json(ticket).map_err(js_err)
     }
 
-    /// The ranked `query` with its corrected words replaced ("showing results for …"), or undefined
+    /// The searched `query` with its corrected words replaced ("showing results for …"), or undefined
     /// when nothing was corrected (call before `results`).
     #[wasm_bindgen(js_name = correctedQuery)]
     pub fn corrected_query(&self, ticket: u32, query: &str) -> Result<Option<String>, JsValue> {
         self.inner.corrected_query(ticket, query).map_err(js_err)
     }
 
-    /// The results JSON of a ranked query (consumes the ticket).
+    /// The results JSON of a search (consumes the ticket).
     pub fn results(&mut self, ticket: u32) -> Result<String, JsValue> {
         self.inner.results(ticket).map_err(js_err)
     }

@@ -1,4 +1,4 @@
-//! Issue 4: a full-model query vector handed in by the caller (`provideQueryVector`, what the Node and
+//! Issue 4: a full-model query vector handed in by the caller (`begin(…, vector)`, what the Node and
 //! edge full encoder does) is mapped through the index's projection and ranks without row shards; bad
 //! vectors are typed errors. Runs natively over the checked-in v3 to v6 compatibility fixtures (with
 //! vectors, term rows and a projection from the real model; v3 stores int8 partitions, v4 4-bit
@@ -46,37 +46,37 @@ fn opts(mode: &str) -> QueryOptions {
     }
 }
 
-/// Fetches until `files_for_query` is satisfied; returns every file asked for.
-fn fetch_all(engine: &mut Engine, query: &str, mode: &str) -> Vec<String> {
+/// Starts a search and fetches until the engine asks for nothing; returns the ticket and every file
+/// asked for, or the first error.
+fn fetch_all(
+    engine: &mut Engine,
+    query: &str,
+    mode: &str,
+    vector: Option<Vec<f32>>,
+) -> Result<(u32, Vec<String>), EngineError> {
+    let ticket = engine.begin(query, &opts(mode), vector)?;
     let mut asked = Vec::new();
-    for _ in 0..4 {
-        let names = engine.files_for_query(query, mode, None, false, false, None);
+    for _ in 0..8 {
+        let names = engine.need(ticket)?;
         if names.is_empty() {
-            break;
+            return Ok((ticket, asked));
         }
         for n in &names {
-            engine.add(n, &read(n), None).unwrap();
+            engine.add(n, &read(n), None)?;
         }
         asked.extend(names);
     }
-    assert!(engine
-        .files_for_query(query, mode, None, false, false, None)
-        .is_empty());
-    asked
+    panic!("the engine kept asking for files: {asked:?}");
 }
 
-fn results(engine: &mut Engine, query: &str, mode: &str) -> Result<Vec<String>, EngineError> {
-    let t = engine.rank(query, &opts(mode))?;
-    for n in engine.files_for_ticket(t)? {
-        engine.add(&n, &read(&n), None)?;
-    }
-    let json: serde_json::Value = serde_json::from_str(&engine.results(t)?).unwrap();
-    Ok(json
-        .as_array()
+/// The result ids of a search whose files are all here.
+fn results(engine: &mut Engine, ticket: u32) -> Vec<String> {
+    let json: serde_json::Value = serde_json::from_str(&engine.results(ticket).unwrap()).unwrap();
+    json.as_array()
         .unwrap()
         .iter()
         .map(|r| r["id"].as_str().unwrap().to_owned())
-        .collect())
+        .collect()
 }
 
 /// A vector in the model's space whose projection is the stored direction of `row`: `Pᵀ e_row`.
@@ -96,25 +96,23 @@ fn provided_vector_loads_the_projection() {
     let projection_file = manifest_vectors.projection.clone().unwrap();
     let projection = Projection::decode(&read(&projection_file)).unwrap();
     let query = "renew my credentials";
-    engine
-        .provide_query_vector(query, full_vector_along(&projection, 0))
-        .unwrap();
-    let asked = fetch_all(&mut engine, query, "vector");
+    let full = Some(full_vector_along(&projection, 0));
+    let (ticket, asked) = fetch_all(&mut engine, query, "vector", full).unwrap();
     assert!(asked.contains(&projection_file), "{asked:?}");
     assert!(asked.contains(&manifest_vectors.file), "{asked:?}");
     assert!(
         !asked.iter().any(|n| n.starts_with("q/")),
         "no term rows with a full vector: {asked:?}"
     );
-    let full = results(&mut engine, query, "vector").unwrap();
+    let full = results(&mut engine, ticket);
     assert!(!full.is_empty());
 
-    // Another text has no vector provided: it uses the static encoder (row shards, no projection).
+    // Without a vector, the static encoder: row shards, no projection.
     let mut fresh = open();
-    let asked = fetch_all(&mut fresh, query, "vector");
+    let (ticket, asked) = fetch_all(&mut fresh, query, "vector", None).unwrap();
     assert!(asked.iter().any(|n| n.starts_with("q/")), "{asked:?}");
     assert!(!asked.contains(&projection_file), "{asked:?}");
-    let static_ids = results(&mut fresh, query, "vector").unwrap();
+    let static_ids = results(&mut fresh, ticket);
     assert_eq!(static_ids[0], "guides/refresh-tokens");
     // The provided vector (the first principal direction, not the query's meaning) ranks by itself.
     assert_ne!(full, static_ids);
@@ -128,18 +126,13 @@ fn issue_4_bad_query_vectors_are_typed_errors() {
 fn bad_query_vectors_are_typed_errors() {
     let mut engine = open();
     let bad = |e: EngineError| assert_eq!(e.code(), "bad_option", "{}", e.message());
-    bad(engine
-        .provide_query_vector("q", vec![f32::NAN; 384])
-        .unwrap_err());
-    bad(engine.provide_query_vector("q", Vec::new()).unwrap_err());
+    bad(fetch_all(&mut engine, "q", "hybrid", Some(vec![f32::NAN; 384])).unwrap_err());
+    bad(fetch_all(&mut engine, "q", "hybrid", Some(Vec::new())).unwrap_err());
     // A width the projection does not take (another model): known once the projection is loaded.
-    engine.provide_query_vector("q", vec![0.1; 10]).unwrap();
-    fetch_all(&mut engine, "q", "hybrid");
-    bad(engine.rank("q", &opts("hybrid")).unwrap_err());
+    bad(fetch_all(&mut engine, "q", "hybrid", Some(vec![0.1; 10])).unwrap_err());
     // The engine stays usable.
-    engine.provide_query_vector("q", vec![0.05; 384]).unwrap();
-    fetch_all(&mut engine, "q", "hybrid");
-    results(&mut engine, "q", "hybrid").unwrap();
+    let (ticket, _) = fetch_all(&mut engine, "q", "hybrid", Some(vec![0.05; 384])).unwrap();
+    results(&mut engine, ticket);
 }
 
 #[test]
@@ -152,7 +145,7 @@ fn issue_4_a_query_vector_on_an_index_without_vectors_is_refused() {
     )
     .unwrap();
     let e = engine
-        .provide_query_vector("refresh tokens", vec![0.1; 384])
+        .begin("refresh tokens", &opts("hybrid"), Some(vec![0.1; 384]))
         .unwrap_err();
     assert_eq!(e.code(), "bad_option");
 }

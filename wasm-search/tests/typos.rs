@@ -22,13 +22,15 @@ fn opts(typos: bool) -> QueryOptions {
     }
 }
 
-/// Fetches what the engine asks for until it asks for nothing; returns the rounds' file lists.
-fn fetch_all(engine: &mut Engine, query: &str, typos: bool) -> Vec<Vec<String>> {
+/// Starts a search and fetches what the engine asks for until it asks for nothing; returns the
+/// ticket and the rounds' file lists (the last round is the results' metadata).
+fn fetch_all(engine: &mut Engine, query: &str, typos: bool) -> (u32, Vec<Vec<String>>) {
+    let ticket = engine.begin(query, &opts(typos), None).unwrap();
     let mut rounds = Vec::new();
     for _ in 0..8 {
-        let names = engine.files_for_query(query, "lexical", None, false, typos, None);
+        let names = engine.need(ticket).unwrap();
         if names.is_empty() {
-            return rounds;
+            return (ticket, rounds);
         }
         for n in &names {
             engine.add(n, &read(n), None).unwrap();
@@ -38,11 +40,8 @@ fn fetch_all(engine: &mut Engine, query: &str, typos: bool) -> Vec<Vec<String>> 
     panic!("the engine kept asking for files: {rounds:?}");
 }
 
-fn titles(engine: &mut Engine, query: &str, typos: bool) -> (String, String) {
-    let ticket = engine.rank(query, &opts(typos)).unwrap();
-    for n in engine.files_for_ticket(ticket).unwrap() {
-        engine.add(&n, &read(&n), None).unwrap();
-    }
+/// The corrections and results of a search whose files are all here.
+fn titles(engine: &mut Engine, ticket: u32) -> (String, String) {
     let corrections = engine.corrections_json(ticket).unwrap();
     (corrections, engine.results(ticket).unwrap())
 }
@@ -50,7 +49,7 @@ fn titles(engine: &mut Engine, query: &str, typos: bool) -> (String, String) {
 #[test]
 fn issue_6_the_engine_corrects_misspelled_words_round_by_round() {
     let mut engine = Engine::open(&read("manifest.bin"), None, 64 << 20).unwrap();
-    let rounds = fetch_all(&mut engine, "refesh tokns", true);
+    let (ticket, rounds) = fetch_all(&mut engine, "refesh tokns", true);
     // The fixture's filters say both words are absent without a fetch: the typo directory first,
     // then the shards of the words' deletion keys, then the corrected words' term shards.
     let kinds: Vec<Vec<&str>> = rounds
@@ -70,8 +69,9 @@ fn issue_6_the_engine_corrects_misspelled_words_round_by_round() {
     assert_eq!(kinds[0], vec!["y/"], "{rounds:?}");
     assert!(kinds[1].iter().all(|k| *k == "typo shard"), "{rounds:?}");
     assert!(kinds[2].iter().all(|k| *k == "t/"), "{rounds:?}");
-    assert_eq!(rounds.len(), 3, "{rounds:?}");
-    let (corrections, results) = titles(&mut engine, "refesh tokns", true);
+    assert!(kinds[3].iter().all(|k| *k == "m/"), "{rounds:?}");
+    assert_eq!(rounds.len(), 4, "{rounds:?}");
+    let (corrections, results) = titles(&mut engine, ticket);
     assert_eq!(
         corrections,
         r#"[{"from":"refesh","to":"refresh"},{"from":"tokns","to":"tokens"}]"#
@@ -79,20 +79,21 @@ fn issue_6_the_engine_corrects_misspelled_words_round_by_round() {
     assert!(results.contains("Refresh tokens"), "{results}");
     // Without typo tolerance: no typo files, no results.
     let mut plain = Engine::open(&read("manifest.bin"), None, 64 << 20).unwrap();
-    let rounds = fetch_all(&mut plain, "refesh tokns", false);
+    let (ticket, rounds) = fetch_all(&mut plain, "refesh tokns", false);
     assert!(
         rounds.iter().flatten().all(|n| !n.starts_with("y/")),
         "{rounds:?}"
     );
-    let (corrections, results) = titles(&mut plain, "refesh tokns", false);
+    let (corrections, results) = titles(&mut plain, ticket);
     assert_eq!((corrections.as_str(), results.as_str()), ("[]", "[]"));
 }
 
 #[test]
 fn issue_6_a_corrupt_typo_file_is_a_typed_error() {
     let mut engine = Engine::open(&read("manifest.bin"), None, 64 << 20).unwrap();
+    let ticket = engine.begin("refesh tokns", &opts(true), None).unwrap();
     for _ in 0..8 {
-        let names = engine.files_for_query("refesh tokns", "lexical", None, false, true, None);
+        let names = engine.need(ticket).unwrap();
         let Some(typo) = names.iter().find(|n| n.starts_with("y/")) else {
             for n in &names {
                 engine.add(n, &read(n), None).unwrap();
@@ -161,8 +162,17 @@ fn issue_6_random_damage_to_typo_files_is_an_error_or_a_valid_file() {
         };
         let mut engine = Engine::open(&read("manifest.bin"), None, 64 << 20).unwrap();
         let mut failed = false;
+        let ticket = engine.begin("refesh tokns", &opts(true), None).unwrap();
         for _ in 0..8 {
-            let names = engine.files_for_query("refesh tokns", "lexical", None, false, true, None);
+            let names = match engine.need(ticket) {
+                Ok(names) => names,
+                // A damaged file that decodes can still make no sense to the search: a typed error.
+                Err(e) => {
+                    assert!(!e.code().is_empty());
+                    failed = true;
+                    break;
+                }
+            };
             if names.is_empty() {
                 break;
             }
@@ -186,7 +196,7 @@ fn issue_6_random_damage_to_typo_files_is_an_error_or_a_valid_file() {
             errors += 1;
         } else {
             ok += 1;
-            let _ = engine.rank("refesh tokns", &opts(true)); // Ok, or a typed error
+            let _ = engine.results(ticket); // Ok, or a typed error
         }
         // The engine still answers a search that needs no typo file.
         let (c, _) = titles_or_retry(&mut engine);
@@ -195,10 +205,8 @@ fn issue_6_random_damage_to_typo_files_is_an_error_or_a_valid_file() {
     assert!(errors > 100, "{errors} errors, {ok} valid");
 }
 
-/// A plain search on an engine that may hold damaged typo state: fetch what it asks, rank, results.
+/// A plain search on an engine that may hold damaged typo state: fetch what it asks, then results.
 fn titles_or_retry(engine: &mut Engine) -> (String, String) {
-    for n in engine.files_for_query("refresh tokens", "lexical", None, false, false, None) {
-        engine.add(&n, &read(&n), None).unwrap();
-    }
-    titles(engine, "refresh tokens", false)
+    let (ticket, _) = fetch_all(engine, "refresh tokens", false);
+    titles(engine, ticket)
 }

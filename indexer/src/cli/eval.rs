@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use aidocs_core::SearchOptions;
+use aidocs_core::{QueryVector, SearchOptions};
 use aidocs_index::embed::QueryEncoder;
 use aidocs_index::eval::{evaluate, read_qrels, read_queries, EvalError};
 use aidocs_index::query::LocalIndex;
@@ -95,23 +95,17 @@ pub fn run_eval(a: EvalArgs) -> ExitCode {
         Err(e) => return fail(3, e),
     };
     let mut encode_ms = None;
-    let vecs: Option<HashMap<String, Vec<f32>>> = match &encoder {
+    let vecs: Option<HashMap<String, QueryVector>> = match &encoder {
         None => None,
         Some(enc) => {
             let t = std::time::Instant::now();
             let texts: Vec<&str> = queries.iter().map(|(_, t)| t.as_str()).collect();
-            match enc.encode(&index, &texts, &opts) {
+            match enc.query_vectors(&texts) {
                 Ok(v) => {
-                    encode_ms =
-                        Some(t.elapsed().as_secs_f64() * 1000.0 / texts.len().max(1) as f64);
-                    Some(
-                        queries
-                            .iter()
-                            .map(|(id, _)| id.clone())
-                            .zip(v)
-                            .filter_map(|(id, v)| Some((id, v?)))
-                            .collect(),
-                    )
+                    // The static encoder runs inside each query (its latency includes it).
+                    encode_ms = matches!(enc, QueryEncoder::Full(_))
+                        .then(|| t.elapsed().as_secs_f64() * 1000.0 / texts.len().max(1) as f64);
+                    Some(queries.iter().map(|(id, _)| id.clone()).zip(v).collect())
                 }
                 Err(e) => return fail(1, e),
             }

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use aidocs_core::{Kind, SearchOptions};
+use aidocs_core::{Kind, QueryVector, SearchOptions};
 use aidocs_index::eval::read_queries;
 use aidocs_index::query::{result_json, LocalIndex};
 use clap::Args;
@@ -112,12 +112,12 @@ pub fn run_query(a: QueryArgs) -> ExitCode {
         Ok(e) => e,
         Err(e) => return fail(3, e),
     };
-    let encode = |text: &str| -> Result<Option<Vec<f32>>, String> {
+    let encode = |text: &str| -> Result<QueryVector, String> {
         match &encoder {
-            None => Ok(None),
+            None => Ok(QueryVector::Static),
             Some(enc) => enc
-                .encode(&index, &[text], &opts)
-                .map(|mut v| v.pop().flatten())
+                .query_vectors(&[text])
+                .map(|mut v| v.pop().unwrap_or(QueryVector::Static))
                 .map_err(|e| e.to_string()),
         }
     };
@@ -133,9 +133,9 @@ pub fn run_query(a: QueryArgs) -> ExitCode {
                 Ok(v) => v,
                 Err(e) => return fail(1, e),
             };
-            match index.search_with(&text, qv.as_deref(), &opts) {
-                Ok((results, _)) => {
-                    let line = aidocs_core::json::batch_line(&id, &results, a.explain);
+            match index.query(&text, qv, &opts) {
+                Ok(outcome) => {
+                    let line = aidocs_core::json::batch_line(&id, &outcome.results, a.explain);
                     if writeln!(out, "{line}").is_err() {
                         return ExitCode::SUCCESS;
                     }
@@ -152,18 +152,16 @@ pub fn run_query(a: QueryArgs) -> ExitCode {
         Ok(v) => v,
         Err(e) => return fail(1, e),
     };
-    let corrections = match index.plan(text, &opts) {
-        Ok((_, c)) => c,
-        Err(e) => return fail(1, e),
-    };
-    if !corrections.is_empty() {
-        eprintln!(
-            "showing results for {:?}",
-            aidocs_core::typos::corrected_query(text, &corrections)
-        );
-    }
-    match index.search_faceted(text, qv.as_deref(), &opts) {
-        Ok((results, used, facets)) => {
+    match index.query(text, qv, &opts) {
+        Ok(outcome) => {
+            let (results, used, facets) = (outcome.results, outcome.mode, outcome.facets);
+            let corrections = outcome.corrections;
+            if !corrections.is_empty() {
+                eprintln!(
+                    "showing results for {:?}",
+                    aidocs_core::typos::corrected_query(text, &corrections)
+                );
+            }
             if used != opts.mode {
                 eprintln!(
                     "note: ranked {} (asked for {})",

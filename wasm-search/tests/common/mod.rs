@@ -32,34 +32,79 @@ fn code(e: JsValue) -> String {
         .to_owned()
 }
 
+/// Starts a search (`k` results, `kinds`, `group`, `explain`, `mode`; facets and tag filters as
+/// given) and returns its ticket.
+#[allow(clippy::too_many_arguments)]
+fn begin_with(
+    engine: &mut SearchEngine,
+    query: &str,
+    k: u32,
+    kinds: &str,
+    group: &str,
+    explain: bool,
+    mode: &str,
+    any: Option<&str>,
+    none: Option<&str>,
+    facets: bool,
+) -> Result<u32, JsValue> {
+    engine.begin(
+        query,
+        k,
+        kinds,
+        "",
+        group,
+        0.0,
+        explain,
+        mode,
+        -1,
+        None,
+        None,
+        None,
+        any.map(str::to_owned),
+        none.map(str::to_owned),
+        Some(facets),
+        None,
+        None,
+    )
+}
+
+fn begin(engine: &mut SearchEngine, query: &str, kinds: &str) -> Result<u32, JsValue> {
+    begin_with(
+        engine, query, 10, kinds, "", false, "lexical", None, None, false,
+    )
+}
+
+/// Fetches what search `ticket` needs, round by round, until it needs nothing; returns the rounds.
+fn fetch_rounds(
+    engine: &mut SearchEngine,
+    ticket: u32,
+    mut fetch: impl FnMut(&str) -> Vec<u8>,
+) -> Result<Vec<Vec<String>>, JsValue> {
+    let mut rounds = Vec::new();
+    for _ in 0..8 {
+        let names = engine.need(ticket)?;
+        if names.is_empty() {
+            return Ok(rounds);
+        }
+        for name in &names {
+            engine.add(name, &fetch(name), None)?;
+        }
+        rounds.push(names);
+    }
+    panic!("the engine kept asking for files: {rounds:?}");
+}
+
 /// A whole search as the JS wrapper runs it, with files from `fetch`.
 fn search_with(
     engine: &mut SearchEngine,
     query: &str,
     kinds: &str,
-    mut fetch: impl FnMut(&str) -> Vec<u8>,
+    fetch: impl FnMut(&str) -> Vec<u8>,
 ) -> Result<String, JsValue> {
-    // Rounds, as the JS wrapper runs them: a quoted phrase's position shards come last.
-    for _ in 0..8 {
-        let names = engine.files_for_query(query, "lexical", -1, None, None, None);
-        if names.is_empty() {
-            break;
-        }
-        for name in names {
-            engine.add(&name, &fetch(&name), None)?;
-        }
-    }
-    let ticket = engine.rank(
-        query, 10, kinds, "", "", 0.0, false, "lexical", -1, None, None, None, None, None, None,
-        None,
-    )?;
-    for name in engine.files_for_ticket(ticket)? {
-        if let Err(e) = engine.add(&name, &fetch(&name), None) {
-            engine.release(ticket);
-            return Err(e);
-        }
-    }
-    engine.results(ticket)
+    let ticket = begin(engine, query, kinds)?;
+    let out = fetch_rounds(engine, ticket, fetch).and_then(|_| engine.results(ticket));
+    engine.release(ticket);
+    out
 }
 
 fn search(engine: &mut SearchEngine, query: &str, kinds: &str) -> String {
@@ -90,19 +135,18 @@ fn issue_3_same_results_as_the_native_cli() {
 fn loads_only_the_shards_a_query_needs() {
     let mut engine = open(NO_LIMIT);
     let terms = FILES.iter().filter(|(n, _)| n.starts_with("t/")).count();
-    let needed = engine.files_for_query("refresh tokens", "lexical", -1, None, None, None);
+    let t = begin(&mut engine, "refresh tokens", "").unwrap();
+    let needed = engine.need(t).unwrap();
     assert!(!needed.is_empty() && needed.len() < terms, "{needed:?}");
-    // A word the site never uses is ruled out by the manifest's filters: no fetch at all.
-    assert!(engine
-        .files_for_query("zzzqqqxx", "lexical", -1, None, None, None)
-        .is_empty());
+    engine.release(t);
+    // A word the site never uses is ruled out by the manifest's filters: no term shard at all.
+    let t = begin(&mut engine, "zzzqqqxx", "").unwrap();
+    assert!(engine.need(t).unwrap().is_empty());
+    assert_eq!(engine.results(t).unwrap(), "[]");
     search(&mut engine, "refresh tokens", "");
-    assert!(
-        engine
-            .files_for_query("refresh tokens", "lexical", -1, None, None, None)
-            .is_empty(),
-        "cached"
-    );
+    let t = begin(&mut engine, "refresh tokens", "").unwrap();
+    assert!(engine.need(t).unwrap().is_empty(), "cached");
+    engine.release(t);
     assert!(!engine.files_for_preload("authen", None).is_empty() || engine.cache_entries() > 0);
 }
 
@@ -113,17 +157,20 @@ fn filters_and_options() {
     assert!(api.contains("\"kind\":\"api\"") && !api.contains("\"kind\":\"docs\""));
     let both = search(&mut engine, "user", "docs,api");
     assert!(both.contains("\"kind\":\"api\"") && both.contains("\"kind\":\"docs\""));
-    for name in engine.files_for_query("user", "lexical", -1, None, None, None) {
-        engine.add(&name, file(&name), None).unwrap();
-    }
-    let t = engine
-        .rank(
-            "user", 2, "", "", "Users", 0.0, true, "", -1, None, None, None, None, None, None, None,
-        )
-        .unwrap();
-    for name in engine.files_for_ticket(t).unwrap() {
-        engine.add(&name, file(&name), None).unwrap();
-    }
+    let t = begin_with(
+        &mut engine,
+        "user",
+        2,
+        "",
+        "Users",
+        true,
+        "",
+        None,
+        None,
+        false,
+    )
+    .unwrap();
+    fetch_rounds(&mut engine, t, |n| file(n).to_vec()).unwrap();
     let grouped = engine.results(t).unwrap();
     assert_eq!(grouped.matches("\"breadcrumb\":").count(), 2, "k=2");
     assert!(grouped.contains("\"explain\":{\"bm25\":"));
@@ -134,41 +181,45 @@ fn filters_and_options() {
         (5, "blog", ""),
         (5, "", "semantic"),
     ] {
-        let e = engine
-            .rank(
-                "user", k, kinds, "", "", 0.0, false, mode, -1, None, None, None, None, None, None,
-                None,
-            )
-            .unwrap_err();
+        let e = begin_with(
+            &mut engine,
+            "user",
+            k,
+            kinds,
+            "",
+            false,
+            mode,
+            None,
+            None,
+            false,
+        )
+        .unwrap_err();
         assert_eq!(code(e), "bad_option");
     }
     assert_eq!(code(engine.results(987_654).unwrap_err()), "unknown_ticket");
+    assert_eq!(code(engine.need(987_654).unwrap_err()), "unknown_ticket");
+    // Results before the search has its files: a typed error, not a wrong answer.
+    let t = begin(&mut engine, "refresh tokens", "").unwrap();
+    assert_eq!(code(engine.results(t).unwrap_err()), "not_ready");
+    engine.release(t);
 }
 
 /// Issue 4: vector and hybrid modes on an index without vectors rank lexically, with the same files.
 #[wasm_bindgen_test]
 fn issue_4_vector_modes_without_vectors_rank_lexically() {
     for mode in ["vector", "hybrid"] {
-        let mut engine = open(NO_LIMIT);
         for (id, text, kinds) in QUERIES {
-            let lexical = engine.files_for_query(text, "lexical", -1, None, None, None);
-            assert_eq!(
-                engine.files_for_query(text, mode, -1, None, None, None),
-                lexical,
-                "{mode} {text}"
-            );
-            for name in lexical {
-                engine.add(&name, file(&name), None).unwrap();
-            }
-            let t = engine
-                .rank(
-                    text, 10, kinds, "", "", 0.0, false, mode, -1, None, None, None, None, None,
-                    None, None,
-                )
-                .unwrap();
-            for name in engine.files_for_ticket(t).unwrap() {
-                engine.add(&name, file(&name), None).unwrap();
-            }
+            let rounds = |engine: &mut SearchEngine, mode: &str| {
+                let t = begin_with(engine, text, 10, kinds, "", false, mode, None, None, false)
+                    .unwrap();
+                let rounds = fetch_rounds(engine, t, |n| file(n).to_vec()).unwrap();
+                (t, rounds)
+            };
+            // Cold engines, so that both list every file the query reads.
+            let (_, lexical) = rounds(&mut open(NO_LIMIT), "lexical");
+            let mut engine = open(NO_LIMIT);
+            let (t, got) = rounds(&mut engine, mode);
+            assert_eq!(got, lexical, "{mode} {text}");
             let got = batch_line(id, &engine.results(t).unwrap());
             assert_eq!(got, expected_line(id), "{mode} {text}");
         }
@@ -178,9 +229,8 @@ fn issue_4_vector_modes_without_vectors_rank_lexically() {
 #[wasm_bindgen_test]
 fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
     let mut engine = open(NO_LIMIT);
-    let name = engine
-        .files_for_query("refresh tokens", "lexical", -1, None, None, None)
-        .remove(0);
+    let ticket = begin(&mut engine, "refresh tokens", "").unwrap();
+    let name = engine.need(ticket).unwrap().remove(0);
     let good = file(&name);
     let cases: Vec<(Vec<u8>, &str)> = vec![
         (good[..good.len() / 2].to_vec(), "length_mismatch"),
@@ -229,32 +279,10 @@ fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
         ),
         "unknown_file"
     );
-    // Rank without the shard: a typed error, not a wrong answer.
-    assert_eq!(
-        code(
-            engine
-                .rank(
-                    "refresh tokens",
-                    10,
-                    "",
-                    "",
-                    "",
-                    0.0,
-                    false,
-                    "",
-                    -1,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None
-                )
-                .unwrap_err()
-        ),
-        "missing_shard"
-    );
+    // The search that asked for the file still waits for it: nothing bad reached it.
+    assert!(engine.need(ticket).unwrap().contains(&name));
+    assert_eq!(code(engine.results(ticket).unwrap_err()), "not_ready");
+    engine.release(ticket);
     assert_eq!(
         search(&mut engine, "refresh tokens", ""),
         search(&mut open(NO_LIMIT), "refresh tokens", "")
@@ -305,23 +333,19 @@ fn payload_inflated_by_the_caller_gives_the_same_results() {
     )
     .unwrap();
     for (id, text, kinds) in QUERIES {
-        for name in engine.files_for_query(text, "lexical", -1, None, None, None) {
-            let f = file(&name);
-            let h = envelope::read_header(f).unwrap();
-            engine
-                .add(&name, f, Some(envelope::open(f, h.kind).unwrap()))
-                .unwrap();
-        }
-        let t = engine
-            .rank(
-                text, 10, kinds, "", "", 0.0, false, "", -1, None, None, None, None, None, None,
-                None,
-            )
-            .unwrap();
-        for name in engine.files_for_ticket(t).unwrap() {
-            let f = file(&name);
-            let raw = envelope::open(f, ShardKind::Meta).unwrap();
-            engine.add(&name, f, Some(raw)).unwrap();
+        let t = begin(&mut engine, text, kinds).unwrap();
+        loop {
+            let names = engine.need(t).unwrap();
+            if names.is_empty() {
+                break;
+            }
+            for name in names {
+                let f = file(&name);
+                let h = envelope::read_header(f).unwrap();
+                engine
+                    .add(&name, f, Some(envelope::open(f, h.kind).unwrap()))
+                    .unwrap();
+            }
         }
         assert_eq!(
             batch_line(id, &engine.results(t).unwrap()),
@@ -452,20 +476,13 @@ fn issue_3_random_mutations_are_errors_or_valid_results() {
 
     // Position shards are read by quoted phrases only: damage them under a phrase query.
     let query = "\"refresh token\" header";
-    let mut positions: Vec<String> = Vec::new();
     let mut e = open(NO_LIMIT);
-    for _ in 0..8 {
-        let names = e.files_for_query(query, "lexical", -1, None, None, None);
-        if names.is_empty() {
-            break;
-        }
-        for n in names {
-            e.add(&n, file(&n), None).unwrap();
-            if n.starts_with("p/") {
-                positions.push(n);
-            }
-        }
-    }
+    let t = begin(&mut e, query, "").unwrap();
+    let positions: Vec<String> = (fetch_rounds(&mut e, t, |n| file(n).to_vec()).unwrap())
+        .into_iter()
+        .flatten()
+        .filter(|n| n.starts_with("p/"))
+        .collect();
     assert!(!positions.is_empty(), "the phrase reads position shards");
     let mut errors = 0;
     for _ in 0..500 {
@@ -503,32 +520,20 @@ fn faceted(
     any: &str,
     none: &str,
 ) -> (Vec<String>, serde_json::Value) {
-    for name in engine.files_for_query(query, "lexical", -1, None, None, None) {
-        engine.add(&name, file(&name), None).unwrap();
-    }
-    let ticket = engine
-        .rank(
-            query,
-            100,
-            kinds,
-            "",
-            "",
-            0.0,
-            false,
-            "lexical",
-            -1,
-            None,
-            None,
-            None,
-            Some(any.to_owned()),
-            Some(none.to_owned()),
-            Some(true),
-            None,
-        )
-        .unwrap();
-    for name in engine.files_for_ticket(ticket).unwrap() {
-        engine.add(&name, file(&name), None).unwrap();
-    }
+    let ticket = begin_with(
+        engine,
+        query,
+        100,
+        kinds,
+        "",
+        false,
+        "lexical",
+        Some(any),
+        Some(none),
+        true,
+    )
+    .unwrap();
+    fetch_rounds(engine, ticket, |n| file(n).to_vec()).unwrap();
     let facets: serde_json::Value = serde_json::from_str(&engine.facets(ticket).unwrap()).unwrap();
     let results: serde_json::Value =
         serde_json::from_str(&engine.results(ticket).unwrap()).unwrap();
@@ -579,12 +584,8 @@ fn issue_6_facets_count_the_matches_and_compound_filters_apply() {
     assert_eq!(any.len() + none.len(), all.len(), "{any:?} {none:?}");
     assert!(any.iter().all(|u| !none.contains(u)));
     // Without `facets` the ticket has none.
-    let ticket = engine
-        .rank(
-            "user", 10, "", "", "", 0.0, false, "lexical", -1, None, None, None, None, None, None,
-            None,
-        )
-        .unwrap();
+    let ticket = begin(&mut engine, "user", "").unwrap();
+    fetch_rounds(&mut engine, ticket, |n| file(n).to_vec()).unwrap();
     assert_eq!(engine.facets(ticket).unwrap(), "null");
     engine.release(ticket);
 }

@@ -6,6 +6,12 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+mod files;
+mod session;
+
+pub use files::{FileRef, Shard};
+pub use session::{QueryOutcome, QuerySession, QueryVector};
+
 use crate::analyzer::{normalize_exact, Analyzer, TokenKind};
 use crate::fieldnorm::id_to_fieldnorm;
 use crate::format::{Field, Kind, Manifest, MetaShard, PageMeta, TermShard, SCORED_FIELDS};
@@ -397,6 +403,18 @@ pub enum SearchError {
         language: String,
         stemmer: &'static str,
     },
+    /// A fetched file that failed verification or decoding ([`Searcher::open_file`]).
+    #[error("{file}: {source}")]
+    Shard {
+        file: String,
+        source: crate::ShardError,
+    },
+    /// A query vector that cannot be used (empty, not finite, the wrong width).
+    #[error("{0}")]
+    BadQueryVector(String),
+    /// [`QuerySession::finish`] before the session had everything it needs.
+    #[error("the query still needs files: advance the session until nothing is missing")]
+    NotReady,
 }
 
 /// A manifest prepared for querying.

@@ -1,0 +1,228 @@
+//! Here is an index's file, give me what it is: [`FileRef`] names every file a query can read by what
+//! it is (term shard 3, the vector directory), [`Searcher::file_name`] and [`Searcher::file_ref`]
+//! translate between that and the file name in the index directory, and [`Searcher::open_file`]
+//! verifies, decodes and checks a fetched file against the manifest, once for every reader.
+//!
+//! Vector partitions and typo shards are named by their directory, not the manifest, so those two
+//! translations take the directory when the caller has it.
+
+use std::rc::Rc;
+
+use crate::envelope::{self, ShardKind};
+use crate::positions::PositionShard;
+use crate::term_rows::TermRowShard;
+use crate::typos::{TypoDirectory, TypoShard};
+use crate::vectors::{Projection, VectorDir, VectorShard};
+use crate::{MetaShard, ShardError, TermShard};
+
+use super::{SearchError, Searcher};
+
+/// One file of an index that a query reads, by what it is. Cache keys of every reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FileRef {
+    /// Term shard `i` of the manifest.
+    Terms(u32),
+    /// Metadata shard `i` of the manifest.
+    Meta(u32),
+    /// The position shard of term shard `i` (format v7).
+    Positions(u32),
+    /// The typo directory (format v6).
+    TypoDir,
+    /// Typo shard `i` of the typo directory.
+    Typos(u32),
+    /// The vector directory.
+    VectorDir,
+    /// Vector partition `i` of the vector directory.
+    Vectors(u32),
+    /// Row shard `i` of the static query encoder.
+    TermRows(u32),
+    /// The projection from the model's space to the stored vectors'.
+    Projection,
+}
+
+impl FileRef {
+    /// The envelope kind of the file.
+    pub fn kind(self) -> ShardKind {
+        match self {
+            FileRef::Terms(_) => ShardKind::Terms,
+            FileRef::Meta(_) => ShardKind::Meta,
+            FileRef::Positions(_) => ShardKind::Positions,
+            FileRef::TypoDir => ShardKind::TypoDir,
+            FileRef::Typos(_) => ShardKind::Typos,
+            FileRef::VectorDir => ShardKind::VectorDir,
+            FileRef::Vectors(_) => ShardKind::Vectors,
+            FileRef::TermRows(_) => ShardKind::TermRows,
+            FileRef::Projection => ShardKind::Projection,
+        }
+    }
+}
+
+/// A decoded, checked index file.
+#[derive(Debug, Clone)]
+pub enum Shard {
+    Terms(Rc<TermShard>),
+    Meta(Rc<MetaShard>),
+    Positions(Rc<PositionShard>),
+    TypoDir(Rc<TypoDirectory>),
+    Typos(Rc<TypoShard>),
+    VectorDir(Rc<VectorDir>),
+    Vectors(Rc<VectorShard>),
+    TermRows(Rc<TermRowShard>),
+    Projection(Rc<Projection>),
+}
+
+impl Searcher {
+    /// The file name of `file` in the index directory; `None` when the index has no such file (or,
+    /// for a vector partition or typo shard, when its directory is not given).
+    pub fn file_name(
+        &self,
+        file: FileRef,
+        vector_dir: Option<&VectorDir>,
+        typo_dir: Option<&TypoDirectory>,
+    ) -> Option<String> {
+        let m = &self.manifest;
+        let vectors = m.vectors.as_ref();
+        match file {
+            FileRef::Terms(i) => m.term_shards.get(i as usize).map(|s| s.file.clone()),
+            FileRef::Meta(i) => m.meta_shards.get(i as usize).map(|s| s.file.clone()),
+            FileRef::Positions(i) => m
+                .positions_file(i as usize)
+                .filter(|_| (i as usize) < m.term_shards.len()),
+            FileRef::TypoDir => m.typos.clone(),
+            FileRef::Typos(i) => typo_dir
+                .filter(|d| (i as usize) < d.shard_count())
+                .map(|d| d.shard_file(i as usize)),
+            FileRef::VectorDir => vectors.map(|v| v.file.clone()),
+            FileRef::Vectors(i) => vector_dir
+                .and_then(|d| d.partitions.get(i as usize))
+                .map(|p| p.file.clone()),
+            FileRef::TermRows(i) => self.term_rows().filter(|r| i < r.shards).map(|r| r.file(i)),
+            FileRef::Projection => vectors.and_then(|v| v.projection.clone()),
+        }
+    }
+
+    /// What the file called `name` is in this index (the inverse of [`Self::file_name`]); `None`
+    /// for a name that is not one of its files.
+    pub fn file_ref(
+        &self,
+        name: &str,
+        vector_dir: Option<&VectorDir>,
+        typo_dir: Option<&TypoDirectory>,
+    ) -> Option<FileRef> {
+        let m = &self.manifest;
+        if let Some(i) = m.term_shards.iter().position(|s| s.file == name) {
+            return Some(FileRef::Terms(i as u32));
+        }
+        if let Some(i) = m.meta_shards.iter().position(|s| s.file == name) {
+            return Some(FileRef::Meta(i as u32));
+        }
+        if let Some(i) = m.positions_shard_of(name) {
+            return Some(FileRef::Positions(i as u32));
+        }
+        if m.typos.as_deref() == Some(name) {
+            return Some(FileRef::TypoDir);
+        }
+        if let Some(d) = typo_dir {
+            if let Some(i) = (0..d.shard_count()).find(|&i| d.shard_file(i) == name) {
+                return Some(FileRef::Typos(i as u32));
+            }
+        }
+        let v = m.vectors.as_ref()?;
+        if v.file == name {
+            return Some(FileRef::VectorDir);
+        }
+        if v.projection.as_deref() == Some(name) {
+            return Some(FileRef::Projection);
+        }
+        if let Some(i) = v.term_rows.as_ref().and_then(|r| r.shard_of_file(name)) {
+            return Some(FileRef::TermRows(i));
+        }
+        let d = vector_dir?;
+        let i = d.partitions.iter().position(|p| p.file == name)?;
+        Some(FileRef::Vectors(i as u32))
+    }
+
+    /// Verifies the envelope of `bytes` (the file `name`, which is `file` of this index), decodes
+    /// it, and checks it against the manifest: vectors of the index's width, a metadata shard of the
+    /// pages its slot holds. `raw`: the payload when the caller inflated it (checked against the
+    /// header); without it the payload is inflated here (the `inflate` feature). Also returns the
+    /// payload's length, a stable proxy for the memory the decoded file holds (what caches bound).
+    pub fn open_file(
+        &self,
+        file: FileRef,
+        name: &str,
+        bytes: &[u8],
+        raw: Option<Vec<u8>>,
+    ) -> Result<(Shard, usize), SearchError> {
+        let shard_err = |source: ShardError| SearchError::Shard {
+            file: name.to_owned(),
+            source,
+        };
+        let kind = file.kind();
+        let header = envelope::check(bytes, kind).map_err(shard_err)?;
+        let raw = match raw {
+            Some(raw) => {
+                envelope::check_inflated(&header, &raw).map_err(shard_err)?;
+                raw
+            }
+            None => envelope::open_checked(bytes, &header).map_err(shard_err)?,
+        };
+        let m = &self.manifest;
+        let dims = m.vectors.as_ref().map_or(0, |v| v.dims);
+        let mismatch = || SearchError::MetaMismatch(name.to_owned());
+        let check = |ok: bool| if ok { Ok(()) } else { Err(mismatch()) };
+        let shard = match file {
+            FileRef::Terms(_) => Shard::Terms(Rc::new(
+                TermShard::decode_payload(&raw, m.num_chunks).map_err(shard_err)?,
+            )),
+            FileRef::Positions(_) => Shard::Positions(Rc::new(
+                PositionShard::decode_payload(&raw, m.num_chunks).map_err(shard_err)?,
+            )),
+            FileRef::TypoDir => Shard::TypoDir(Rc::new(
+                TypoDirectory::decode_payload(&raw).map_err(shard_err)?,
+            )),
+            FileRef::Typos(_) => {
+                Shard::Typos(Rc::new(TypoShard::decode_payload(&raw).map_err(shard_err)?))
+            }
+            FileRef::VectorDir => {
+                // v2 stored f32 centroids, v3 int8: the header says which.
+                let dir = VectorDir::decode_versioned(&raw, header.version).map_err(shard_err)?;
+                check(dir.dims == dims)?;
+                Shard::VectorDir(Rc::new(dir))
+            }
+            FileRef::Vectors(_) => {
+                // v2–v3 stored int8 absolute vectors, v4 4-bit residuals: the header says which.
+                let v = VectorShard::decode_versioned(&raw, header.version).map_err(shard_err)?;
+                check(v.dims == dims)?;
+                Shard::Vectors(Rc::new(v))
+            }
+            FileRef::TermRows(_) => {
+                let r = TermRowShard::decode_payload(&raw).map_err(shard_err)?;
+                check(r.dims == dims)?;
+                Shard::TermRows(Rc::new(r))
+            }
+            FileRef::Projection => {
+                let p = Projection::decode_payload(&raw).map_err(shard_err)?;
+                check(p.out_dims == dims)?;
+                Shard::Projection(Rc::new(p))
+            }
+            FileRef::Meta(i) => {
+                let entry = m.meta_shards.get(i as usize).ok_or_else(mismatch)?;
+                let meta = MetaShard::decode_payload(&raw).map_err(shard_err)?;
+                // A metadata shard of another build would attach wrong titles to the right pages:
+                // reject it here, before any reader can cache it.
+                check(
+                    meta.first_page == entry.first_page
+                        && meta.pages.len() == entry.page_count as usize
+                        && meta.pages.iter().enumerate().all(|(j, p)| {
+                            m.pages
+                                .get(entry.first_page as usize + j)
+                                .is_some_and(|e| e.chunk_count as usize == p.chunks.len())
+                        }),
+                )?;
+                Shard::Meta(Rc::new(meta))
+            }
+        };
+        Ok((shard, raw.len()))
+    }
+}
