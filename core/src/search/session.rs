@@ -432,3 +432,278 @@ fn terms(shards: &[(FileRef, Shard)], i: usize) -> Option<&crate::TermShard> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Sessions over the checked-in v8 compatibility fixture (one term shard, one metadata shard,
+    //! positions, typo files, vectors, term rows and a projection from the real model).
+
+    use super::*;
+    use crate::Manifest;
+
+    fn read(name: &str) -> Vec<u8> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/compat/v8/");
+        std::fs::read(format!("{dir}{name}")).unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    fn searcher() -> Searcher {
+        Searcher::new(Manifest::decode(&read("manifest.bin")).unwrap()).unwrap()
+    }
+
+    /// Runs a session cold (nothing cached), as a reader's fetch loop does; returns its outcome
+    /// and the files of each round.
+    fn run(
+        s: &Searcher,
+        text: &str,
+        opts: SearchOptions,
+        vector: QueryVector,
+    ) -> Result<(QueryOutcome, Vec<Vec<FileRef>>), SearchError> {
+        let mut session = QuerySession::new(s, text, opts, vector)?;
+        let mut rounds = Vec::new();
+        loop {
+            let need = session.advance(s, |_| None)?;
+            if need.is_empty() {
+                break;
+            }
+            for &f in &need {
+                assert!(session.awaits(f));
+                let name = session.file_name(s, f).expect("a file the index has");
+                let (shard, _) = s.open_file(f, &name, &read(&name), None)?;
+                session.provide(f, shard);
+                assert!(!session.awaits(f));
+            }
+            rounds.push(need);
+            assert!(rounds.len() <= 7, "{rounds:?}");
+        }
+        assert!(session.is_ready());
+        Ok((session.finish(s)?, rounds))
+    }
+
+    fn ids(o: &QueryOutcome) -> Vec<&str> {
+        o.results.iter().map(|r| r.id.as_str()).collect()
+    }
+
+    #[test]
+    fn issue_19_a_lexical_query_is_two_rounds_terms_then_metadata() {
+        let s = searcher();
+        let (o, rounds) = run(
+            &s,
+            "refresh tokens",
+            SearchOptions::default(),
+            QueryVector::Static,
+        )
+        .unwrap();
+        assert_eq!(rounds, [vec![FileRef::Terms(0)], vec![FileRef::Meta(0)]]);
+        assert_eq!(o.mode, Mode::Lexical);
+        assert_eq!(ids(&o)[0], "guides/refresh-tokens");
+        // Everything cached: no round at all, the same results.
+        let mut session = QuerySession::new(
+            &s,
+            "refresh tokens",
+            SearchOptions::default(),
+            QueryVector::Static,
+        )
+        .unwrap();
+        let all: Vec<(FileRef, Shard)> = [FileRef::Terms(0), FileRef::Meta(0)]
+            .into_iter()
+            .map(|f| {
+                let name = s.file_name(f, None, None).unwrap();
+                (f, s.open_file(f, &name, &read(&name), None).unwrap().0)
+            })
+            .collect();
+        let cached = |f: FileRef| all.iter().find(|(g, _)| *g == f).map(|(_, s)| s.clone());
+        assert!(session.advance(&s, cached).unwrap().is_empty());
+        assert_eq!(session.finish(&s).unwrap().results, o.results);
+    }
+
+    #[test]
+    fn issue_19_typo_files_come_first_then_the_corrected_words() {
+        let s = searcher();
+        let opts = SearchOptions {
+            typos: true,
+            ..Default::default()
+        };
+        let (o, rounds) = run(&s, "refesh tokns", opts, QueryVector::Static).unwrap();
+        let pairs: Vec<(&str, &str)> = (o.corrections.iter())
+            .map(|c| (c.from.as_str(), c.to.as_str()))
+            .collect();
+        assert_eq!(pairs, [("refesh", "refresh"), ("tokns", "tokens")]);
+        assert!(rounds[0].contains(&FileRef::TypoDir), "{rounds:?}");
+        assert!(
+            rounds[1].iter().all(|f| matches!(f, FileRef::Typos(_))),
+            "{rounds:?}"
+        );
+        assert_eq!(rounds.last().unwrap(), &[FileRef::Meta(0)]);
+        let (right, _) = run(
+            &s,
+            "refresh tokens",
+            SearchOptions::default(),
+            QueryVector::Static,
+        )
+        .unwrap();
+        assert_eq!(ids(&o)[0], ids(&right)[0]);
+    }
+
+    #[test]
+    fn issue_19_a_phrase_reads_its_positions_in_the_terms_round() {
+        let s = searcher();
+        let (o, rounds) = run(
+            &s,
+            "\"refresh token\"",
+            SearchOptions::default(),
+            QueryVector::Static,
+        )
+        .unwrap();
+        assert_eq!(
+            rounds,
+            [
+                vec![FileRef::Terms(0), FileRef::Positions(0)],
+                vec![FileRef::Meta(0)]
+            ]
+        );
+        assert!(o.plan.phrases.iter().all(|p| p.chunks.is_some()));
+        assert!(!o.results.is_empty());
+    }
+
+    #[test]
+    fn issue_19_hybrid_reads_rows_and_directory_then_partitions_then_metadata() {
+        let s = searcher();
+        let opts = SearchOptions {
+            mode: Mode::Hybrid,
+            ..Default::default()
+        };
+        let (o, rounds) = run(
+            &s,
+            "renew my credentials",
+            opts.clone(),
+            QueryVector::Static,
+        )
+        .unwrap();
+        assert_eq!(o.mode, Mode::Hybrid);
+        assert!(rounds[0].contains(&FileRef::VectorDir), "{rounds:?}");
+        assert!(
+            rounds[0].iter().any(|f| matches!(f, FileRef::TermRows(_))),
+            "{rounds:?}"
+        );
+        assert!(
+            rounds[1].iter().all(|f| matches!(f, FileRef::Vectors(_))),
+            "{rounds:?}"
+        );
+        assert_eq!(rounds.len(), 3, "{rounds:?}");
+        assert_eq!(ids(&o)[0], "guides/refresh-tokens");
+        // The vector the query ranked with is the static encoding; handed in, it ranks the same
+        // without row shards.
+        let v = o.vector.clone().unwrap();
+        let (stored, rounds) =
+            run(&s, "renew my credentials", opts, QueryVector::Stored(v)).unwrap();
+        assert!(rounds
+            .iter()
+            .flatten()
+            .all(|f| !matches!(f, FileRef::TermRows(_))));
+        assert_eq!(stored.results, o.results);
+    }
+
+    #[test]
+    fn issue_19_a_vector_query_without_a_known_term_falls_back_to_lexical_files() {
+        let s = searcher();
+        let opts = SearchOptions {
+            mode: Mode::Vector,
+            ..Default::default()
+        };
+        let (o, rounds) = run(&s, "zzqx refresh", opts, QueryVector::Stored(vec![0.5; 3])).unwrap();
+        // A stored vector of the wrong width is no vector side: the query ranks lexically.
+        assert_eq!(o.mode, Mode::Lexical);
+        assert!(rounds
+            .iter()
+            .flatten()
+            .any(|f| matches!(f, FileRef::Terms(_))));
+        assert!(rounds
+            .iter()
+            .flatten()
+            .all(|f| !matches!(f, FileRef::Vectors(_))));
+    }
+
+    #[test]
+    fn issue_19_bad_model_vectors_are_refused() {
+        let s = searcher();
+        let opts = SearchOptions {
+            mode: Mode::Hybrid,
+            ..Default::default()
+        };
+        for v in [vec![], vec![f32::NAN; 384]] {
+            let e = QuerySession::new(&s, "q", opts.clone(), QueryVector::Model(v)).unwrap_err();
+            assert!(matches!(e, SearchError::BadQueryVector(_)), "{e:?}");
+        }
+        // A width the projection does not take: known once the projection is here.
+        let e = run(&s, "q", opts, QueryVector::Model(vec![0.1; 10])).unwrap_err();
+        assert!(matches!(e, SearchError::BadQueryVector(_)), "{e:?}");
+    }
+
+    #[test]
+    fn issue_19_results_before_the_files_are_not_ready() {
+        let s = searcher();
+        let session =
+            QuerySession::new(&s, "refresh", SearchOptions::default(), QueryVector::Static)
+                .unwrap();
+        assert!(!session.is_ready());
+        assert_eq!(session.finish(&s).unwrap_err(), SearchError::NotReady);
+    }
+
+    #[test]
+    fn issue_19_file_names_and_refs_are_inverse() {
+        let s = searcher();
+        let vdir_name = s.file_name(FileRef::VectorDir, None, None).unwrap();
+        let Shard::VectorDir(vdir) = s
+            .open_file(FileRef::VectorDir, &vdir_name, &read(&vdir_name), None)
+            .unwrap()
+            .0
+        else {
+            panic!("a vector directory")
+        };
+        let tdir_name = s.file_name(FileRef::TypoDir, None, None).unwrap();
+        let Shard::TypoDir(tdir) = s
+            .open_file(FileRef::TypoDir, &tdir_name, &read(&tdir_name), None)
+            .unwrap()
+            .0
+        else {
+            panic!("a typo directory")
+        };
+        let mut files = vec![
+            FileRef::Terms(0),
+            FileRef::Meta(0),
+            FileRef::Positions(0),
+            FileRef::TypoDir,
+            FileRef::VectorDir,
+            FileRef::Projection,
+        ];
+        files.extend((0..tdir.shard_count() as u32).map(FileRef::Typos));
+        files.extend((0..vdir.partitions.len() as u32).map(FileRef::Vectors));
+        files.extend((0..s.term_rows().unwrap().shards).map(FileRef::TermRows));
+        for f in files {
+            let name = s.file_name(f, Some(&vdir), Some(&tdir)).unwrap();
+            assert_eq!(
+                s.file_ref(&name, Some(&vdir), Some(&tdir)),
+                Some(f),
+                "{name}"
+            );
+            // Every file of the index decodes as what its name says, and as nothing else.
+            assert!(s.open_file(f, &name, &read(&name), None).is_ok(), "{name}");
+        }
+        for f in [FileRef::Terms(1), FileRef::Meta(1), FileRef::Positions(1)] {
+            assert_eq!(s.file_name(f, Some(&vdir), Some(&tdir)), None, "{f:?}");
+        }
+        for name in [
+            "t/../manifest.bin",
+            "manifest.bin",
+            "",
+            "t/000000000000.bin",
+        ] {
+            assert_eq!(s.file_ref(name, Some(&vdir), Some(&tdir)), None, "{name}");
+        }
+        let meta = s.file_name(FileRef::Meta(0), None, None).unwrap();
+        let e = s
+            .open_file(FileRef::Terms(0), &meta, &read(&meta), None)
+            .unwrap_err();
+        assert!(matches!(e, SearchError::Shard { .. }), "{e:?}");
+    }
+}
