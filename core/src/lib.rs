@@ -1,11 +1,12 @@
 //! `aidocs-core`: what the build side and the query side share byte for byte.
 //!
 //! - [`analyzer`]: the tokenizer/stemmer both sides run;
-//! - [`envelope`], [`format`] and [`vectors`], [`term_rows`]: shard format v6 (writer and reader side by side);
+//! - [`envelope`], [`format`] and [`vectors`], [`term_rows`]: the shard format (writer and reader side
+//!   by side; byte layouts and versions in `FORMAT.md`);
 //! - [`filter`]: per-shard binary-fuse filters for "term absent" without a fetch;
-//! - [`partitions`]: the language partitions of a multilingual site (format v8);
-//! - [`typos`]: the site's words in a deletion neighbourhood, for typo tolerance (format v6);
-//! - [`search`]: query planning, BM25F, boosts, aggregation;
+//! - [`partitions`]: the language partitions of a multilingual site;
+//! - [`typos`]: the site's words in a deletion neighbourhood, for typo tolerance;
+//! - [`search`]: the query session (which files, in which rounds), planning, BM25F, boosts, aggregation;
 //! - [`json`]: the result JSON both sides print byte for byte.
 //!
 //! Invariant: this crate does no I/O and builds for `wasm32-unknown-unknown`. If a query ranks differently

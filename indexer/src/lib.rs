@@ -2,8 +2,8 @@
 //!
 //! Pipeline: [`ingest`] (site or JSONL → fingerprinted pending pages, visibility filter first) →
 //! [`ingest::parse`] ([`mdx`], [`chunk`], [`openapi`]) → [`index`] (tantivy, persistent cache) →
-//! [`embed`] + [`vectors`] + [`encoder`] (chunk vectors, partitions, the static query encoder's rows) →
-//! [`export`] (shard format v3 from `aidocs-core`) → disk. [`query`], [`eval`] and [`inspect`] read
+//! [`embed`] + [`vectors`] + [`static_fit`] (chunk vectors, partitions, the static query encoder's rows) →
+//! [`export`] (the shard format of `aidocs-core`) → disk. [`query`], [`eval`] and [`inspect`] read
 //! the written index with the same `core` code the wasm module runs. [`assets`] installs the search box
 //! next to the shards, [`demo`] renders a site with it and [`serve`] serves it.
 
