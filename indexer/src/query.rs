@@ -27,6 +27,10 @@ pub enum QueryError {
     Shard { file: PathBuf, source: ShardError },
     #[error(transparent)]
     Search(#[from] aidocs_core::SearchError),
+    /// A file the index does not have (a term shard past the manifest's, a vector partition of a
+    /// directory without it).
+    #[error("{0:?} is not a file of this index")]
+    NoSuchFile(FileRef),
 }
 
 /// An opened index directory with an in-memory cache of decoded shards.
@@ -129,7 +133,9 @@ impl LocalIndex {
                 break;
             }
             for f in missing {
-                let name = session.file_name(searcher, f).unwrap_or_default();
+                let name = session
+                    .file_name(searcher, f)
+                    .ok_or(QueryError::NoSuchFile(f))?;
                 session.provide(f, self.load(f, &name)?);
                 fetched.push(name);
             }
@@ -159,28 +165,31 @@ impl LocalIndex {
         Ok(shard)
     }
 
-    /// Index file `f`, which the manifest names (not a vector partition or typo shard).
-    fn load_named(&self, f: FileRef) -> Result<Shard, QueryError> {
-        let name = self.searcher.file_name(f, None, None).ok_or_else(|| {
-            QueryError::Search(SearchError::MissingTermShard(format!(
-                "{f:?} (this index has no such file)"
-            )))
-        })?;
-        self.load(f, &name)
+    /// Index file `f` as what `pick` takes from it; `vector_dir` names vector partitions.
+    fn load_as<T>(
+        &self,
+        f: FileRef,
+        vector_dir: Option<&VectorDir>,
+        pick: impl FnOnce(Shard) -> Option<T>,
+    ) -> Result<T, QueryError> {
+        let name =
+            (self.searcher.file_name(f, vector_dir, None)).ok_or(QueryError::NoSuchFile(f))?;
+        // `open_file` decodes a file as the kind its `FileRef` names, so `pick` always matches.
+        pick(self.load(f, &name)?).ok_or(QueryError::NoSuchFile(f))
     }
 
     pub fn term_shard(&self, i: usize) -> Result<Rc<TermShard>, QueryError> {
-        match self.load_named(FileRef::Terms(i as u32))? {
-            Shard::Terms(t) => Ok(t),
-            _ => unreachable!("open_file decodes a term shard as one"),
-        }
+        self.load_as(FileRef::Terms(i as u32), None, |s| match s {
+            Shard::Terms(t) => Some(t),
+            _ => None,
+        })
     }
 
     pub fn meta_shard(&self, i: usize) -> Result<Rc<MetaShard>, QueryError> {
-        match self.load_named(FileRef::Meta(i as u32))? {
-            Shard::Meta(m) => Ok(m),
-            _ => unreachable!("open_file decodes a metadata shard as one"),
-        }
+        self.load_as(FileRef::Meta(i as u32), None, |s| match s {
+            Shard::Meta(m) => Some(m),
+            _ => None,
+        })
     }
 
     /// The vector directory, when the index has vectors.
@@ -188,22 +197,17 @@ impl LocalIndex {
         if self.searcher.manifest.vectors.is_none() {
             return Ok(None);
         }
-        match self.load_named(FileRef::VectorDir)? {
-            Shard::VectorDir(d) => Ok(Some(d)),
-            _ => unreachable!("open_file decodes a vector directory as one"),
-        }
+        self.load_as(FileRef::VectorDir, None, |s| match s {
+            Shard::VectorDir(d) => Some(Some(d)),
+            _ => None,
+        })
     }
 
     pub fn vector_shard(&self, dir: &VectorDir, i: usize) -> Result<Rc<VectorShard>, QueryError> {
-        let f = FileRef::Vectors(i as u32);
-        let name = self
-            .searcher
-            .file_name(f, Some(dir), None)
-            .unwrap_or_default();
-        match self.load(f, &name)? {
-            Shard::Vectors(v) => Ok(v),
-            _ => unreachable!("open_file decodes a vector partition as one"),
-        }
+        self.load_as(FileRef::Vectors(i as u32), Some(dir), |s| match s {
+            Shard::Vectors(v) => Some(v),
+            _ => None,
+        })
     }
 
     /// The projection from the model's space to the stored vectors, when the index has one.
@@ -215,10 +219,10 @@ impl LocalIndex {
         {
             return Ok(None);
         }
-        match self.load_named(FileRef::Projection)? {
-            Shard::Projection(p) => Ok(Some(p)),
-            _ => unreachable!("open_file decodes a projection as one"),
-        }
+        self.load_as(FileRef::Projection, None, |s| match s {
+            Shard::Projection(p) => Some(Some(p)),
+            _ => None,
+        })
     }
 
     /// A full-model query embedding in the stored vectors' space (projected when the index is).
@@ -231,6 +235,7 @@ impl LocalIndex {
 
     /// `text` encoded by the index's static query encoder (the browser's encoder): `None` when the
     /// index has none or no query term has a row. With `opts.typos`, corrected words are encoded too.
+    /// Runs the query in vector mode (the session computes the vector where it ranks with it).
     pub fn static_vector(
         &self,
         text: &str,
@@ -247,7 +252,7 @@ impl LocalIndex {
     }
 
     /// The plan of `text` under `opts` (prefix search, typo corrections, phrases resolved) and the
-    /// corrections made.
+    /// corrections made. Runs the query lexically.
     pub fn plan(
         &self,
         text: &str,

@@ -39,11 +39,6 @@ impl ShardCache {
         self.entries.contains_key(&id)
     }
 
-    /// The shard, without marking it used (for lookups that borrow it).
-    pub fn peek(&self, id: FileRef) -> Option<&Shard> {
-        self.entries.get(&id).map(|e| &e.shard)
-    }
-
     /// The shard, marked as just used.
     pub fn get(&mut self, id: FileRef) -> Option<Shard> {
         self.clock += 1;

@@ -25,9 +25,10 @@ use aidocs_core::{
 
 use crate::cache::ShardCache;
 
-/// Searches in flight; older ones are dropped beyond this many, so an abandoned search (a fetch that
-/// failed, a keystroke that superseded it) cannot grow memory.
-const MAX_TICKETS: usize = 32;
+/// Searches kept; beyond this many the oldest finished one (else the oldest) is dropped, so abandoned
+/// searches (a fetch that failed, a keystroke that superseded it) cannot grow memory. A search holds
+/// a ticket through all its rounds: a server's handler runs many at once.
+const MAX_TICKETS: usize = 256;
 /// Upper bound on `k`: a search box shows tens of results, an API client at most hundreds.
 pub const MAX_K: u32 = 1000;
 
@@ -317,7 +318,8 @@ impl Engine {
         let id = self.next_ticket;
         self.next_ticket = self.next_ticket.wrapping_add(1).max(1);
         if self.tickets.len() >= MAX_TICKETS {
-            self.tickets.remove(0);
+            let finished = self.tickets.iter().position(|t| t.session.is_none());
+            self.tickets.remove(finished.unwrap_or(0));
         }
         self.tickets.push(Ticket {
             id,
@@ -329,26 +331,49 @@ impl Engine {
     }
 
     /// The index files search `id` still needs that are not cached: fetch them, [`Self::add`]
-    /// them, and ask again. Empty = its results are ready.
+    /// them, and ask again. Empty = its results are ready. A search that fails is forgotten.
     pub fn need(&mut self, id: u32) -> Result<Vec<String>, EngineError> {
+        let step = self.step(id);
+        if step.is_err() {
+            self.release(id);
+        }
+        step
+    }
+
+    fn step(&mut self, id: u32) -> Result<Vec<String>, EngineError> {
         let searcher = &self.searcher;
         let cache = &mut self.cache;
+        let (vector_dir, typo_dir) = (&self.vector_dir, &self.typo_dir);
         let t =
             (self.tickets.iter_mut().find(|t| t.id == id)).ok_or(EngineError::UnknownTicket(id))?;
         let Some(session) = t.session.as_mut() else {
             return Ok(Vec::new());
         };
-        let missing = session.advance(searcher, |f| cache.get(f));
-        let missing = match missing {
-            Ok(m) => m,
-            Err(e) => {
-                t.session = None;
-                return Err(e.into());
+        // The directories live beside the cache: a search never refetches them after an eviction.
+        let missing = session.advance(searcher, |f| {
+            cache.get(f).or_else(|| match f {
+                FileRef::VectorDir => vector_dir.clone().map(Shard::VectorDir),
+                FileRef::TypoDir => typo_dir.clone().map(Shard::TypoDir),
+                _ => None,
+            })
+        })?;
+        let mut names = Vec::with_capacity(missing.len());
+        for &f in &missing {
+            // A name the index lists twice (a tampered manifest or directory) would never reach
+            // this search: `add` resolves a name to the first file that has it.
+            let name = session.file_name(searcher, f);
+            let resolves = name
+                .as_deref()
+                .and_then(|n| searcher.file_ref(n, vector_dir.as_deref(), typo_dir.as_deref()));
+            match name {
+                Some(name) if resolves == Some(f) => names.push(name),
+                name => {
+                    return Err(EngineError::Search(SearchError::MetaMismatch(
+                        name.unwrap_or_else(|| format!("{f:?}")),
+                    )))
+                }
             }
-        };
-        let names = (missing.iter())
-            .filter_map(|&f| session.file_name(searcher, f))
-            .collect::<Vec<_>>();
+        }
         if missing.is_empty() {
             let session = t.session.take().expect("checked above");
             t.outcome = Some(session.finish(searcher)?);
@@ -360,8 +385,9 @@ impl Engine {
     /// Term shard files worth warming while the user types `partial` (in the reader's `language`).
     pub fn files_for_preload(&self, partial: &str, language: Option<&str>) -> Vec<String> {
         (self.searcher.preload_shards(partial, language).into_iter())
-            .filter(|&i| !self.cache.contains(FileRef::Terms(i as u32)))
-            .map(|i| self.searcher.manifest.term_shards[i].file.clone())
+            .map(|i| FileRef::Terms(i as u32))
+            .filter(|&f| !self.cache.contains(f))
+            .filter_map(|f| self.searcher.file_name(f, None, None))
             .collect()
     }
 

@@ -71,6 +71,24 @@ pub enum Shard {
     Projection(Rc<Projection>),
 }
 
+impl Shard {
+    /// Whether this is the kind of file `file` names.
+    pub fn is(&self, file: FileRef) -> bool {
+        matches!(
+            (self, file),
+            (Shard::Terms(_), FileRef::Terms(_))
+                | (Shard::Meta(_), FileRef::Meta(_))
+                | (Shard::Positions(_), FileRef::Positions(_))
+                | (Shard::TypoDir(_), FileRef::TypoDir)
+                | (Shard::Typos(_), FileRef::Typos(_))
+                | (Shard::VectorDir(_), FileRef::VectorDir)
+                | (Shard::Vectors(_), FileRef::Vectors(_))
+                | (Shard::TermRows(_), FileRef::TermRows(_))
+                | (Shard::Projection(_), FileRef::Projection)
+        )
+    }
+}
+
 impl Searcher {
     /// The file name of `file` in the index directory; `None` when the index has no such file (or,
     /// for a vector partition or typo shard, when its directory is not given).
@@ -123,7 +141,12 @@ impl Searcher {
             return Some(FileRef::TypoDir);
         }
         if let Some(d) = typo_dir {
-            if let Some(i) = (0..d.shard_count()).find(|&i| d.shard_file(i) == name) {
+            // `{prefix}{i:x}.bin`, one name per shard (checked by formatting it back).
+            let hex = name
+                .strip_prefix(d.shard_prefix.as_str())
+                .and_then(|r| r.strip_suffix(".bin"));
+            let i = hex.and_then(|h| usize::from_str_radix(h, 16).ok());
+            if let Some(i) = i.filter(|&i| i < d.shard_count() && d.shard_file(i) == name) {
                 return Some(FileRef::Typos(i as u32));
             }
         }

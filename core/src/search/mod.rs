@@ -1,7 +1,7 @@
 //! Query planning, BM25F scoring, boosts, chunk→page aggregation and result assembly.
 //!
-//! No I/O: a caller (the native CLI, the wasm module) asks the [`Searcher`] which files a query needs,
-//! fetches them however it can, and hands the decoded shards back. Both sides run this exact code, so
+//! No I/O: a caller (the native CLI, the wasm module) drives a [`QuerySession`], which names the files
+//! a query needs round by round; the caller fetches them however it can and hands them back. Both sides run this exact code, so
 //! they rank identically; floating-point work uses `libm` so that native and wasm round the same way.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -986,13 +986,6 @@ impl Searcher {
         )
     }
 
-    /// File names of the term shards a plan needs.
-    pub fn term_files<'a>(&'a self, plan: &'a QueryPlan) -> impl Iterator<Item = &'a str> + 'a {
-        plan.shards
-            .iter()
-            .map(|&i| self.manifest.term_shards[i].file.as_str())
-    }
-
     /// The index's language a reader's language tag selects: equal ignoring case, or one is the
     /// other's primary subtag (`zh-CN` reads `zh` pages; `pt` reads `pt-BR` pages).
     pub fn language_id(&self, lang: &str) -> Option<u32> {
@@ -1158,22 +1151,8 @@ impl Searcher {
 
     /// Ranks with `opts.mode`: lexical; vector (cosine over the probed partitions); or hybrid (both
     /// sides' top `opts.candidates` chunks fused with `opts.fusion`). Without a vector side, or
-    /// for a mismatched one, ranking is lexical. Returns the hits and the mode actually used.
-    pub fn rank_with<'s, 'v, F>(
-        &self,
-        plan: &QueryPlan,
-        shard: impl Fn(usize) -> Option<&'s TermShard>,
-        vectors: Option<VectorQuery<'_, F>>,
-        opts: &SearchOptions,
-    ) -> Result<(Vec<PageHit>, Mode), SearchError>
-    where
-        F: Fn(usize) -> Option<&'v crate::vectors::VectorShard>,
-    {
-        let (hits, mode, _) = self.rank_faceted(plan, shard, vectors, opts)?;
-        Ok((hits, mode))
-    }
-
-    /// [`Self::rank_with`], and with `opts.facets` the query's [`Facets`].
+    /// for a mismatched one, ranking is lexical. Returns the hits, the mode actually used and, with
+    /// `opts.facets`, the query's [`Facets`].
     pub fn rank_faceted<'s, 'v, F>(
         &self,
         plan: &QueryPlan,

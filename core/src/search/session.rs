@@ -95,6 +95,12 @@ impl QuerySession {
         opts: SearchOptions,
         vector: QueryVector,
     ) -> Result<Self, SearchError> {
+        // A lexical query has no vector side, whatever it was given.
+        let vector = if opts.mode == Mode::Lexical {
+            QueryVector::Static
+        } else {
+            vector
+        };
         if let QueryVector::Model(v) = &vector {
             let Some(r) = &searcher.manifest.vectors else {
                 return Err(SearchError::BadQueryVector(
@@ -129,10 +135,11 @@ impl QuerySession {
         })
     }
 
-    /// Hands in a file the session asked for, decoded by [`Searcher::open_file`].
+    /// Hands in a file the session asked for, decoded by [`Searcher::open_file`] (a shard of
+    /// another kind than `file` names is ignored: the session asks for the file again).
     pub fn provide(&mut self, file: FileRef, shard: Shard) {
-        self.pending.retain(|&f| f != file);
-        if !self.has(file) {
+        if shard.is(file) && !self.has(file) {
+            self.pending.retain(|&f| f != file);
             self.shards.push((file, shard));
         }
     }
@@ -159,7 +166,7 @@ impl QuerySession {
             }
             let mut missing = Vec::new();
             for f in need {
-                match cached(f) {
+                match cached(f).filter(|s| s.is(f)) {
                     Some(s) => self.shards.push((f, s)),
                     None => missing.push(f),
                 }
@@ -175,11 +182,6 @@ impl QuerySession {
     /// session holds).
     pub fn file_name(&self, searcher: &Searcher, file: FileRef) -> Option<String> {
         searcher.file_name(file, self.vector_dir(), self.typo_dir())
-    }
-
-    /// The typo corrections made so far (final once typo tolerance has run).
-    pub fn corrections(&self) -> &[Correction] {
-        &self.corrections
     }
 
     /// Whether the query is ranked and every file its results show is here.
@@ -306,7 +308,8 @@ impl QuerySession {
             want.extend(plan_terms);
             return Ok(self.missing(want));
         }
-        if self.opts.mode == Mode::Hybrid {
+        // Hybrid ranks both sides; an explanation names every query term's statistics.
+        if self.opts.mode == Mode::Hybrid || self.opts.explain {
             want.extend(plan_terms.iter().copied());
         }
         want.push(FileRef::VectorDir);
