@@ -36,10 +36,8 @@ fn opts(mode: &str) -> QueryOptions {
     }
 }
 
-/// One search alone on a fresh engine.
-fn alone(query: &str, mode: &str) -> String {
-    let mut e = open(64 << 20);
-    let t = e.begin(query, &opts(mode), None).unwrap();
+/// Fetches what search `t` needs until it needs nothing; returns its results.
+fn complete(e: &mut Engine, t: u32) -> String {
     loop {
         let names = e.need(t).unwrap();
         if names.is_empty() {
@@ -50,6 +48,13 @@ fn alone(query: &str, mode: &str) -> String {
         }
     }
     e.results(t).unwrap()
+}
+
+/// One search alone on a fresh engine.
+fn alone(query: &str, mode: &str) -> String {
+    let mut e = open(64 << 20);
+    let t = e.begin(query, &opts(mode), None).unwrap();
+    complete(&mut e, t)
 }
 
 #[test]
@@ -109,16 +114,7 @@ fn issue_19_a_vector_query_explains_its_terms() {
         ..opts("vector")
     };
     let t = e.begin("refresh tokens", &o, None).unwrap();
-    loop {
-        let names = e.need(t).unwrap();
-        if names.is_empty() {
-            break;
-        }
-        for n in names {
-            e.add(&n, &read(&n), None).unwrap();
-        }
-    }
-    let json = e.results(t).unwrap();
+    let json = complete(&mut e, t);
     assert!(json.contains("\"explain\":{\"bm25\":"), "{json}");
 }
 
