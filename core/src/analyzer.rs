@@ -227,7 +227,7 @@ fn is_word_char(c: char) -> bool {
 }
 
 /// Unicode folding: compatibility decomposition with combining marks removed (for the scripts in
-/// [`fold_table`]; `café` → `cafe`, `ﬁ` → `fi`, fullwidth → ASCII), then lowercase.
+/// `fold_table`; `café` → `cafe`, `ﬁ` → `fi`, fullwidth → ASCII), then lowercase.
 pub fn fold(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut push = |c: char| {

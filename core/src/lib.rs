@@ -1,7 +1,7 @@
 //! `aidocs-core`: what the build side and the query side share byte for byte.
 //!
 //! - [`analyzer`]: the tokenizer/stemmer both sides run;
-//! - [`envelope`], [`format`] and [`vectors`], [`term_rows`]: the shard format (writer and reader side
+//! - [`envelope`], [`format`](mod@format) and [`vectors`], [`term_rows`]: the shard format (writer and reader side
 //!   by side; byte layouts and versions in `FORMAT.md`);
 //! - [`filter`]: per-shard binary-fuse filters for "term absent" without a fetch;
 //! - [`partitions`]: the language partitions of a multilingual site;

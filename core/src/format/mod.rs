@@ -1,13 +1,13 @@
 //! The shard format's core structures, one file each, writer (`encode`) and reader (`decode`) side by
 //! side; every reader validates what it reads. Byte layouts and version history: `FORMAT.md`.
 //!
-//! - [`manifest`]: the only file with a fixed name. It lists term shards by term range (so a term or
+//! - `manifest` ([`Manifest`]): the only file with a fixed name. It lists term shards by term range (so a term or
 //!   a prefix maps to one shard) with a binary-fuse filter each, metadata shards by page range, the
 //!   corpus statistics BM25 needs, the scoring parameters, and a compact page table (chunks per page,
 //!   kind, nav group, tag set) so filters and chunk→page aggregation need no other file.
-//! - [`term_shard`]: a sorted, front-coded run of terms, each with its postings: chunk ordinal, and
+//! - `term_shard` ([`TermShard`]): a sorted, front-coded run of terms, each with its postings: chunk ordinal, and
 //!   per field the term frequency and the field-norm code (tantivy's 1-byte length quantization).
-//! - [`meta_shard`]: what results display for a run of pages and their chunks.
+//! - `meta_shard` ([`MetaShard`]): what results display for a run of pages and their chunks.
 //!
 //! Here: the field, kind and audience enums and the BM25 parameters every structure shares.
 

@@ -1,0 +1,151 @@
+//! Lexical scoring: BM25F per term and chunk, the prefix's expansions and exact-match boosts on top,
+//! and the lexical ranking of pages.
+
+use std::collections::HashMap;
+
+use super::{PageHit, QueryPlan, SearchError, SearchOptions, Searcher};
+use crate::fieldnorm::id_to_fieldnorm;
+use crate::format::{TermShard, SCORED_FIELDS};
+
+impl Searcher {
+    /// Scores and ranks pages lexically. `shard` returns the decoded term shard for an index of
+    /// `manifest.term_shards`; every index in `plan.shards` must be available.
+    pub fn rank<'s>(
+        &self,
+        plan: &QueryPlan,
+        shard: impl Fn(usize) -> Option<&'s TermShard>,
+        opts: &SearchOptions,
+    ) -> Result<Vec<PageHit>, SearchError> {
+        self.check_stemmer(plan, opts)?;
+        let get = self.getter(&shard);
+        let chunks = self.lexical_chunks(plan, &get, opts)?;
+        Ok(self.aggregate(chunks, plan, &get, opts, None)?.0)
+    }
+
+    /// `shard` as a lookup that names the missing file when a shard the plan needs was not given.
+    pub(super) fn getter<'s, 'f>(
+        &'f self,
+        shard: &'f impl Fn(usize) -> Option<&'s TermShard>,
+    ) -> impl Fn(usize) -> Result<&'s TermShard, SearchError> + 'f {
+        move |i: usize| {
+            shard(i).ok_or_else(|| {
+                SearchError::MissingTermShard(self.manifest.term_shards[i].file.clone())
+            })
+        }
+    }
+
+    /// BM25F (plus exact-match boosts) per chunk: `(chunk, score)` sorted by chunk, scores > 0.
+    pub(super) fn lexical_chunks<'s>(
+        &self,
+        plan: &QueryPlan,
+        get: &impl Fn(usize) -> Result<&'s TermShard, SearchError>,
+        opts: &SearchOptions,
+    ) -> Result<Vec<(u32, f32)>, SearchError> {
+        let params = opts.params.unwrap_or(self.manifest.params);
+        let n = self.manifest.num_chunks as usize;
+        let mut avg = [0f32; SCORED_FIELDS];
+        for (f, a) in avg.iter_mut().enumerate() {
+            *a = self.manifest.avg_field_len(f);
+        }
+        let mut scores = vec![0f32; n];
+        let mut touched: Vec<u32> = Vec::new();
+        for qt in &plan.terms {
+            let Some(si) = qt.shard else { continue };
+            let Some(tp) = get(si)?.get(&qt.text) else {
+                continue;
+            };
+            let idf = self.idf(&tp.postings, &params);
+            for p in &tp.postings {
+                let c = bm25f_term(p, idf, qt.weight, &params, &avg);
+                if c > 0.0 {
+                    let s = &mut scores[p.chunk as usize];
+                    if *s == 0.0 {
+                        touched.push(p.chunk);
+                    }
+                    *s += c;
+                }
+            }
+        }
+        if let Some(p) = &plan.prefix {
+            for (c, x, _) in self.prefix_scores(p, get, &params, &avg)? {
+                let s = &mut scores[c as usize];
+                if *s == 0.0 {
+                    touched.push(c);
+                }
+                *s += x;
+            }
+        }
+        // Exact-match boosts apply to chunks that carry the key.
+        let mut boosts: HashMap<u32, f32> = HashMap::new();
+        for ek in &plan.exact {
+            let Some(si) = ek.shard else { continue };
+            let Some(tp) = get(si)?.get(&ek.key) else {
+                continue;
+            };
+            for p in &tp.postings {
+                let b = boosts.entry(p.chunk).or_insert(0.0);
+                *b = b.max(ek.boost);
+            }
+        }
+        let mut boosted: Vec<(u32, f32)> = boosts.into_iter().collect();
+        boosted.sort_unstable_by_key(|&(c, _)| c);
+        for (c, b) in boosted {
+            let s = &mut scores[c as usize];
+            if *s == 0.0 {
+                touched.push(c);
+            }
+            *s = *s * (1.0 + b) + b;
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        Ok(touched
+            .into_iter()
+            .map(|c| (c, scores[c as usize]))
+            .filter(|&(_, s)| s > 0.0)
+            .collect())
+    }
+
+    /// BM25's inverse document frequency over chunks, counting only chunks where the term occurs in
+    /// a field that scores under `params`.
+    pub(super) fn idf(
+        &self,
+        postings: &[crate::format::Posting],
+        params: &crate::format::Bm25Params,
+    ) -> f32 {
+        let df = postings
+            .iter()
+            .filter(|p| (0..SCORED_FIELDS).any(|f| p.tf[f] > 0 && params.weights[f] > 0.0))
+            .count() as f32;
+        let n = self.manifest.num_chunks as f32;
+        libm::logf(1.0 + (n - df + 0.5) / (df + 0.5))
+    }
+}
+
+/// BM25F contribution of one term to one chunk: field frequencies are length-normalized per field,
+/// weighted, summed, then saturated once (Robertson & Zaragoza's BM25F).
+#[allow(clippy::needless_range_loop)] // four parallel per-field arrays
+pub fn bm25f_term(
+    p: &crate::format::Posting,
+    idf: f32,
+    weight: f32,
+    params: &crate::format::Bm25Params,
+    avg: &[f32; SCORED_FIELDS],
+) -> f32 {
+    let mut tf = 0f32;
+    for f in 0..SCORED_FIELDS {
+        if p.tf[f] == 0 || params.weights[f] == 0.0 {
+            continue;
+        }
+        let len = id_to_fieldnorm(p.norm[f]) as f32;
+        let norm = if avg[f] > 0.0 {
+            1.0 - params.b + params.b * len / avg[f]
+        } else {
+            1.0
+        };
+        tf += params.weights[f] * p.tf[f] as f32 / norm;
+    }
+    if tf == 0.0 {
+        return 0.0;
+    }
+    weight * idf * (params.k1 + 1.0) * tf / (params.k1 + tf)
+}

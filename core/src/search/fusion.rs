@@ -1,0 +1,175 @@
+//! The vector side and hybrid ranking: the static query encoder's row shards, the partitions a query
+//! vector probes, cosine ranking, and min-max or reciprocal-rank fusion with the lexical side.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::aggregate::RankInfo;
+use super::{Facets, Fusion, Mode, PageHit, QueryPlan, SearchError, SearchOptions, Searcher};
+use crate::format::TermShard;
+
+/// The vector side of a query: the index's vector directory, the query's unit vector, and the
+/// partition shards (every index [`Searcher::vector_partitions`] names must be available).
+pub struct VectorQuery<'a, F> {
+    pub dir: &'a crate::vectors::VectorDir,
+    pub query: &'a [f32],
+    pub shard: F,
+}
+
+impl Searcher {
+    /// The static query encoder's row shards `plan` needs (sorted): one per query term the index may
+    /// hold. Empty when the index has no term rows.
+    pub fn term_row_shards(&self, plan: &QueryPlan) -> Vec<u32> {
+        let Some(rows) = self.term_rows() else {
+            return Vec::new();
+        };
+        let set: BTreeSet<u32> = plan
+            .terms
+            .iter()
+            .filter(|t| t.shard.is_some() && !t.alternate)
+            .map(|t| rows.shard_of(&t.text))
+            .collect();
+        set.into_iter().collect()
+    }
+
+    /// The index's static query encoder, when it has one.
+    pub fn term_rows(&self) -> Option<&crate::term_rows::TermRowsRef> {
+        self.manifest.vectors.as_ref()?.term_rows.as_ref()
+    }
+
+    /// The static encoding of `plan`'s query (see [`crate::term_rows`]): `row_shard` returns the
+    /// decoded row shard for an index of [`Self::term_row_shards`]. `None` without term rows, or when
+    /// no query term has a row (ranking then falls back to lexical).
+    pub fn static_query_vector<'r>(
+        &self,
+        plan: &QueryPlan,
+        row_shard: impl Fn(u32) -> Option<&'r crate::term_rows::TermRowShard>,
+    ) -> Option<Vec<f32>> {
+        let rows = self.term_rows()?;
+        crate::term_rows::encode_terms(
+            rows,
+            plan.terms
+                .iter()
+                .filter(|t| t.shard.is_some() && !t.alternate)
+                .map(|t| t.text.as_str()),
+            |t| row_shard(rows.shard_of(t))?.row(t),
+        )
+    }
+
+    /// The vector partitions a query vector probes (`opts.nprobe`, 0 = all).
+    pub fn vector_partitions(
+        &self,
+        dir: &crate::vectors::VectorDir,
+        query: &[f32],
+        opts: &SearchOptions,
+    ) -> Vec<usize> {
+        let n = dir.partitions.len();
+        let probe = if opts.nprobe == 0 {
+            n
+        } else {
+            opts.nprobe.min(n)
+        };
+        let mut p = dir.probe(query, probe);
+        p.sort_unstable();
+        p
+    }
+
+    /// Ranks with `opts.mode`: lexical; vector (cosine over the probed partitions); or hybrid (both
+    /// sides' top `opts.candidates` chunks fused with `opts.fusion`). Without a vector side, or
+    /// for a mismatched one, ranking is lexical. Returns the hits, the mode actually used and, with
+    /// `opts.facets`, the query's [`Facets`].
+    pub fn rank_faceted<'s, 'v, F>(
+        &self,
+        plan: &QueryPlan,
+        shard: impl Fn(usize) -> Option<&'s TermShard>,
+        vectors: Option<VectorQuery<'_, F>>,
+        opts: &SearchOptions,
+    ) -> Result<(Vec<PageHit>, Mode, Option<Facets>), SearchError>
+    where
+        F: Fn(usize) -> Option<&'v crate::vectors::VectorShard>,
+    {
+        self.check_stemmer(plan, opts)?;
+        let get = self.getter(&shard);
+        let usable = vectors.filter(|v| {
+            opts.mode != Mode::Lexical
+                && v.query.len() == v.dir.dims as usize
+                && self
+                    .manifest
+                    .vectors
+                    .as_ref()
+                    .is_some_and(|r| r.dims == v.dir.dims)
+        });
+        let Some(vq) = usable else {
+            let chunks = self.lexical_chunks(plan, &get, opts)?;
+            let (hits, facets) = self.aggregate(chunks, plan, &get, opts, None)?;
+            return Ok((hits, Mode::Lexical, facets));
+        };
+        let mut vector: Vec<(u32, f32)> = Vec::new();
+        for p in self.vector_partitions(vq.dir, vq.query, opts) {
+            let s = (vq.shard)(p)
+                .ok_or_else(|| SearchError::MissingTermShard(vq.dir.partitions[p].file.clone()))?;
+            vector.extend(
+                s.scores(vq.query)
+                    .filter(|&(c, _)| c < self.manifest.num_chunks),
+            );
+        }
+        let by_score = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        vector.sort_by(by_score);
+        let ranks = |list: &[(u32, f32)]| -> HashMap<u32, u32> {
+            list.iter()
+                .enumerate()
+                .map(|(i, &(c, _))| (c, i as u32 + 1))
+                .collect()
+        };
+        if opts.mode == Mode::Vector {
+            // Cosine similarity, shifted to be positive so aggregation (which drops scores <= 0) keeps
+            // every probed chunk.
+            let mut chunks: Vec<(u32, f32)> = vector.iter().map(|&(c, s)| (c, 1.0 + s)).collect();
+            let info = RankInfo {
+                lexical: HashMap::new(),
+                vector: ranks(&vector),
+                similarity: vector.iter().copied().collect(),
+            };
+            chunks.sort_unstable_by_key(|&(c, _)| c);
+            let (hits, facets) = self.aggregate(chunks, plan, &get, opts, Some(&info))?;
+            return Ok((hits, Mode::Vector, facets));
+        }
+        let mut lexical = self.lexical_chunks(plan, &get, opts)?;
+        lexical.sort_by(by_score);
+        let n = opts.candidates.max(1);
+        lexical.truncate(n);
+        let vtop = &vector[..vector.len().min(n)];
+        let mut fused: HashMap<u32, f32> = HashMap::new();
+        match opts.fusion {
+            Fusion::MinMax { lexical_weight } => {
+                let w = lexical_weight.clamp(0.0, 1.0);
+                for (list, weight) in [(&lexical[..], w), (vtop, 1.0 - w)] {
+                    let (Some(max), Some(min)) = (list.first(), list.last()) else {
+                        continue;
+                    };
+                    let span = max.1 - min.1;
+                    for &(c, s) in list {
+                        let norm = if span > 0.0 { (s - min.1) / span } else { 1.0 };
+                        *fused.entry(c).or_insert(0.0) += weight * norm;
+                    }
+                }
+            }
+            Fusion::Rrf { k } => {
+                for list in [&lexical[..], vtop] {
+                    for (i, &(c, _)) in list.iter().enumerate() {
+                        *fused.entry(c).or_insert(0.0) += 1.0 / (k + i as f32 + 1.0);
+                    }
+                }
+            }
+        }
+        // A tiny floor keeps candidates that normalized to 0 on their only side.
+        let mut chunks: Vec<(u32, f32)> = fused.into_iter().map(|(c, s)| (c, s + 1e-6)).collect();
+        chunks.sort_unstable_by_key(|&(c, _)| c);
+        let info = RankInfo {
+            lexical: ranks(&lexical),
+            vector: ranks(vtop),
+            similarity: vector.iter().copied().collect(),
+        };
+        let (hits, facets) = self.aggregate(chunks, plan, &get, opts, Some(&info))?;
+        Ok((hits, Mode::Hybrid, facets))
+    }
+}

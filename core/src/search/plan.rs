@@ -1,0 +1,390 @@
+//! Reading a query: its analyzer (the reader's language), its weighted terms, the exact-match keys
+//! of a whole title or endpoint, an identifier's other spellings, and the term shards all of them
+//! need ([`QueryPlan`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::phrases::phrases;
+use super::phrases::Phrase;
+use super::prefix::PrefixTerm;
+use super::{SearchError, SearchOptions, Searcher};
+use crate::analyzer::{normalize_exact, Analyzer, TokenKind};
+
+/// Weight multiplier of a query term that is a whole identifier (`x-request-id`, `getuserbyid`), so that
+/// the exact identifier outranks pages that only contain its parts.
+pub const IDENTIFIER_BOOST: f32 = 1.5;
+
+/// Score multiplier (1 + boost) for a page whose whole title equals the query.
+pub const EXACT_TITLE_BOOST: f32 = 1.0;
+
+/// Score multiplier (1 + boost) for an API page whose `METHOD /path` or operationId equals the query.
+pub const EXACT_ENDPOINT_BOOST: f32 = 2.0;
+
+/// Prefixes of the exact-match keys stored in the `exact` field.
+pub const EXACT_TITLE_PREFIX: &str = "~t:";
+pub const EXACT_ENDPOINT_PREFIX: &str = "~e:";
+pub const EXACT_OPERATION_PREFIX: &str = "~o:";
+
+/// The exact-match term for `text` under `prefix`: a hash of the normalized text, so that long titles
+/// cost a few bytes in the term shards and filters.
+pub fn exact_key(prefix: &str, text: &str) -> String {
+    format!(
+        "{prefix}{:016x}",
+        crate::filter::term_hash(&normalize_exact(text))
+    )
+}
+
+/// A query term and how it scores.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryTerm {
+    pub text: String,
+    pub weight: f32,
+    /// Index of the term shard whose range holds the term; `None` when no shard can hold it
+    /// (out of every range, or ruled out by the shard's filter).
+    pub shard: Option<usize>,
+    /// Another way of writing one of the query's identifiers ([`separator_forms`]): scored, but not
+    /// encoded into the static query vector (the identifier as typed already is, and its rows would
+    /// cost a fetch).
+    pub alternate: bool,
+}
+
+/// An exact-match key and its boost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactKey {
+    pub key: String,
+    pub boost: f32,
+    pub label: &'static str,
+    pub shard: Option<usize>,
+}
+
+/// What a query needs: its terms, exact keys, and the term shards to fetch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryPlan {
+    /// The analyzer the query was read with: the index's, in the reader's language.
+    pub analyzer: Analyzer,
+    pub terms: Vec<QueryTerm>,
+    pub exact: Vec<ExactKey>,
+    /// The last word as a prefix ([`Searcher::plan_prefix`]).
+    pub prefix: Option<PrefixTerm>,
+    /// Term shard indexes to fetch, sorted, without duplicates.
+    pub shards: Vec<usize>,
+    /// The query's quoted phrases of two words or more (`"refresh token"`): only chunks with their
+    /// words next to each other, in order, in one field rank ([`Searcher::resolve_phrases`]).
+    pub phrases: Vec<Phrase>,
+}
+
+impl Searcher {
+    /// Analyzes the query and lists the term shards it needs.
+    pub fn plan(&self, query: &str) -> QueryPlan {
+        self.plan_prefix(query, false, None)
+    }
+
+    /// [`Self::plan`], and with `prefix` the query's last word, when nothing follows it and it has at
+    /// least [`PREFIX_MIN_CHARS`](super::PREFIX_MIN_CHARS) letters, also as the start of longer indexed terms: `authen` finds
+    /// `authentication` (indexed as its stem `authent`), `getuserb` the identifier `getuserbyid`. A
+    /// typed word longer than the stem it will have (`authenticati`) matches that stem too. At most
+    /// [`PREFIX_MAX_SHARDS`](super::PREFIX_MAX_SHARDS) term shards are read for it. `language`: the reader's, which picks the
+    /// analyzer ([`Self::query_analyzer`]).
+    pub fn plan_prefix(&self, query: &str, prefix: bool, language: Option<&str>) -> QueryPlan {
+        let mut plan = self.plan_words(query, self.query_analyzer(language));
+        if prefix {
+            plan.prefix = self.prefix_term(query, &plan);
+            if let Some(p) = &plan.prefix {
+                let shards: BTreeSet<usize> =
+                    plan.shards.iter().chain(&p.shards).copied().collect();
+                plan.shards = shards.into_iter().collect();
+            }
+        }
+        plan
+    }
+
+    /// The query's words and identifiers as weighted terms, its exact-match keys, its identifiers'
+    /// other spellings where they cost no fetch, its quoted phrases, and the term shards all need.
+    pub(super) fn plan_words(&self, query: &str, analyzer: Analyzer) -> QueryPlan {
+        let mut weights: BTreeMap<String, f32> = BTreeMap::new();
+        let mut forms: Vec<String> = Vec::new();
+        for t in analyzer.analyze(query) {
+            let w = if t.kind == TokenKind::Identifier {
+                forms.extend(separator_forms(&query[t.offset_from..t.offset_to]));
+                IDENTIFIER_BOOST
+            } else {
+                1.0
+            };
+            let e = weights.entry(t.text).or_insert(0.0);
+            *e = e.max(w);
+        }
+        let mut terms: Vec<QueryTerm> = weights
+            .into_iter()
+            .map(|(text, weight)| QueryTerm {
+                shard: self.locate(&text),
+                text,
+                weight,
+                alternate: false,
+            })
+            .collect();
+        let norm = normalize_exact(query);
+        let mut exact = Vec::new();
+        if !norm.is_empty() {
+            for (prefix, boost, label) in [
+                (EXACT_TITLE_PREFIX, EXACT_TITLE_BOOST, "exact title"),
+                (
+                    EXACT_ENDPOINT_PREFIX,
+                    EXACT_ENDPOINT_BOOST,
+                    "exact endpoint",
+                ),
+                (
+                    EXACT_OPERATION_PREFIX,
+                    EXACT_ENDPOINT_BOOST,
+                    "exact operationId",
+                ),
+            ] {
+                let key = exact_key(prefix, &norm);
+                exact.push(ExactKey {
+                    shard: self.locate(&key),
+                    key,
+                    boost,
+                    label,
+                });
+            }
+        }
+        let mut shards: BTreeSet<usize> = terms
+            .iter()
+            .filter_map(|t| t.shard)
+            .chain(exact.iter().filter_map(|e| e.shard))
+            .collect();
+        // An identifier's other forms are asked for only where that costs no fetch of its own: in a
+        // shard the query reads anyway, or one whose filter says the site may use the form.
+        for form in forms {
+            let Some(i) = self.locate(&form) else {
+                continue;
+            };
+            if terms.iter().any(|t| t.text == form)
+                || !(shards.contains(&i) || self.manifest.term_shards[i].filter.is_some())
+            {
+                continue;
+            }
+            shards.insert(i);
+            let at = terms.partition_point(|t| t.text < form);
+            terms.insert(
+                at,
+                QueryTerm {
+                    text: form,
+                    weight: IDENTIFIER_BOOST,
+                    shard: Some(i),
+                    alternate: true,
+                },
+            );
+        }
+        QueryPlan {
+            analyzer,
+            terms,
+            exact,
+            prefix: None,
+            shards: shards.into_iter().collect(),
+            phrases: phrases(query, analyzer),
+        }
+    }
+
+    /// The analyzer a query in the reader's `language` is read with: the one the index analyzed that
+    /// language's pages with, when it has pages in it (`fr`, `zh-CN` for `zh`), else the one of pages
+    /// without a language (English).
+    pub fn query_analyzer(&self, language: Option<&str>) -> Analyzer {
+        let tag = language
+            .and_then(|l| self.language_id(l))
+            .and_then(|i| self.manifest.languages.get(i as usize))
+            .map(String::as_str);
+        Analyzer::for_index(self.manifest.analyzer_version, tag)
+            .unwrap_or_default()
+            .for_query()
+    }
+
+    /// A query whose analyzer lacks its language's stemmer is refused, never ranked with unstemmed
+    /// words against stemmed pages.
+    pub(super) fn check_stemmer(
+        &self,
+        plan: &QueryPlan,
+        opts: &SearchOptions,
+    ) -> Result<(), SearchError> {
+        match plan.analyzer.missing_stemmer() {
+            Some(stemmer) => Err(SearchError::MissingStemmer {
+                language: opts.language.clone().unwrap_or_default(),
+                stemmer,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The index's language a reader's language tag selects: equal ignoring case, or one is the
+    /// other's primary subtag (`zh-CN` reads `zh` pages; `pt` reads `pt-BR` pages).
+    pub fn language_id(&self, lang: &str) -> Option<u32> {
+        let primary = |t: &str| t.split(['-', '_']).next().unwrap_or(t).to_ascii_lowercase();
+        let langs = &self.manifest.languages;
+        langs
+            .iter()
+            .position(|l| l.eq_ignore_ascii_case(lang))
+            .or_else(|| langs.iter().position(|l| primary(l) == primary(lang)))
+            .map(|i| i as u32)
+    }
+
+    /// The term shard that may hold `term`: the one whose range holds it, unless its filter rules
+    /// the term out (`None`: no fetch can find it).
+    pub(super) fn locate(&self, term: &str) -> Option<usize> {
+        let i = self.manifest.term_shard_for(term)?;
+        match &self.manifest.term_shards[i].filter {
+            Some(f) if !f.may_contain(term) => None,
+            _ => Some(i),
+        }
+    }
+
+    /// Term shards worth fetching while the user is still typing `partial`: those of its complete words
+    /// and the one where its last word, read as a prefix, would sort (no filter can rule a prefix out).
+    pub fn preload_shards(&self, partial: &str, language: Option<&str>) -> Vec<usize> {
+        let plan = self.plan_prefix(partial, false, language);
+        let mut last = None;
+        plan.analyzer
+            .for_each_token(partial, |t| last = Some(t.text));
+        let mut shards: BTreeSet<usize> = plan.shards.into_iter().collect();
+        if let Some(i) = last.and_then(|t| self.manifest.term_shard_for(&t)) {
+            shards.insert(i);
+        }
+        shards.into_iter().collect()
+    }
+}
+
+/// The other ways an identifier is written: `getUserById`, `get_user_by_id`, `get-user-by-id` and
+/// `getuserbyid` are one name, and a reader types whichever they remember. Whole identifiers are
+/// indexed as written, so the query also asks for the joined, snake and kebab forms of its parts
+/// where that costs no extra fetch (see `plan_words`). Only names of plain parts joined by `_` or `-`
+/// or by case: paths, dotted names and `C++` keep their one form.
+pub fn separator_forms(raw: &str) -> Vec<String> {
+    let mut forms: Vec<String> = Vec::new();
+    if raw
+        .chars()
+        .any(|c| !c.is_alphanumeric() && c != '_' && c != '-')
+    {
+        return forms;
+    }
+    let parts = crate::analyzer::split_identifier(raw);
+    if parts.len() < 2 {
+        return forms;
+    }
+    let whole = crate::analyzer::fold(raw);
+    for sep in ["", "_", "-"] {
+        let mut form = String::new();
+        for (i, part) in parts.iter().enumerate() {
+            if i > 0 {
+                form.push_str(sep);
+            }
+            form.push_str(&crate::analyzer::fold(part));
+        }
+        if form != whole && form.len() <= crate::analyzer::MAX_TOKEN_BYTES && !forms.contains(&form)
+        {
+            forms.push(form);
+        }
+    }
+    forms
+}
+
+#[cfg(test)]
+mod language_tests {
+    //! Issue 6: a reader's language selects that language's pages.
+    use super::*;
+    use crate::search::*;
+
+    #[test]
+    fn issue_6_a_readers_language_selects_its_pages() {
+        let texts = [
+            "Quickstart guide",
+            "Guide de démarrage",
+            "Quickstart API reference",
+        ];
+        let (s, shards) = crate::search::test_index::index(&texts, 8);
+        let mut m = s.manifest.clone();
+        m.languages = vec!["en".into(), "fr".into()];
+        m.pages[0].language = Some(0);
+        m.pages[1].language = Some(1);
+        m.pages[2].language = None; // no language: every reader sees it
+        let s = Searcher::new(m).unwrap();
+        let pages = |q: &str, lang: Option<&str>| -> Vec<u32> {
+            let opts = SearchOptions {
+                language: lang.map(str::to_owned),
+                ..Default::default()
+            };
+            let mut p: Vec<u32> = s
+                .rank(&s.plan(q), |i| shards.get(i), &opts)
+                .unwrap()
+                .into_iter()
+                .map(|h| h.page)
+                .collect();
+            p.sort_unstable();
+            p
+        };
+        assert_eq!(pages("guide", None), vec![0, 1]);
+        assert_eq!(pages("guide", Some("fr")), vec![1]);
+        assert_eq!(pages("guide", Some("FR-ca")), vec![1]);
+        assert_eq!(pages("quickstart", Some("en-US")), vec![0, 2]);
+        assert_eq!(pages("quickstart", Some("fr")), vec![2]);
+        // A language the index lacks filters nothing.
+        assert_eq!(pages("guide", Some("de")), vec![0, 1]);
+        assert_eq!(s.language_id("zh"), None);
+        assert_eq!(s.language_id("en"), Some(0));
+    }
+
+    #[test]
+    fn issue_6_a_query_is_read_with_its_readers_language_analyzer() {
+        let (s, shards) =
+            crate::search::test_index::index(&["Guide de démarrage", "Quickstart"], 8);
+        let mut m = s.manifest.clone();
+        m.languages = vec!["en".into(), "fr".into()];
+        m.pages[1].language = Some(1);
+        let s = Searcher::new(m.clone()).unwrap();
+        let terms = |lang: Option<&str>| -> Vec<String> {
+            let plan = s.plan_prefix("les déploiements", false, lang);
+            plan.terms.into_iter().map(|t| t.text).collect()
+        };
+        // English: `les` is a word, `deploiements` stems as English; French: `les` is a stopword
+        // and the stemmer reads the accents.
+        assert_eq!(terms(None), ["deploiement", "les"]);
+        assert_eq!(terms(Some("en")), terms(None));
+        let fr = Analyzer::for_language(Some("fr"));
+        if cfg!(feature = "stemmers") {
+            assert_eq!(
+                terms(Some("fr-FR")),
+                [fr.analyze("déploiements")[0].text.clone()]
+            );
+        }
+        assert_eq!(
+            fr.missing_stemmer().is_some(),
+            cfg!(not(feature = "stemmers"))
+        );
+        // A language the index has no page in reads the query as English.
+        assert_eq!(terms(Some("de")), terms(None));
+        // A reader without the language's stemmer refuses to rank rather than rank unstemmed words.
+        let opts = SearchOptions {
+            language: Some("fr".into()),
+            ..Default::default()
+        };
+        let ranked = s.rank(
+            &s.plan_prefix("guide", false, Some("fr")),
+            |i| shards.get(i),
+            &opts,
+        );
+        if cfg!(feature = "stemmers") {
+            assert!(ranked.is_ok());
+        } else {
+            assert_eq!(
+                ranked.unwrap_err(),
+                SearchError::MissingStemmer {
+                    language: "fr".into(),
+                    stemmer: "french"
+                }
+            );
+        }
+        // An index of analyzer version 2 reads every query as English, whatever the language.
+        m.analyzer_version = 2;
+        let v2 = Searcher::new(m).unwrap();
+        let plan = v2.plan_prefix("les déploiements", false, Some("fr"));
+        assert_eq!(plan.terms.len(), 2);
+        assert!(plan.analyzer.missing_stemmer().is_none());
+    }
+}
