@@ -51,9 +51,9 @@ pub fn build_with(
 
 /// A lexical index (no embeddings) of `input` in a temporary directory, opened: the directory lives
 /// as long as the returned guard.
-pub fn lexical_index(input: &Path) -> (tempfile::TempDir, aidocs_index::LocalIndex) {
+pub fn lexical_index(input: &Path) -> (tempfile::TempDir, aidocs_reader::LocalIndex) {
     let (tmp, out) = lexical_build(input, aidocs_index::export::LanguageLayout::default());
-    let index = aidocs_index::LocalIndex::open(&out).expect("the index opens");
+    let index = aidocs_reader::LocalIndex::open(&out).expect("the index opens");
     (tmp, index)
 }
 

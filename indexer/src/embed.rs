@@ -138,6 +138,12 @@ impl Embedder {
         })
     }
 
+    /// The model alone, for the query side (`aidocs_reader::QueryEncoder::Full`), which needs no
+    /// build cache.
+    pub fn into_model(self) -> FullModel {
+        self.model
+    }
+
     pub fn vocab(&self) -> &WordPiece {
         self.model.vocab()
     }
@@ -150,71 +156,6 @@ impl Embedder {
     /// Unit vectors for already tokenized sequences (`[CLS] … [SEP]`).
     pub fn embed_ids(&self, encoded: &[Vec<u32>]) -> Result<Vec<Vec<f32>>, EmbedError> {
         Ok(self.model.embed_ids(encoded)?)
-    }
-}
-
-/// Turns query texts into vectors in an index's vector space.
-pub enum QueryEncoder {
-    /// The full model, as at build time: exact, about 100 MB of weights (native, Node, edge).
-    Full(Box<Embedder>),
-    /// The index's own fitted term rows (`aidocs_core::term_rows`), what the browser runs: a few
-    /// kilobytes per query, no model.
-    Static,
-}
-
-/// Why a query could not be encoded.
-#[derive(Debug, thiserror::Error)]
-pub enum EncodeError {
-    #[error(transparent)]
-    Model(#[from] EmbedError),
-    #[error(transparent)]
-    Index(#[from] crate::query::QueryError),
-}
-
-impl QueryEncoder {
-    pub fn name(&self) -> &'static str {
-        match self {
-            QueryEncoder::Full(_) => "full",
-            QueryEncoder::Static => "static",
-        }
-    }
-
-    /// What a query session ranks each text with: the static encoder (which the session runs over
-    /// the index's term rows, as the browser does), or the full model's embedding (which it projects
-    /// into the stored space).
-    pub fn query_vectors(
-        &self,
-        texts: &[&str],
-    ) -> Result<Vec<aidocs_core::QueryVector>, EncodeError> {
-        Ok(match self {
-            QueryEncoder::Full(e) => e
-                .embed(texts)?
-                .into_iter()
-                .map(aidocs_core::QueryVector::Model)
-                .collect(),
-            QueryEncoder::Static => vec![aidocs_core::QueryVector::Static; texts.len()],
-        })
-    }
-
-    /// One vector per text, in the stored space; `None` where the static encoder knows none of the
-    /// text's terms (which reads the texts as `opts` plans them: typo corrections included).
-    pub fn encode(
-        &self,
-        index: &crate::query::LocalIndex,
-        texts: &[&str],
-        opts: &aidocs_core::SearchOptions,
-    ) -> Result<Vec<Option<Vec<f32>>>, EncodeError> {
-        match self {
-            QueryEncoder::Full(e) => e
-                .embed(texts)?
-                .into_iter()
-                .map(|v| index.to_stored_space(v).map_err(EncodeError::from))
-                .collect(),
-            QueryEncoder::Static => texts
-                .iter()
-                .map(|t| index.static_vector(t, opts).map_err(EncodeError::from))
-                .collect(),
-        }
     }
 }
 

@@ -1,10 +1,10 @@
-//! `aidocs-index`: the build-time indexer and the native query side.
+//! `aidocs-index`: the build-time indexer.
 //!
 //! Pipeline: [`ingest`] (site or JSONL → fingerprinted pending pages, visibility filter first) →
 //! [`ingest::parse`] ([`mdx`], [`chunk`], [`openapi`]) → [`index`] (tantivy, persistent cache) →
 //! [`embed`] + [`vectors`] + [`static_fit`] (chunk vectors, partitions, the static query encoder's rows) →
-//! [`export`] (the shard format of `aidocs-core`) → disk. [`query`], [`eval`] and [`inspect`] read
-//! the written index with the same `core` code the wasm module runs. [`assets`] installs the search box
+//! [`export`] (the shard format of `aidocs-core`) → disk. The native query side (query, eval, inspect)
+//! is the `aidocs-reader` crate, which this library never uses. [`assets`] installs the search box
 //! next to the shards, [`demo`] renders a site with it and [`serve`] serves it.
 
 pub mod assets;
@@ -12,17 +12,14 @@ pub mod build;
 pub mod chunk;
 pub mod demo;
 pub mod embed;
-pub mod eval;
 pub mod export;
 pub mod index;
 pub mod ingest;
-pub mod inspect;
 pub mod json;
 pub mod mdx;
 pub mod model;
 pub mod openapi;
 pub mod pages;
-pub mod query;
 pub mod serve;
 pub mod site;
 pub mod static_fit;
@@ -31,4 +28,3 @@ pub mod visibility;
 
 pub use build::{build, BuildError, BuildOptions, BuildSummary};
 pub use model::{Diagnostic, Visibility};
-pub use query::LocalIndex;

@@ -6,13 +6,13 @@
 //! (and its expected results); older versions are never rewritten.
 
 use aidocs_e2e::{fixture, repo};
-use aidocs_index::LocalIndex;
+use aidocs_reader::LocalIndex;
 
 fn run_queries(dir: &std::path::Path) -> String {
     let index = LocalIndex::open(dir)
         .unwrap_or_else(|e| panic!("compat index {} does not open: {e}", dir.display()));
     let queries =
-        aidocs_index::eval::read_queries(&repo().join("tests/compat/queries.jsonl")).unwrap();
+        aidocs_reader::eval::read_queries(&repo().join("tests/compat/queries.jsonl")).unwrap();
     let mut out = String::new();
     for (id, text) in queries {
         let results = index.search(&text, &Default::default()).unwrap();
@@ -90,7 +90,7 @@ fn issue_2_every_compat_fixture_still_reads_and_ranks() {
     for version in LANGUAGE_PARTITIONS_SINCE..=current {
         let dir = repo().join(format!("tests/compat/v{version}-languages"));
         assert!(dir.is_dir(), "missing compat fixture {}", dir.display());
-        let report = aidocs_index::inspect::inspect(&dir).unwrap();
+        let report = aidocs_reader::inspect::inspect(&dir).unwrap();
         assert_eq!(report.errors, 0, "v{version}: {:?}", report.shards);
         assert_eq!(report.partitions, ["en", "fr", "zh"]);
         let expected = std::fs::read_to_string(dir.join("expected.tsv")).unwrap();
@@ -99,7 +99,7 @@ fn issue_2_every_compat_fixture_still_reads_and_ranks() {
     for version in aidocs_core::envelope::MIN_FORMAT_VERSION..=current {
         let dir = repo().join(format!("tests/compat/v{version}"));
         assert!(dir.is_dir(), "missing compat fixture {}", dir.display());
-        let report = aidocs_index::inspect::inspect(&dir).unwrap();
+        let report = aidocs_reader::inspect::inspect(&dir).unwrap();
         assert_eq!(report.errors, 0, "v{version}: {:?}", report.shards);
         let expected = std::fs::read_to_string(dir.join("expected.tsv")).unwrap();
         assert_eq!(run_queries(&dir), expected, "v{version}");

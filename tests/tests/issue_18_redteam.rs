@@ -8,7 +8,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use aidocs_e2e::{build_with, canaries_in, repo};
-use aidocs_index::{BuildSummary, LocalIndex, Visibility};
+use aidocs_index::{BuildSummary, Visibility};
+use aidocs_reader::LocalIndex;
 
 /// Withheld from every build: private, or declared in a way that is present but not understood.
 const PRIVATE: &[&str] = &[

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use aidocs_e2e::{build_with, page_url_of, shared_data};
-use aidocs_index::LocalIndex;
+use aidocs_reader::LocalIndex;
 
 /// (target page URL, anchor) of every anchor link in `text`, a page at `page`.
 fn anchor_links(page: &str, text: &str) -> Vec<(String, String)> {

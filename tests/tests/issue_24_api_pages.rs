@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use aidocs_e2e::build_with;
-use aidocs_index::LocalIndex;
+use aidocs_reader::LocalIndex;
 
 fn write(root: &Path, rel: &str, text: &str) {
     let p = root.join(rel);

@@ -6,7 +6,7 @@
 
 use aidocs_e2e::{lexical_build, shared_data};
 use aidocs_index::export::LanguageLayout;
-use aidocs_index::LocalIndex;
+use aidocs_reader::LocalIndex;
 
 fn search(index: &LocalIndex, q: &str, language: Option<&str>) -> Vec<(String, String)> {
     let opts = aidocs_core::SearchOptions {

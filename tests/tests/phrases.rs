@@ -3,7 +3,7 @@
 //! `mintlify-docs` site; only a phrase query reads position shards.
 
 use aidocs_e2e::{fixture, lexical_build, lexical_index, shared_data};
-use aidocs_index::LocalIndex;
+use aidocs_reader::LocalIndex;
 
 fn urls(index: &LocalIndex, q: &str, language: Option<&str>) -> Vec<String> {
     let opts = aidocs_core::SearchOptions {

@@ -9,7 +9,8 @@ use std::collections::HashMap;
 use aidocs_core::{Bm25Params, SearchOptions};
 use aidocs_e2e::{build, shared_data};
 use aidocs_index::index::{BuildIndex, StoredChunk};
-use aidocs_index::{LocalIndex, Visibility};
+use aidocs_index::Visibility;
+use aidocs_reader::LocalIndex;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Value};
@@ -42,7 +43,7 @@ fn issue_2_bm25_matches_tantivy_scorer_on_scifact() {
         }),
         ..Default::default()
     };
-    let queries = aidocs_index::eval::read_queries(&queries).unwrap();
+    let queries = aidocs_reader::eval::read_queries(&queries).unwrap();
     let (mut same_top10, mut same_top1, mut total) = (0usize, 0usize, 0usize);
     let mut max_rel_diff = 0f64;
     for (_, text) in queries.iter() {

@@ -1,7 +1,8 @@
 //! Issue 2: internal and private content never reaches a public build; private never reaches any build.
 
 use aidocs_e2e::{build, contains_ci, files, fixture, inflate};
-use aidocs_index::{LocalIndex, Visibility};
+use aidocs_index::Visibility;
+use aidocs_reader::LocalIndex;
 
 const INTERNAL: &[&str] = &[
     "CANARY-INTERNAL-7f3a",

@@ -6,7 +6,8 @@
 //! `AIDOCS_BLESS=1 cargo test -p aidocs-e2e --test wasm_fixture` regenerates it.
 
 use aidocs_e2e::{build_with, files, fixture, repo};
-use aidocs_index::{LocalIndex, Visibility};
+use aidocs_index::Visibility;
+use aidocs_reader::LocalIndex;
 
 /// Queries of the wasm fixture: plain words, identifiers, endpoints, filters, misses.
 const QUERIES: &[(&str, &str, &str)] = &[

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use aidocs_e2e::{build, build_with, fixture, model_available, repo, shared_data};
-use aidocs_index::{LocalIndex, Visibility};
+use aidocs_index::Visibility;
+use aidocs_reader::LocalIndex;
 use serde_json::Value;
 
 fn wasm_cli() -> Option<PathBuf> {
@@ -41,7 +42,7 @@ fn native_mode(index: &Path, queries: &Path, k: usize, mode: aidocs_core::Mode) 
         queries,
         k,
         mode,
-        &aidocs_index::embed::QueryEncoder::Static,
+        &aidocs_reader::QueryEncoder::Static,
     )
 }
 
@@ -50,11 +51,11 @@ fn native_encoded(
     queries: &Path,
     k: usize,
     mode: aidocs_core::Mode,
-    encoder: &aidocs_index::embed::QueryEncoder,
+    encoder: &aidocs_reader::QueryEncoder,
 ) -> Vec<String> {
     let index = LocalIndex::open(index).unwrap();
     // The engine's default fusion for the encoder it ranks with, as the CLI's.
-    let static_encoder = matches!(encoder, aidocs_index::embed::QueryEncoder::Static);
+    let static_encoder = matches!(encoder, aidocs_reader::QueryEncoder::Static);
     // Typo tolerance on, as both CLIs default (SciFact's claims have words the corpus lacks).
     let opts = aidocs_core::SearchOptions {
         k,
@@ -63,7 +64,7 @@ fn native_encoded(
         typos: true,
         ..Default::default()
     };
-    aidocs_index::eval::read_queries(queries)
+    aidocs_reader::eval::read_queries(queries)
         .unwrap()
         .into_iter()
         .map(|(id, text)| {
@@ -338,8 +339,10 @@ fn issue_4_full_encoder_in_wasm_matches_native() {
         ],
     );
     let dir = aidocs_index::embed::locate(None).unwrap();
-    let full = aidocs_index::embed::QueryEncoder::Full(Box::new(
-        aidocs_index::embed::Embedder::load(&dir).unwrap(),
+    let full = aidocs_reader::QueryEncoder::Full(Box::new(
+        aidocs_index::embed::Embedder::load(&dir)
+            .unwrap()
+            .into_model(),
     ));
     for (mode, name) in [
         (aidocs_core::Mode::Vector, "vector"),
@@ -380,12 +383,12 @@ fn issue_3_wasm_matches_native_on_all_300_scifact_test_queries() {
     let index = tmp.path().join("www/index");
     build(&docs, &index, &tmp.path().join("cache"), Visibility::Public);
     // The test split's queries, in a JSONL file both CLIs read.
-    let test_ids: std::collections::HashSet<String> = aidocs_index::eval::read_qrels(&qrels)
+    let test_ids: std::collections::HashSet<String> = aidocs_reader::eval::read_qrels(&qrels)
         .unwrap()
         .into_keys()
         .collect();
     let mut lines = String::new();
-    for (id, text) in aidocs_index::eval::read_queries(&queries).unwrap() {
+    for (id, text) in aidocs_reader::eval::read_queries(&queries).unwrap() {
         if test_ids.contains(&id) {
             lines.push_str(&serde_json::json!({"id": id, "text": text}).to_string());
             lines.push('\n');

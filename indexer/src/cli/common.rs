@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use aidocs_core::{Bm25Params, SearchOptions};
-use aidocs_index::embed::{locate as locate_model, Embedder, QueryEncoder};
-use aidocs_index::query::LocalIndex;
+use aidocs_index::embed::{locate as locate_model, Embedder};
+use aidocs_reader::local_index::LocalIndex;
+use aidocs_reader::QueryEncoder;
 use clap::{Args, ValueEnum};
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -118,7 +119,7 @@ impl VectorArgs {
                 e.dims, v.dims, v.model
             ));
         }
-        Ok(Some(QueryEncoder::Full(Box::new(e))))
+        Ok(Some(QueryEncoder::Full(Box::new(e.into_model()))))
     }
 }
 

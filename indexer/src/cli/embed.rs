@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use aidocs_index::embed::{locate as locate_model, Embedder};
-use aidocs_index::eval::read_queries;
+use aidocs_reader::eval::read_queries;
 use clap::Args;
 
 use super::common::fail;

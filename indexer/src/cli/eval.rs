@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use aidocs_core::{QueryVector, SearchOptions};
-use aidocs_index::embed::QueryEncoder;
-use aidocs_index::eval::{evaluate, read_qrels, read_queries, EvalError};
-use aidocs_index::query::LocalIndex;
+use aidocs_reader::eval::{evaluate, read_qrels, read_queries, EvalError};
+use aidocs_reader::local_index::LocalIndex;
+use aidocs_reader::QueryEncoder;
 use clap::Args;
 
 use super::common::{fail, params, RankArgs, VectorArgs};
@@ -59,7 +59,7 @@ pub fn run_eval(a: EvalArgs) -> ExitCode {
     let queries: Vec<(String, String)> = match a.cut_last_word {
         Some(n) => queries
             .into_iter()
-            .map(|(id, text)| (id, aidocs_index::eval::cut_last_word(&text, n)))
+            .map(|(id, text)| (id, aidocs_reader::eval::cut_last_word(&text, n)))
             .collect(),
         None => queries,
     };
@@ -67,7 +67,7 @@ pub fn run_eval(a: EvalArgs) -> ExitCode {
         queries
             .into_iter()
             .map(|(id, text)| {
-                let t = aidocs_index::eval::one_edit_typo(&text, &id);
+                let t = aidocs_reader::eval::one_edit_typo(&text, &id);
                 (id, t)
             })
             .collect()
@@ -125,7 +125,7 @@ pub fn run_eval(a: EvalArgs) -> ExitCode {
 
 fn print_eval(
     out: &mut impl std::io::Write,
-    r: &aidocs_index::eval::EvalReport,
+    r: &aidocs_reader::eval::EvalReport,
     json: bool,
     opts: &SearchOptions,
     encoder: Option<&QueryEncoder>,

@@ -17,7 +17,7 @@ pub struct InspectArgs {
 }
 
 pub fn run_inspect(InspectArgs { dir, json }: InspectArgs) -> ExitCode {
-    match aidocs_index::inspect::inspect(&dir) {
+    match aidocs_reader::inspect::inspect(&dir) {
         Ok(r) => {
             let mut out = std::io::stdout().lock();
             // Write errors (a closed pipe, as in `inspect | head`) end the listing quietly.
@@ -35,7 +35,7 @@ pub fn run_inspect(InspectArgs { dir, json }: InspectArgs) -> ExitCode {
 fn print_inspect(
     out: &mut impl Write,
     dir: &std::path::Path,
-    r: &aidocs_index::inspect::InspectReport,
+    r: &aidocs_reader::inspect::InspectReport,
     json: bool,
 ) -> std::io::Result<()> {
     if json {

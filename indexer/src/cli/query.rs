@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use aidocs_core::{Kind, QueryVector, SearchOptions};
-use aidocs_index::eval::read_queries;
-use aidocs_index::query::{result_json, LocalIndex};
+use aidocs_reader::eval::read_queries;
+use aidocs_reader::local_index::{result_json, LocalIndex};
 use clap::Args;
 
 use super::common::{fail, params, RankArgs, VectorArgs};

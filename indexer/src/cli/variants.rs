@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use aidocs_index::eval::read_queries;
+use aidocs_reader::eval::read_queries;
 use clap::Args;
 
 use super::common::fail;
@@ -36,10 +36,10 @@ pub fn run_variants(
     for (id, text) in qs {
         let mut t = text;
         if let Some(n) = cut_last_word {
-            t = aidocs_index::eval::cut_last_word(&t, n);
+            t = aidocs_reader::eval::cut_last_word(&t, n);
         }
         if typo {
-            t = aidocs_index::eval::one_edit_typo(&t, &id);
+            t = aidocs_reader::eval::one_edit_typo(&t, &id);
         }
         let line = serde_json::json!({ "id": id, "text": t });
         if writeln!(out, "{line}").is_err() {

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use aidocs_core::{QueryVector, SearchOptions};
 
-use crate::query::{LocalIndex, QueryError};
+use crate::local_index::{LocalIndex, QueryError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
