@@ -8,13 +8,13 @@ use aidocs_core::{Analyzer, Audience, Bm25Params};
 use rayon::prelude::*;
 
 use crate::chunk::ChunkConfig;
+use crate::document::Page;
+use crate::document::{Diagnostic, Visibility};
 use crate::embed::{chunk_text, text_hash, text_key, EmbedError, Embedder, EmbeddingCache};
 use crate::export::{export_site, write, Export, LanguageLayout, ShardSizes, WriteStats};
-use crate::index::IndexContents;
-use crate::index::{BuildIndex, IndexError};
 use crate::ingest::{ingest, parse, parse_isolated, IngestOptions};
-use crate::model::Page;
-use crate::model::{Diagnostic, Visibility};
+use crate::tantivy_cache::IndexContents;
+use crate::tantivy_cache::{BuildIndex, IndexError};
 use crate::vectors::ChunkVectors;
 
 #[derive(Debug, Clone)]

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
-use crate::model::Chunk;
+use crate::document::Chunk;
 
 /// Chunking settings.
 #[derive(Debug, Clone, Copy)]

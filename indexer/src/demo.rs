@@ -13,8 +13,8 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::assets::{install, locate, AssetsError, UI_DIR};
 use crate::build::{build, BuildError, BuildOptions, BuildSummary};
+use crate::document::{Page, Visibility};
 use crate::ingest::{ingest, parse_isolated_with_markdown, IngestOptions, Site, Source};
-use crate::model::{Page, Visibility};
 use crate::site::Branding;
 use crate::visibility::Declared;
 

@@ -161,7 +161,7 @@ impl Embedder {
 
 /// What the model reads for a chunk: the page title, the section's heading path, its text and code.
 /// (The model sees the first 256 tokens.)
-pub fn chunk_text(page_title: &str, chunk: &crate::model::Chunk) -> String {
+pub fn chunk_text(page_title: &str, chunk: &crate::document::Chunk) -> String {
     let mut t = String::with_capacity(page_title.len() + chunk.body.len() + 64);
     t.push_str(page_title);
     let path: Vec<&str> = chunk

@@ -5,13 +5,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use aidocs_core::{
-    ApiMeta, Audience, Bm25Params, ChunkMeta, Manifest, MetaShard, MetaShardEntry, PageEntry,
-    PageMeta, Posting, TermFilter, TermPostings, TermShard, TermShardEntry, FIELD_COUNT,
-    MANIFEST_FILE, SCORED_FIELDS,
+    Audience, Bm25Params, ChunkMeta, Manifest, MetaShard, MetaShardEntry, PageEntry, PageMeta,
+    Posting, TermFilter, TermPostings, TermShard, TermShardEntry, FIELD_COUNT, MANIFEST_FILE,
+    SCORED_FIELDS,
 };
 
-use crate::index::{IndexContents, StoredChunk};
 use crate::static_fit::{self, FitOptions};
+use crate::tantivy_cache::{IndexContents, StoredChunk};
 use crate::vectors::ShortExamples;
 use crate::vectors::{export_vectors, ChunkVectors};
 use aidocs_core::partitions::{LanguagePartition, PartitionTable, PARTITION_DIR};
@@ -506,7 +506,7 @@ fn export(
             kind: Some(c0.kind()),
             breadcrumb: c0.page.breadcrumb.clone(),
             tags: c0.page.tags.clone(),
-            api: c0.page.api.as_ref().map(ApiMeta::from),
+            api: c0.page.api.clone(),
             chunks: contents.chunks[first..first + n]
                 .iter()
                 .map(|c| ChunkMeta {

@@ -12,10 +12,10 @@ use aidocs_core::Kind;
 use serde::Deserialize;
 
 use crate::chunk::{chunk_markdown, slugify, split_paragraphs, ChunkConfig};
+use crate::document::{Chunk, Diagnostic, Page, Visibility};
 use crate::mdx::{
     split_frontmatter, to_markdown, Dialect, Frontmatter, IncludePolicy, SnippetResolver,
 };
-use crate::model::{ApiMeta2, Chunk, Diagnostic, Page, Visibility};
 use crate::openapi::{load_spec_text, LoadedOperations, Operation, OperationRef};
 use crate::site::{load_site, markdown_files, page_url, resolve_page_file, NavEntry};
 use crate::visibility::{
@@ -843,8 +843,8 @@ fn api_keys(op: &Operation, keys: &mut Vec<String>) {
     }
 }
 
-fn api_meta(op: &Operation) -> ApiMeta2 {
-    ApiMeta2 {
+fn api_meta(op: &Operation) -> aidocs_core::ApiMeta {
+    aidocs_core::ApiMeta {
         method: op.method.clone(),
         path: op.path.clone(),
         operation_id: op.operation_id.clone(),

@@ -1,7 +1,7 @@
 //! `aidocs-index`: the build-time indexer.
 //!
 //! Pipeline: [`ingest`] (site or JSONL → fingerprinted pending pages, visibility filter first) →
-//! [`ingest::parse`] ([`mdx`], [`chunk`], [`openapi`]) → [`index`] (tantivy, persistent cache) →
+//! [`ingest::parse`] ([`mdx`], [`chunk`], [`openapi`]) → [`tantivy_cache`] (tantivy, persistent cache) →
 //! [`embed`] + [`vectors`] + [`static_fit`] (chunk vectors, partitions, the static query encoder's rows) →
 //! [`export`] (the shard format of `aidocs-core`) → disk. The native query side (query, eval, inspect)
 //! is the `aidocs-reader` crate, which this library never uses. [`assets`] installs the search box
@@ -11,20 +11,20 @@ pub mod assets;
 pub mod build;
 pub mod chunk;
 pub mod demo;
+pub mod document;
 pub mod embed;
 pub mod export;
-pub mod index;
 pub mod ingest;
 pub mod json;
 pub mod mdx;
-pub mod model;
 pub mod openapi;
 pub mod pages;
 pub mod serve;
 pub mod site;
 pub mod static_fit;
+pub mod tantivy_cache;
 pub mod vectors;
 pub mod visibility;
 
 pub use build::{build, BuildError, BuildOptions, BuildSummary};
-pub use model::{Diagnostic, Visibility};
+pub use document::{Diagnostic, Visibility};

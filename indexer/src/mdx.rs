@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::model::Visibility;
+use crate::document::Visibility;
 use crate::openapi::{LoadedOperations, OperationRef};
 use crate::visibility::{allowed, check_nesting, Declared, Refusal, SiteRoot, VisibilityRules};
 

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::model::{Diagnostic, Visibility};
+use crate::document::{Diagnostic, Visibility};
 use crate::visibility::{check_nesting, read_bounded, Declared, DEFAULT_MAX_FILE_BYTES};
 
 const METHODS: &[&str] = &[

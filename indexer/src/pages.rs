@@ -13,9 +13,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::build::BuildError;
+use crate::document::{Diagnostic, Page};
 use crate::embed::{chunk_text, text_hash, text_key, Embedder, EmbeddingCache};
 use crate::ingest::{ingest, parse_isolated, IngestOptions};
-use crate::model::{Diagnostic, Page};
 
 /// One exported page.
 #[derive(Debug, Serialize)]

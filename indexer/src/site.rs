@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::model::Diagnostic;
+use crate::document::Diagnostic;
 pub use crate::visibility::VisibilityRules;
 use crate::visibility::{normalize_rel, Refusal, SiteFile, SiteRoot};
 

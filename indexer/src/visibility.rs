@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use crate::model::{Diagnostic, Visibility};
+use crate::document::{Diagnostic, Visibility};
 
 /// The largest file a build reads, by default (`--max-file-bytes`).
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 64 << 20;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use aidocs_core::{Bm25Params, SearchOptions};
 use aidocs_e2e::{build, shared_data};
-use aidocs_index::index::{BuildIndex, StoredChunk};
+use aidocs_index::tantivy_cache::{BuildIndex, StoredChunk};
 use aidocs_index::Visibility;
 use aidocs_reader::LocalIndex;
 use tantivy::collector::TopDocs;

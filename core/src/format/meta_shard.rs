@@ -7,6 +7,7 @@ use crate::error::{invalid, FormatError, ShardError};
 
 /// API details of an operation page.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ApiMeta {
     pub method: String,
     pub path: String,

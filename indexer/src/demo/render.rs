@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use pulldown_cmark::{CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd};
 
 use crate::chunk::{collapse_whitespace, heading_text_of, strip_html, Slugger};
-use crate::model::Page;
+use crate::document::Page;
 
 use super::{esc, href, page_dirs};
 

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use aidocs_core::{Analyzer, Kind};
+use aidocs_core::{Analyzer, ApiMeta, Kind};
 use serde::{Deserialize, Serialize};
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, STORED, STRING,
@@ -16,7 +16,7 @@ use tantivy::schema::{
 use tantivy::tokenizer::{PreTokenizedString, TextAnalyzer, Token, TokenStream, Tokenizer};
 use tantivy::{Index, IndexWriter, TantivyDocument, Term};
 
-use crate::model::{ApiMeta2, Diagnostic, Page};
+use crate::document::{Diagnostic, Page};
 
 /// Bumped whenever the schema or the stored blob changes: an old cache is then discarded.
 const CACHE_LAYOUT: &str = "aidocs-cache-v4";
@@ -124,7 +124,7 @@ pub struct StoredPage {
     pub breadcrumb: Vec<String>,
     pub group: Option<String>,
     pub tags: Vec<String>,
-    pub api: Option<ApiMeta2>,
+    pub api: Option<ApiMeta>,
     pub language: Option<String>,
     pub version: Option<String>,
 }

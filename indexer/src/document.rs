@@ -41,7 +41,7 @@ pub struct Page {
     pub tags: Vec<String>,
     pub language: Option<String>,
     pub version: Option<String>,
-    pub api: Option<ApiMeta2>,
+    pub api: Option<ApiMeta>,
     /// Keys for exact-match boosts: (prefix, normalized text).
     pub exact_keys: Vec<String>,
     pub chunks: Vec<Chunk>,
@@ -51,24 +51,6 @@ pub struct Page {
     /// is parsed again when one of them changes.
     #[serde(skip)]
     pub includes: Vec<(String, String)>,
-}
-
-/// Serializable mirror of [`ApiMeta`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub struct ApiMeta2 {
-    pub method: String,
-    pub path: String,
-    pub operation_id: String,
-}
-
-impl From<&ApiMeta2> for ApiMeta {
-    fn from(a: &ApiMeta2) -> Self {
-        ApiMeta {
-            method: a.method.clone(),
-            path: a.path.clone(),
-            operation_id: a.operation_id.clone(),
-        }
-    }
 }
 
 /// One searchable unit: the page summary or one H2/H3 section (or a part of an oversized one).
