@@ -84,244 +84,255 @@ pub fn push_score(out: &mut String, x: f32) {
     }
 }
 
-fn key(out: &mut String, k: &str) {
-    push_str(out, k);
-    out.push(':');
+/// A JSON writer that places the commas itself: values and keys written in order, containers
+/// opened and closed. Not generic and without closures, so the wasm module carries one small copy.
+pub struct JsonWriter<'a> {
+    out: &'a mut String,
+    /// A value was just completed at this level: the next key or value needs a comma first.
+    comma: bool,
 }
 
-fn str_array<'a>(out: &mut String, items: impl Iterator<Item = &'a str>) {
-    out.push('[');
-    for (i, s) in items.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_str(out, s);
+impl<'a> JsonWriter<'a> {
+    pub fn new(out: &'a mut String) -> Self {
+        JsonWriter { out, comma: false }
     }
-    out.push(']');
+
+    fn separate(&mut self) {
+        if self.comma {
+            self.out.push(',');
+        }
+    }
+
+    fn open(&mut self, c: char) -> &mut Self {
+        self.separate();
+        self.out.push(c);
+        self.comma = false;
+        self
+    }
+
+    fn close(&mut self, c: char) -> &mut Self {
+        self.out.push(c);
+        self.comma = true;
+        self
+    }
+
+    pub fn begin_object(&mut self) -> &mut Self {
+        self.open('{')
+    }
+    pub fn end_object(&mut self) -> &mut Self {
+        self.close('}')
+    }
+    pub fn begin_array(&mut self) -> &mut Self {
+        self.open('[')
+    }
+    pub fn end_array(&mut self) -> &mut Self {
+        self.close(']')
+    }
+
+    /// An object's key; its value follows.
+    pub fn key(&mut self, k: &str) -> &mut Self {
+        self.separate();
+        push_str(self.out, k);
+        self.out.push(':');
+        self.comma = false;
+        self
+    }
+
+    pub fn string(&mut self, s: &str) -> &mut Self {
+        self.separate();
+        push_str(self.out, s);
+        self.comma = true;
+        self
+    }
+
+    /// A score, rounded as [`push_score`] rounds it.
+    pub fn score(&mut self, x: f32) -> &mut Self {
+        self.separate();
+        push_score(self.out, x);
+        self.comma = true;
+        self
+    }
+
+    pub fn uint(&mut self, v: u64) -> &mut Self {
+        self.separate();
+        push_uint(self.out, v);
+        self.comma = true;
+        self
+    }
+
+    pub fn null(&mut self) -> &mut Self {
+        self.separate();
+        self.out.push_str("null");
+        self.comma = true;
+        self
+    }
+
+    /// `"k":"v"`.
+    pub fn string_field(&mut self, k: &str, v: &str) -> &mut Self {
+        self.key(k).string(v)
+    }
+
+    /// `"k":score`.
+    pub fn score_field(&mut self, k: &str, x: f32) -> &mut Self {
+        self.key(k).score(x)
+    }
+
+    /// `["a","b"]`.
+    pub fn strings<'s>(&mut self, items: impl Iterator<Item = &'s str>) -> &mut Self {
+        self.begin_array();
+        for s in items {
+            self.string(s);
+        }
+        self.end_array()
+    }
 }
 
 /// Appends one result object.
 pub fn push_result(out: &mut String, r: &SearchResult, explain: bool) {
-    out.push('{');
-    key(out, "id");
-    push_str(out, &r.id);
-    out.push(',');
-    key(out, "url");
-    push_str(out, &r.url);
-    out.push(',');
-    key(out, "title");
-    push_str(out, &r.title);
-    out.push(',');
-    key(out, "kind");
-    push_str(out, r.kind.name());
-    out.push(',');
-    key(out, "score");
-    push_score(out, r.score);
-    out.push(',');
-    key(out, "breadcrumb");
-    str_array(out, r.breadcrumb.iter().map(String::as_str));
-    out.push(',');
-    key(out, "sections");
-    out.push('[');
-    for (i, s) in r.sections.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push('{');
-        key(out, "anchor");
-        push_str(out, &s.anchor);
-        out.push(',');
-        key(out, "title");
-        push_str(out, &s.title);
-        out.push(',');
-        key(out, "url");
-        push_str(out, &s.url);
-        out.push(',');
-        key(out, "score");
-        push_score(out, s.score);
-        out.push(',');
-        key(out, "excerpt");
-        push_str(out, &s.excerpt);
-        out.push('}');
+    write_result(&mut JsonWriter::new(out), r, explain);
+}
+
+fn write_result(w: &mut JsonWriter, r: &SearchResult, explain: bool) {
+    w.begin_object()
+        .string_field("id", &r.id)
+        .string_field("url", &r.url)
+        .string_field("title", &r.title)
+        .string_field("kind", r.kind.name())
+        .score_field("score", r.score)
+        .key("breadcrumb")
+        .strings(r.breadcrumb.iter().map(String::as_str));
+    w.key("sections").begin_array();
+    for s in &r.sections {
+        w.begin_object()
+            .string_field("anchor", &s.anchor)
+            .string_field("title", &s.title)
+            .string_field("url", &s.url)
+            .score_field("score", s.score)
+            .string_field("excerpt", &s.excerpt)
+            .end_object();
     }
-    out.push(']');
+    w.end_array();
     if let Some(api) = &r.api {
-        out.push(',');
-        key(out, "api");
-        out.push('{');
-        key(out, "method");
-        push_str(out, &api.method);
-        out.push(',');
-        key(out, "path");
-        push_str(out, &api.path);
-        out.push(',');
-        key(out, "operationId");
-        push_str(out, &api.operation_id);
-        out.push('}');
+        w.key("api")
+            .begin_object()
+            .string_field("method", &api.method)
+            .string_field("path", &api.path)
+            .string_field("operationId", &api.operation_id)
+            .end_object();
     }
     if let (true, Some(e)) = (explain, &r.explanation) {
-        out.push(',');
-        key(out, "explain");
-        out.push('{');
-        key(out, "bm25");
-        push_score(out, e.bm25);
-        out.push(',');
-        key(out, "terms");
-        out.push('[');
-        for (i, t) in e.terms.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
+        w.key("explain")
+            .begin_object()
+            .score_field("bm25", e.bm25)
+            .key("terms")
+            .begin_array();
+        for t in &e.terms {
+            w.begin_object()
+                .string_field("term", &t.term)
+                .score_field("idf", t.idf)
+                .score_field("weight", t.weight)
+                .score_field("contribution", t.contribution)
+                .key("fields")
+                .begin_array();
+            for (field, tf, len) in &t.fields {
+                w.begin_object()
+                    .string_field("field", field)
+                    .key("tf")
+                    .uint(u64::from(*tf))
+                    .key("len")
+                    .uint(u64::from(*len))
+                    .end_object();
             }
-            out.push('{');
-            key(out, "term");
-            push_str(out, &t.term);
-            out.push(',');
-            key(out, "idf");
-            push_score(out, t.idf);
-            out.push(',');
-            key(out, "weight");
-            push_score(out, t.weight);
-            out.push(',');
-            key(out, "contribution");
-            push_score(out, t.contribution);
-            out.push(',');
-            key(out, "fields");
-            out.push('[');
-            for (j, (field, tf, len)) in t.fields.iter().enumerate() {
-                if j > 0 {
-                    out.push(',');
-                }
-                out.push('{');
-                key(out, "field");
-                push_str(out, field);
-                out.push(',');
-                key(out, "tf");
-                push_uint(out, *tf as u64);
-                out.push(',');
-                key(out, "len");
-                push_uint(out, *len as u64);
-                out.push('}');
-            }
-            out.push_str("]}");
+            w.end_array().end_object();
         }
-        out.push(']');
-        out.push(',');
-        key(out, "boosts");
-        out.push('[');
-        for (i, (name, value)) in e.boosts.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push('{');
-            key(out, "boost");
-            push_str(out, name);
-            out.push(',');
-            key(out, "value");
-            push_score(out, *value);
-            out.push('}');
+        w.end_array().key("boosts").begin_array();
+        for (name, value) in &e.boosts {
+            w.begin_object()
+                .string_field("boost", name)
+                .score_field("value", *value)
+                .end_object();
         }
-        out.push(']');
+        w.end_array();
         // Vector and hybrid modes only, so lexical output is unchanged.
         if e.lexical_rank.is_some() || e.vector_rank.is_some() || e.similarity.is_some() {
             for (name, rank) in [
                 ("lexical_rank", e.lexical_rank),
                 ("vector_rank", e.vector_rank),
             ] {
-                out.push(',');
-                key(out, name);
+                w.key(name);
                 match rank {
-                    Some(r) => push_uint(out, r as u64),
-                    None => out.push_str("null"),
-                }
+                    Some(r) => w.uint(u64::from(r)),
+                    None => w.null(),
+                };
             }
-            out.push(',');
-            key(out, "similarity");
+            w.key("similarity");
             match e.similarity {
-                Some(s) => push_score(out, s),
-                None => out.push_str("null"),
-            }
+                Some(s) => w.score(s),
+                None => w.null(),
+            };
         }
-        out.push('}');
+        w.end_object();
     }
-    out.push('}');
+    w.end_object();
 }
 
-/// The results of one query as a JSON array.
 /// `["a","b"]`.
 pub fn string_array(items: &[String]) -> String {
-    let mut out = String::from("[");
-    for (i, x) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_str(&mut out, x);
-    }
-    out.push(']');
+    let mut out = String::new();
+    JsonWriter::new(&mut out).strings(items.iter().map(String::as_str));
     out
 }
 
 /// `[{"from":…,"to":…}]`: the typo corrections a search applied.
 pub fn corrections_json(corrections: &[crate::typos::Correction]) -> String {
-    let mut out = String::from("[");
-    for (i, c) in corrections.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str("{\"from\":");
-        push_str(&mut out, &c.from);
-        out.push_str(",\"to\":");
-        push_str(&mut out, &c.to);
-        out.push('}');
+    let mut out = String::new();
+    let mut w = JsonWriter::new(&mut out);
+    w.begin_array();
+    for c in corrections {
+        w.begin_object()
+            .string_field("from", &c.from)
+            .string_field("to", &c.to)
+            .end_object();
     }
-    out.push(']');
+    w.end_array();
     out
 }
 
 /// `{"kind":[["docs",12],["api",3]],"tag":[…],"group":[…],"language":[…],"version":[…]}`: a query's facet
 /// counts, each facet's values by count then name.
 pub fn facets_json(facets: &crate::search::Facets) -> String {
-    let mut out = String::from("{");
-    for (i, (name, values)) in [
+    let mut out = String::new();
+    let mut w = JsonWriter::new(&mut out);
+    w.begin_object();
+    for (name, values) in [
         ("kind", &facets.kind),
         ("tag", &facets.tag),
         ("group", &facets.group),
         ("language", &facets.language),
         ("version", &facets.version),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        if i > 0 {
-            out.push(',');
+    ] {
+        w.key(name).begin_array();
+        for (value, count) in values {
+            w.begin_array()
+                .string(value)
+                .uint(u64::from(*count))
+                .end_array();
         }
-        push_str(&mut out, name);
-        out.push_str(":[");
-        for (j, (value, count)) in values.iter().enumerate() {
-            if j > 0 {
-                out.push(',');
-            }
-            out.push('[');
-            push_str(&mut out, value);
-            out.push(',');
-            push_uint(&mut out, u64::from(*count));
-            out.push(']');
-        }
-        out.push(']');
+        w.end_array();
     }
-    out.push('}');
+    w.end_object();
     out
 }
 
+/// The results of one query as a JSON array.
 pub fn results_json(results: &[SearchResult], explain: bool) -> String {
     let mut out = String::with_capacity(256 * results.len() + 2);
-    out.push('[');
-    for (i, r) in results.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_result(&mut out, r, explain);
+    let mut w = JsonWriter::new(&mut out);
+    w.begin_array();
+    for r in results {
+        write_result(&mut w, r, explain);
     }
-    out.push(']');
+    w.end_array();
     out
 }
 
@@ -354,6 +365,42 @@ mod tests {
         assert_eq!(score(-0.25), "-0.25");
         assert_eq!(score(0.0000004), "0");
         assert_eq!(score(f32::NAN), "0");
+    }
+
+    /// Issue 19: the writer places every comma, in nested and empty containers alike.
+    #[test]
+    fn issue_19_the_writer_places_the_commas() {
+        let mut out = String::new();
+        let mut w = JsonWriter::new(&mut out);
+        w.begin_object()
+            .string_field("a", "x")
+            .key("b")
+            .begin_array()
+            .end_array()
+            .key("c")
+            .begin_array()
+            .begin_object()
+            .end_object()
+            .begin_array()
+            .uint(1)
+            .null()
+            .score(0.5)
+            .end_array()
+            .end_array()
+            .score_field("d", 2.0)
+            .key("e")
+            .strings(["p", "q"].into_iter())
+            .end_object();
+        assert_eq!(
+            out,
+            r#"{"a":"x","b":[],"c":[{},[1,null,0.5]],"d":2,"e":["p","q"]}"#
+        );
+        assert_eq!(string_array(&[]), "[]");
+        assert_eq!(corrections_json(&[]), "[]");
+        assert_eq!(
+            facets_json(&Default::default()),
+            r#"{"kind":[],"tag":[],"group":[],"language":[],"version":[]}"#
+        );
     }
 
     #[test]
