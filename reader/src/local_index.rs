@@ -194,7 +194,7 @@ impl LocalIndex {
 
     /// The vector directory, when the index has vectors.
     pub fn vector_dir(&self) -> Result<Option<Rc<VectorDir>>, QueryError> {
-        if self.searcher.manifest.vectors.is_none() {
+        if self.searcher.manifest().vectors.is_none() {
             return Ok(None);
         }
         self.load_as(FileRef::VectorDir, None, |s| match s {

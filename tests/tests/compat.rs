@@ -114,12 +114,12 @@ fn issue_4_v2_fixture_vectors_rank_without_the_model() {
     let index = LocalIndex::open(&dir).unwrap();
     let vref = index
         .searcher
-        .manifest
+        .manifest()
         .vectors
         .clone()
         .expect("v2 fixture has vectors");
     assert_eq!(vref.model, "all-MiniLM-L6-v2");
-    assert_eq!(vref.count, index.searcher.manifest.num_chunks);
+    assert_eq!(vref.count, index.searcher.manifest().num_chunks);
     let vdir = index.vector_dir().unwrap().unwrap();
     let shard = index.vector_shard(&vdir, 0).unwrap();
     let d = vref.dims as usize;
@@ -139,7 +139,7 @@ fn issue_4_v2_fixture_vectors_rank_without_the_model() {
         assert!(!hits.is_empty());
         let meta_page = index
             .searcher
-            .manifest
+            .manifest()
             .meta_shard_for(page as u32)
             .map(|m| index.meta_shard(m).unwrap())
             .unwrap();
@@ -170,7 +170,7 @@ fn static_encoder_ranks_without_the_model(version: &str) {
     let index = LocalIndex::open(&dir).unwrap();
     let vref = index
         .searcher
-        .manifest
+        .manifest()
         .vectors
         .clone()
         .unwrap_or_else(|| panic!("{version} has vectors"));

@@ -57,7 +57,7 @@ fn issue_6_one_index_per_language_and_chinese_queries_find_chinese_pages() {
     let single = std::fs::read(out.join(&table.partitions[0].manifest)).unwrap();
     for lang in ["en", "es", "fr", "zh"] {
         let index = LocalIndex::open_language(&out, Some(lang)).unwrap();
-        let m = &index.searcher.manifest;
+        let m = &index.searcher.manifest();
         assert_eq!(m.languages, [lang]);
         assert!(m.pages.len() > 200, "{lang}: {}", m.pages.len());
         // Every page of the partition is in its language.
@@ -110,7 +110,7 @@ fn issue_6_a_single_index_filters_by_the_readers_language() {
     let (_tmp, out) = lexical_build(&site, LanguageLayout::Single);
     let index = LocalIndex::open(&out).unwrap();
     assert!(index.partition().is_none());
-    let m = &index.searcher.manifest;
+    let m = &index.searcher.manifest();
     assert_eq!(m.languages, ["en", "es", "fr", "zh"]);
     // The page table agrees with the navigation: translated pages live under /es, /fr, /zh.
     let zh = m.languages.iter().position(|l| l == "zh").unwrap() as u32;
@@ -154,7 +154,7 @@ fn issue_6_pages_are_stemmed_in_their_language_and_chinese_words_are_bigrams() {
     let open = |lang: &str| LocalIndex::open_language(&out, Some(lang)).unwrap();
     let index = open("fr");
     assert_eq!(
-        index.searcher.manifest.analyzer_version,
+        index.searcher.manifest().analyzer_version,
         aidocs_core::ANALYZER_VERSION
     );
     // French: the infinitive finds the page titled with the noun (`déployer` and `Déploiements`

@@ -23,7 +23,7 @@ fn urls(index: &LocalIndex, q: &str, language: Option<&str>) -> Vec<String> {
 #[test]
 fn issue_6_quoted_phrases_match_words_in_order() {
     let (_tmp, index) = lexical_index(&fixture("example-site"));
-    assert!(index.searcher.manifest.positions.is_some());
+    assert!(index.searcher.manifest().positions.is_some());
     let loose = urls(&index, "refresh token", None);
     let phrase = urls(&index, "\"refresh token\"", None);
     assert!(loose.len() > phrase.len(), "{loose:?} {phrase:?}");

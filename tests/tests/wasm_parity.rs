@@ -612,7 +612,7 @@ fn issue_6_docs_versions_filter_and_facet_the_same_in_wasm() {
     let Some(cli) = wasm_cli() else { return };
     let (_tmp, out) = aidocs_e2e::lexical_build(&fixture("versioned-site"), Default::default());
     let index = LocalIndex::open(&out).unwrap();
-    assert_eq!(index.searcher.manifest.versions, ["v1", "v2"]);
+    assert_eq!(index.searcher.manifest().versions, ["v1", "v2"]);
     for (version, want) in [
         (Some("v2"), vec!["/v2/authentication", "/v2/webhooks"]),
         (Some("V1"), vec!["/v1/authentication"]),

@@ -295,7 +295,7 @@ impl Engine {
     }
 
     pub fn manifest(&self) -> &Manifest {
-        &self.searcher.manifest
+        self.searcher.manifest()
     }
 
     /// Starts a search of `query` and returns its ticket for [`Self::need`] and the results.

@@ -106,24 +106,27 @@ impl SearchEngine {
     /// (`vectorModel` is null for a lexical-only index; `languages` is empty on a one-language site).
     pub fn summary(&self) -> String {
         let m = self.inner.manifest();
-        let mut s = String::from("{\"buildId\":");
-        aidocs_core::json::push_str(&mut s, &m.build_id);
-        s.push_str(",\"generator\":");
-        aidocs_core::json::push_str(&mut s, &m.generator);
-        s.push_str(",\"vectorModel\":");
+        let mut s = String::new();
+        let mut w = aidocs_core::json::JsonWriter::new(&mut s);
+        w.begin_object()
+            .string_field("buildId", &m.build_id)
+            .string_field("generator", &m.generator)
+            .key("vectorModel");
         match &m.vectors {
-            Some(v) => aidocs_core::json::push_str(&mut s, &v.model),
-            None => s.push_str("null"),
-        }
-        s.push_str(",\"languages\":");
-        s.push_str(&aidocs_core::json::string_array(&m.languages));
-        s.push_str(&format!(
-            ",\"pages\":{},\"chunks\":{},\"termShards\":{},\"metaShards\":{}}}",
-            m.pages.len(),
-            m.num_chunks,
-            m.term_shards.len(),
-            m.meta_shards.len()
-        ));
+            Some(v) => w.string(&v.model),
+            None => w.null(),
+        };
+        w.key("languages")
+            .strings(m.languages.iter().map(String::as_str))
+            .key("pages")
+            .uint(m.pages.len() as u64)
+            .key("chunks")
+            .uint(u64::from(m.num_chunks))
+            .key("termShards")
+            .uint(m.term_shards.len() as u64)
+            .key("metaShards")
+            .uint(m.meta_shards.len() as u64)
+            .end_object();
         s
     }
 

@@ -99,7 +99,8 @@ pub enum SearchError {
 /// A manifest prepared for querying.
 #[derive(Debug, Clone)]
 pub struct Searcher {
-    pub manifest: Manifest,
+    /// Private: readers name files through [`FileRef`], never from the manifest's tables.
+    manifest: Manifest,
     /// First chunk ordinal of each page (plus a final sentinel).
     page_first_chunk: Vec<u32>,
 }
@@ -123,6 +124,12 @@ impl Searcher {
             manifest,
             page_first_chunk,
         })
+    }
+
+    /// The manifest, read-only: what an index holds (for `inspect` and summaries). A reader that
+    /// computes file names from it is a bug: [`Searcher::file_name`] names every file.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
     }
 
     /// The page a chunk belongs to.

@@ -93,7 +93,7 @@ impl VectorArgs {
         if self.mode == Mode::Lexical {
             return Ok(None);
         }
-        let Some(v) = &index.searcher.manifest.vectors else {
+        let Some(v) = &index.searcher.manifest().vectors else {
             eprintln!("warning: this index has no vectors (built with --no-embeddings or without the model): ranking lexically");
             return Ok(None);
         };
@@ -145,7 +145,7 @@ pub fn params(index: &LocalIndex, r: &RankArgs) -> Result<Option<Bm25Params>, St
     if r.k1.is_none() && r.b.is_none() && r.weights.is_none() {
         return Ok(None);
     }
-    let mut p = index.searcher.manifest.params;
+    let mut p = index.searcher.manifest().params;
     if let Some(k1) = r.k1 {
         p.k1 = k1;
     }
