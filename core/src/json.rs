@@ -253,6 +253,9 @@ fn write_result(w: &mut JsonWriter, r: &SearchResult, explain: bool) {
                 .end_object();
         }
         w.end_array();
+        if e.page != 0.0 {
+            w.score_field("page", e.page);
+        }
         // Vector and hybrid modes only, so lexical output is unchanged.
         if e.lexical_rank.is_some() || e.vector_rank.is_some() || e.similarity.is_some() {
             for (name, rank) in [

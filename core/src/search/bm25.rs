@@ -75,6 +75,13 @@ impl Searcher {
                 *s += x;
             }
         }
+        // The page's whole evidence on each chunk that has its own (see `page_evidence`).
+        let pages = self.page_evidence(plan, get, &params, &avg, opts.page_weight)?;
+        if !pages.is_empty() {
+            for &c in &touched {
+                scores[c as usize] += pages[self.page_of(c) as usize];
+            }
+        }
         // Exact-match boosts apply to chunks that carry the key.
         let mut boosts: HashMap<u32, f32> = HashMap::new();
         for ek in &plan.exact {

@@ -14,6 +14,8 @@ pub struct Explanation {
     pub terms: Vec<TermExplanation>,
     /// Boosts applied, with their multiplier minus one.
     pub boosts: Vec<(&'static str, f32)>,
+    /// What the page's whole evidence added (`search/page_evidence.rs`), before the boosts.
+    pub page: f32,
     /// Vector and hybrid modes: the chunk's 1-based rank on each side (None = not a candidate there)
     /// and its cosine similarity to the query.
     pub lexical_rank: Option<u32>,
@@ -41,6 +43,7 @@ impl Searcher {
         chunk: u32,
         params: &crate::format::Bm25Params,
         avg: &[f32; SCORED_FIELDS],
+        page_weight: f32,
     ) -> Result<Explanation, SearchError> {
         let mut ex = Explanation {
             chunk,
@@ -83,6 +86,13 @@ impl Searcher {
                     contribution: x,
                 });
             }
+        }
+        if ex.bm25 > 0.0 {
+            let pages = self.page_evidence(plan, get, params, avg, page_weight)?;
+            ex.page = pages
+                .get(self.page_of(chunk) as usize)
+                .copied()
+                .unwrap_or(0.0);
         }
         for ek in &plan.exact {
             let Some(si) = ek.shard else { continue };

@@ -15,6 +15,7 @@
 //! - `phrases`: quoted phrases and their position shards.
 //! - `bm25`: BM25F per term and chunk, boosts, lexical ranking ([`bm25f_term`] scores one term).
 //! - `fusion`: the vector side and hybrid ranking.
+//! - `page_evidence`: a page's score from all its sections, added to its chunks'.
 //! - `aggregate`: chunks into pages ([`PageHit`]).
 //! - `facets`: filters and facet counts.
 //! - `explain`: why a chunk scored what it did.
@@ -29,6 +30,7 @@ mod facets;
 mod files;
 mod fusion;
 mod options;
+mod page_evidence;
 mod phrases;
 mod plan;
 mod prefix;
@@ -46,7 +48,7 @@ pub use files::{FileRef, Shard};
 pub use fusion::VectorQuery;
 pub use options::{
     Fusion, Mode, SearchOptions, DEFAULT_LEXICAL_WEIGHT_FULL, DEFAULT_LEXICAL_WEIGHT_STATIC,
-    DEFAULT_NPROBE,
+    DEFAULT_NPROBE, DEFAULT_PAGE_WEIGHT,
 };
 pub use phrases::Phrase;
 pub use plan::{

@@ -93,6 +93,7 @@ fn search_options(a: &QueryArgs, index: &LocalIndex) -> Result<SearchOptions, St
         prefix: a.prefix,
         typos: !a.no_typos,
         language: a.language.clone(),
+        page_weight: a.rank.page_weight,
         version: a.doc_version.clone(),
         ..Default::default()
     })
