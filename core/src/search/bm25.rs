@@ -49,14 +49,10 @@ impl Searcher {
         }
         let mut scores = vec![0f32; n];
         let mut touched: Vec<u32> = Vec::new();
-        for qt in &plan.terms {
-            let Some(si) = qt.shard else { continue };
-            let Some(tp) = get(si)?.get(&qt.text) else {
-                continue;
-            };
-            let idf = self.idf(&tp.postings, &params);
-            for p in &tp.postings {
-                let c = bm25f_term(p, idf, qt.weight, &params, &avg);
+        let terms = self.term_evidence(plan, get, &params)?;
+        for t in &terms {
+            for p in t.postings {
+                let c = bm25f_term(p, t.idf, t.weight, &params, &avg);
                 if c > 0.0 {
                     let s = &mut scores[p.chunk as usize];
                     if *s == 0.0 {
@@ -75,13 +71,9 @@ impl Searcher {
                 *s += x;
             }
         }
-        // The page's whole evidence on each chunk that has its own (see `page_evidence`).
-        let pages = self.page_evidence(plan, get, &params, &avg, opts.page_weight)?;
-        if !pages.is_empty() {
-            for &c in &touched {
-                scores[c as usize] += pages[self.page_of(c) as usize];
-            }
-        }
+        // The query words the rest of each page holds (see `page_evidence`).
+        touched.sort_unstable();
+        self.add_page_credit(&terms, &touched, &mut scores, opts.page_weight);
         // Exact-match boosts apply to chunks that carry the key.
         let mut boosts: HashMap<u32, f32> = HashMap::new();
         for ek in &plan.exact {

@@ -14,7 +14,8 @@ pub struct Explanation {
     pub terms: Vec<TermExplanation>,
     /// Boosts applied, with their multiplier minus one.
     pub boosts: Vec<(&'static str, f32)>,
-    /// What the page's whole evidence added (`search/page_evidence.rs`), before the boosts.
+    /// What the query words elsewhere on the page added (`search/page_evidence.rs`), before the
+    /// boosts.
     pub page: f32,
     /// Vector and hybrid modes: the chunk's 1-based rank on each side (None = not a candidate there)
     /// and its cosine similarity to the query.
@@ -88,11 +89,8 @@ impl Searcher {
             }
         }
         if ex.bm25 > 0.0 {
-            let pages = self.page_evidence(plan, get, params, avg, page_weight)?;
-            ex.page = pages
-                .get(self.page_of(chunk) as usize)
-                .copied()
-                .unwrap_or(0.0);
+            let terms = self.term_evidence(plan, get, params)?;
+            ex.page = self.page_credit(&terms, self.page_of(chunk), chunk, page_weight);
         }
         for ek in &plan.exact {
             let Some(si) = ek.shard else { continue };

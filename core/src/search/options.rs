@@ -49,9 +49,8 @@ pub struct SearchOptions {
     pub facets: bool,
     /// Values kept per facet, the commonest first (0 = all).
     pub facet_limit: usize,
-    /// How much a page's whole evidence (its terms scored over all its sections, see
-    /// `search/page_evidence.rs`) adds to each of its matching chunks; 0 ranks a page by its best
-    /// chunk alone.
+    /// How much the query words a page holds outside its best chunk add to its chunks (see
+    /// `search/page_evidence.rs`); 0 ranks a page by its best chunk alone.
     pub page_weight: f32,
 }
 
@@ -123,12 +122,13 @@ pub const DEFAULT_LEXICAL_WEIGHT_FULL: f32 = 0.65;
 /// corpus the fitted rows are a weaker signal, and a low weight lets them pull below BM25.
 pub const DEFAULT_LEXICAL_WEIGHT_STATIC: f32 = 0.75;
 
-/// The default weight of a page's whole evidence ([`SearchOptions::page_weight`]). Train-split
-/// nDCG@10 by weight 0 / 0.5 / 1 / 2 / 3 (page length b 0.2): CoNaLa 0.282 / 0.313 / 0.326 / 0.342
-/// / 0.344, Recall@10 0.464 / 0.516 / 0.534 / 0.555 / 0.553; SciFact lexical 0.689 / 0.693 / 0.693 /
-/// 0.693 / 0.694, hybrid (static) 0.713 / 0.715 / 0.713 / 0.713 / 0.713; the Mintlify sites'
-/// known-item titles equal or better (pipecat-docs 0.991 to 0.994).
-pub const DEFAULT_PAGE_WEIGHT: f32 = 2.0;
+/// The default weight of the query words elsewhere on a page ([`SearchOptions::page_weight`]).
+/// Train-split nDCG@10 / Recall@10 by weight 0 / 0.25 / 0.5 / 0.6 / 0.7 / 1 / 2: CoNaLa 0.282 /
+/// 0.298 / 0.312 / 0.315 / 0.314 / 0.307 / 0.205, Recall@10 0.464 / 0.501 / 0.528 / 0.530 / 0.531 /
+/// 0.519 / 0.367; SciFact (pages of one section) 0.689 at every weight; the Mintlify sites'
+/// known-item titles unchanged. (Scoring the terms against the whole page as BM25F instead gained
+/// more on CoNaLa, 0.342 / 0.555, but cost SciFact test 0.007 nDCG@10: it re-weighs short pages.)
+pub const DEFAULT_PAGE_WEIGHT: f32 = 0.6;
 
 /// The default number of vector partitions probed (0 = all): at about 32 chunks per partition, 24
 /// probes kept recall@10 against exact search at 0.97 on SciFact train with the static encoder.

@@ -134,8 +134,8 @@ pub struct RankArgs {
     /// Field weights `title,headings,body,code` (default: the index's).
     #[arg(long)]
     weights: Option<String>,
-    /// How much a page's whole evidence (its terms over all its sections) adds to its chunks'
-    /// scores; 0 ranks a page by its best section alone.
+    /// How much the query words a page holds outside its best section add to its score (weight ×
+    /// idf per word); 0 ranks a page by its best section alone.
     #[arg(long, default_value_t = aidocs_core::search::DEFAULT_PAGE_WEIGHT)]
     pub page_weight: f32,
 }
