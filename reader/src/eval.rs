@@ -124,6 +124,43 @@ pub struct EvalReport {
     pub mode: String,
     /// With `--nprobe N`: mean overlap of the vector side's top 10 pages with exact search's.
     pub vector_recall_vs_exact: Option<f64>,
+    /// The same metrics by the length of the page that answers (its most relevant judged page, in
+    /// sections), so that a regression on long pages shows (issue 20).
+    pub by_page_length: Vec<BucketReport>,
+}
+
+/// Metrics of the queries whose answering page falls in one length bucket.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct BucketReport {
+    /// `1`, `2-4`, `5-15`, `16+` sections, or `absent` (the judged page is not in the index).
+    pub sections: &'static str,
+    pub queries: usize,
+    pub ndcg_at_10: f64,
+    pub recall_at_10: f64,
+    pub mrr_at_10: f64,
+}
+
+/// The length buckets of [`BucketReport`], by a page's number of sections.
+fn length_bucket(sections: Option<usize>) -> usize {
+    match sections {
+        Some(0..=1) => 0,
+        Some(2..=4) => 1,
+        Some(5..=15) => 2,
+        Some(_) => 3,
+        None => 4,
+    }
+}
+const BUCKETS: [&str; 5] = ["1", "2-4", "5-15", "16+", "absent"];
+
+/// Sections per page id, from every metadata shard of the index.
+fn sections_by_page(index: &LocalIndex) -> Result<HashMap<String, usize>, EvalError> {
+    let mut out = HashMap::new();
+    for i in 0..index.searcher.manifest().meta_shards.len() {
+        for p in &index.meta_shard(i)?.pages {
+            out.insert(p.id.clone(), p.chunks.len());
+        }
+    }
+    Ok(out)
 }
 
 /// `text` as typed up to the first `n` characters of its last word (trailing punctuation dropped): the
@@ -283,6 +320,8 @@ pub fn evaluate(
         .collect();
     let mut opts = opts.clone();
     opts.k = opts.k.max(100);
+    // Per query: its answering page and its nDCG@10, Recall@10, MRR@10.
+    let mut per_query: Vec<(Option<&str>, f64, f64, f64)> = Vec::new();
     for (id, text) in judged {
         let qv = (query_vecs.and_then(|m| m.get(id)).cloned()).unwrap_or(QueryVector::Static);
         let t = Instant::now();
@@ -325,6 +364,18 @@ pub fn evaluate(
         sums[1] += recall(&ranked, rels, 10);
         sums[2] += recall(&ranked, rels, 100);
         sums[3] += mrr(&ranked, rels, 10);
+        // The answering page: the most relevant judged one (the first id on ties).
+        let gold = rels
+            .iter()
+            .filter(|(_, &g)| g > 0)
+            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+            .map(|(d, _)| d);
+        per_query.push((
+            gold.map(String::as_str),
+            ndcg(&ranked, rels, 10),
+            recall(&ranked, rels, 10),
+            mrr(&ranked, rels, 10),
+        ));
         sums[4] += f64::from(u8::from(
             ranked
                 .iter()
@@ -332,6 +383,17 @@ pub fn evaluate(
                 .any(|id| rels.get(id).is_some_and(|&g| g > 0)),
         ));
         n += 1;
+    }
+    let bytes_read = *index.bytes_read.borrow();
+    // After the queries, so that `bytes_read` counts what they read.
+    let sections = sections_by_page(index)?;
+    let mut buckets = [(0usize, 0f64, 0f64, 0f64); BUCKETS.len()];
+    for (gold, ndcg, recall, mrr) in per_query {
+        let b = &mut buckets[length_bucket(gold.and_then(|d| sections.get(d)).copied())];
+        b.0 += 1;
+        b.1 += ndcg;
+        b.2 += recall;
+        b.3 += mrr;
     }
     latencies.sort_by(f64::total_cmp);
     let mut cold_bytes: Vec<u64> = cold.iter().map(|c| c.0).collect();
@@ -354,7 +416,7 @@ pub fn evaluate(
         empty,
         latency_ms_p50: percentile(&latencies, 0.5),
         latency_ms_p95: percentile(&latencies, 0.95),
-        bytes_read: *index.bytes_read.borrow(),
+        bytes_read,
         cold_bytes_p50: pick(&cold_bytes, 0.5),
         cold_bytes_p95: pick(&cold_bytes, 0.95),
         cold_requests_p50: cold_requests
@@ -364,6 +426,18 @@ pub fn evaluate(
         mode: used_mode.name().to_owned(),
         vector_recall_vs_exact: (!overlap.is_empty())
             .then(|| overlap.iter().sum::<f64>() / overlap.len() as f64),
+        by_page_length: BUCKETS
+            .iter()
+            .zip(buckets)
+            .filter(|(_, b)| b.0 > 0)
+            .map(|(&sections, (q, ndcg, recall, mrr))| BucketReport {
+                sections,
+                queries: q,
+                ndcg_at_10: ndcg / q as f64,
+                recall_at_10: recall / q as f64,
+                mrr_at_10: mrr / q as f64,
+            })
+            .collect(),
     })
 }
 

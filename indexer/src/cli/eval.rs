@@ -155,6 +155,13 @@ fn print_eval(
             ms
         )?;
     }
+    for b in &r.by_page_length {
+        writeln!(
+            out,
+            "  answering page of {:>6} sections: {:>5} queries  nDCG@10 {:.4}  Recall@10 {:.4}  MRR@10 {:.4}",
+            b.sections, b.queries, b.ndcg_at_10, b.recall_at_10, b.mrr_at_10
+        )?;
+    }
     if let Some(rec) = r.vector_recall_vs_exact {
         writeln!(
             out,
