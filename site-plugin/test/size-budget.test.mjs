@@ -1,0 +1,34 @@
+// node --test: what every reader downloads stays within its budget (issue 21). Sizes are gzip -9 of the
+// built files (`npm run build`, which `./dev.sh test` runs first); the build is deterministic, so a
+// failure here means the change made the file bigger. Raise a budget only on purpose, with the figure
+// and the reason in the commit; lower it when a change makes the file smaller.
+//
+// The lean module's budget is a ratchet at today's size, not the goal: issue 21 asks for 90 KB.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const plugin = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Bytes gzipped (-9), as `scripts/build-wasm.mjs` prints them. */
+const BUDGETS = {
+  // 125,848 B on 2026-11-25 (issue 20's page evidence added 930 B).
+  'wasm/aidocs_search_bg.wasm': 126_500,
+  // 201,497 B: the lean module plus the inflater and the Snowball stemmers.
+  'wasm/aidocs_search_full_bg.wasm': 202_500,
+  // 6,238 B and 5,533 B: what a page with the search box loads before the engine.
+  'dist/search.js': 6_400,
+  'dist/element.js': 5_700,
+};
+
+for (const [file, budget] of Object.entries(BUDGETS)) {
+  test(`issue_21 ${file} stays within ${budget} B gzipped`, () => {
+    const path = join(plugin, file);
+    assert.ok(existsSync(path), `${path} is missing: run npm run build in site-plugin/`);
+    const size = gzipSync(readFileSync(path), { level: 9 }).length;
+    assert.ok(size <= budget, `${file} is ${size} B gzipped, over its budget of ${budget} B`);
+  });
+}
