@@ -110,6 +110,9 @@ impl Searcher {
                     ex.vector_rank = info.vector.get(&chunk).copied();
                     ex.similarity = info.similarity.get(&chunk).copied();
                 }
+                if opts.mode == super::Mode::Vector {
+                    ex.page = 0.0; // vector ranking adds no page credit
+                }
                 p.explanation = Some(ex);
             }
         }

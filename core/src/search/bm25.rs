@@ -34,7 +34,8 @@ impl Searcher {
         }
     }
 
-    /// BM25F (plus exact-match boosts) per chunk: `(chunk, score)` sorted by chunk, scores > 0.
+    /// BM25F, the prefix's expansions, the page credit (`page_evidence`) and exact-match boosts per
+    /// chunk: `(chunk, score)` sorted by chunk, scores > 0.
     pub(super) fn lexical_chunks<'s>(
         &self,
         plan: &QueryPlan,

@@ -14,8 +14,9 @@ pub struct Explanation {
     pub terms: Vec<TermExplanation>,
     /// Boosts applied, with their multiplier minus one.
     pub boosts: Vec<(&'static str, f32)>,
-    /// What the query words elsewhere on the page added (`search/page_evidence.rs`), before the
-    /// boosts.
+    /// What the query words elsewhere on the page added to the lexical score of this section
+    /// (`search/page_evidence.rs`), before the boosts multiply it; 0 in vector mode. In hybrid mode it
+    /// acts through the lexical side's normalized score, not additively.
     pub page: f32,
     /// Vector and hybrid modes: the chunk's 1-based rank on each side (None = not a candidate there)
     /// and its cosine similarity to the query.

@@ -3,13 +3,16 @@
 //!
 //! A long reference page that answers a question often spreads the query's words over several
 //! sections, where an overview page or a near-duplicate has more of them in one. Ranking a page by its
-//! best chunk alone lets the second win. So a page's best chunk is credited with each query term that
-//! occurs elsewhere on the page but not in it: the term's weight times its idf (what one occurrence
-//! in a chunk of average length scores), times [`SearchOptions::page_weight`]. The credit is the same
-//! for every chunk of the page, so the order of a page's sections does not change; it is added before
-//! fusion, so hybrid ranking sees it; a page of one section, or whose best section holds every query
-//! word, gets none, so a corpus of short pages ranks as before. It costs no index byte: the postings
-//! the query reads already say where each term occurs.
+//! best chunk alone lets the second win. So a page's best chunk (by its BM25F and prefix score, before
+//! exact-match boosts) is credited with each query term that occurs elsewhere on the page but not in
+//! it: the term's query weight times its idf (what one occurrence in a chunk of average length scores
+//! with field weight 1), times [`SearchOptions::page_weight`]. The credit is added to every chunk of
+//! the page that has term or prefix evidence of its own (a chunk reached only by an exact-match key
+//! gets none), before boosts and before fusion, so hybrid ranking sees it through the lexical side
+//! and the order of those chunks within the page does not change. A page of one section, or whose
+//! best section holds every query word, gets none, so a corpus of short pages ranks as before. The
+//! prefix term of a query being typed earns no credit (its expansions are not whole words yet). It
+//! costs no index byte: the postings the query reads already say where each term occurs.
 //!
 //! [`SearchOptions::page_weight`]: super::SearchOptions::page_weight
 

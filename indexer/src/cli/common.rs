@@ -136,8 +136,16 @@ pub struct RankArgs {
     weights: Option<String>,
     /// How much the query words a page holds outside its best section add to its score (weight ×
     /// idf per word); 0 ranks a page by its best section alone.
-    #[arg(long, default_value_t = aidocs_core::search::DEFAULT_PAGE_WEIGHT)]
+    #[arg(long, default_value_t = aidocs_core::search::DEFAULT_PAGE_WEIGHT, value_parser = non_negative)]
     pub page_weight: f32,
+}
+
+/// A finite weight of 0 or more.
+fn non_negative(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(w) if w.is_finite() && w >= 0.0 => Ok(w),
+        _ => Err(format!("`{s}`: expected a number of 0 or more")),
+    }
 }
 
 pub fn fail(code: u8, msg: impl std::fmt::Display) -> ExitCode {
