@@ -51,26 +51,23 @@ impl Searcher {
             chunk,
             ..Default::default()
         };
-        for qt in &plan.terms {
-            let Some(si) = qt.shard else { continue };
-            let Some(tp) = get(si)?.get(&qt.text) else {
+        // The same terms, idfs and weights the ranking scored with (`term_evidence`).
+        let terms = self.term_evidence(plan, get, params)?;
+        for t in &terms {
+            let Ok(pi) = t.postings.binary_search_by_key(&chunk, |p| p.chunk) else {
                 continue;
             };
-            let Ok(pi) = tp.postings.binary_search_by_key(&chunk, |p| p.chunk) else {
-                continue;
-            };
-            let p = &tp.postings[pi];
-            let idf = self.idf(&tp.postings, params);
-            let contribution = bm25f_term(p, idf, qt.weight, params, avg);
+            let p = &t.postings[pi];
+            let contribution = bm25f_term(p, t.idf, t.weight, params, avg);
             let fields = (0..SCORED_FIELDS)
                 .filter(|&f| p.tf[f] > 0)
                 .map(|f| (Field::ALL[f].name(), p.tf[f], id_to_fieldnorm(p.norm[f])))
                 .collect();
             ex.bm25 += contribution;
             ex.terms.push(TermExplanation {
-                term: qt.text.clone(),
-                idf,
-                weight: qt.weight,
+                term: t.text.to_owned(),
+                idf: t.idf,
+                weight: t.weight,
                 fields,
                 contribution,
             });
@@ -90,7 +87,6 @@ impl Searcher {
             }
         }
         if ex.bm25 > 0.0 {
-            let terms = self.term_evidence(plan, get, params)?;
             ex.page = self.page_credit(&terms, self.page_of(chunk), chunk, page_weight);
         }
         for ek in &plan.exact {

@@ -21,6 +21,7 @@ use crate::format::{Bm25Params, Posting, TermShard};
 
 /// A query term the index holds: where it occurs, its weight in the query and its idf.
 pub(super) struct TermEvidence<'s> {
+    pub(super) text: &'s str,
     pub(super) postings: &'s [Posting],
     pub(super) weight: f32,
     pub(super) idf: f32,
@@ -39,6 +40,7 @@ impl Searcher {
             let Some(si) = qt.shard else { continue };
             if let Some(tp) = get(si)?.get(&qt.text) {
                 out.push(TermEvidence {
+                    text: &tp.term,
                     postings: &tp.postings,
                     weight: qt.weight,
                     idf: self.idf(&tp.postings, params),
