@@ -1,27 +1,18 @@
 //! Typo tolerance (issue 6): which query words the index lacks, the files that can correct them, and
 //! the plan with each correction searched too.
 
+use super::files::FileRef;
 use super::{QueryPlan, QueryTerm, SearchError, Searcher};
 use crate::analyzer::TokenKind;
 use crate::format::TermShard;
-
-/// A file typo tolerance needs before it can correct a query ([`Searcher::corrections`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TypoNeed {
-    /// The term shard that says whether a query word is indexed.
-    TermShard(usize),
-    /// The typo directory ([`Manifest::typos`](crate::format::Manifest::typos)).
-    Directory,
-    /// A typo shard of the directory.
-    Shard(usize),
-}
 
 impl Searcher {
     /// Typo tolerance: what the query's misspelled words most likely meant. A word is corrected when
     /// it is a plain word of [`crate::typos::TYPO_MIN_CHARS`]+ letters (never an identifier, never
     /// inside double quotes) whose term the index lacks, and, for the last word read as a prefix, no
     /// indexed word starts with it. `Err` lists the files to fetch first: the term shards that say
-    /// whether a word is indexed, then the typo directory, then the typo shards of its deletion keys.
+    /// whether a word is indexed ([`FileRef::Terms`]), then the typo directory ([`FileRef::TypoDir`]),
+    /// then the typo shards of its deletion keys ([`FileRef::Typos`]).
     /// `terms`, `dir` and `shards` return what is already loaded.
     pub fn corrections<'s, 't>(
         &self,
@@ -30,7 +21,7 @@ impl Searcher {
         terms: impl Fn(usize) -> Option<&'s TermShard>,
         dir: Option<&crate::typos::TypoDirectory>,
         shards: impl Fn(usize) -> Option<&'t crate::typos::TypoShard>,
-    ) -> Result<Vec<crate::typos::Correction>, Vec<TypoNeed>> {
+    ) -> Result<Vec<crate::typos::Correction>, Vec<FileRef>> {
         use crate::typos::{
             best_correction, deletion_keys, is_typo_word, Correction, TYPO_MIN_CHARS,
         };
@@ -57,7 +48,7 @@ impl Searcher {
                     Some(t) if t.get(&tok.text).is_some() => continue, // indexed: not a typo
                     Some(_) => {}
                     None => {
-                        need.push(TypoNeed::TermShard(si));
+                        need.push(FileRef::Terms(si as u32));
                         continue;
                     }
                 }
@@ -71,7 +62,7 @@ impl Searcher {
                     .filter(|&i| terms(i).is_none())
                     .collect();
                 if !missing.is_empty() {
-                    need.extend(missing.into_iter().map(TypoNeed::TermShard));
+                    need.extend(missing.into_iter().map(|i| FileRef::Terms(i as u32)));
                     continue;
                 }
                 let get = |i: usize| terms(i).ok_or(SearchError::MissingTermShard(String::new()));
@@ -83,12 +74,13 @@ impl Searcher {
         }
         if need.is_empty() && !words.is_empty() {
             match dir {
-                None => need.push(TypoNeed::Directory),
+                None => need.push(FileRef::TypoDir),
                 Some(dir) => {
                     for k in words.iter().flat_map(|w| deletion_keys(w)) {
                         let i = dir.shard_for(&k);
-                        if shards(i).is_none() && !need.contains(&TypoNeed::Shard(i)) {
-                            need.push(TypoNeed::Shard(i));
+                        let file = FileRef::Typos(i as u32);
+                        if shards(i).is_none() && !need.contains(&file) {
+                            need.push(file);
                         }
                     }
                 }
@@ -270,18 +262,18 @@ mod typo_tests {
         let none = |_: usize| -> Option<&TermShard> { None };
         let need = s.corrections(q, &plan, none, None, |_| None).unwrap_err();
         assert!(
-            need.iter().all(|n| matches!(n, TypoNeed::TermShard(_))),
+            need.iter().all(|n| matches!(n, FileRef::Terms(_))),
             "{need:?}"
         );
         let terms = |i: usize| shards.get(i);
         assert_eq!(
             s.corrections(q, &plan, terms, None, |_| None).unwrap_err(),
-            vec![TypoNeed::Directory]
+            vec![FileRef::TypoDir]
         );
         assert_eq!(
             s.corrections(q, &plan, terms, Some(&dir), |_| None)
                 .unwrap_err(),
-            vec![TypoNeed::Shard(0)]
+            vec![FileRef::Typos(0)]
         );
         assert_eq!(
             s.corrections(q, &plan, terms, Some(&dir), |_| Some(&typo))

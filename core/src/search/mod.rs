@@ -41,7 +41,6 @@ mod test_index;
 pub use aggregate::{ChunkHit, PageHit};
 pub use assemble::{SearchResult, SectionResult};
 pub use bm25::bm25f_term;
-pub use corrections::TypoNeed;
 pub use explain::{Explanation, TermExplanation};
 pub use facets::Facets;
 pub use files::{FileRef, Shard};

@@ -22,7 +22,7 @@ use crate::vectors::VectorDir;
 
 use super::files::{FileRef, Shard};
 use super::{
-    Facets, Mode, PageHit, QueryPlan, SearchError, SearchOptions, SearchResult, Searcher, TypoNeed,
+    Facets, Mode, PageHit, QueryPlan, SearchError, SearchOptions, SearchResult, Searcher,
     VectorQuery,
 };
 
@@ -88,7 +88,8 @@ pub struct QuerySession {
 impl QuerySession {
     /// A session for `text` under `opts`, with the query vector from `vector` in vector and hybrid
     /// modes. Fails on a model vector that cannot be used (empty, not finite, the wrong width, or an
-    /// index without vectors).
+    /// index without vectors); one of no direction (all zeros) is no vector side, and the query
+    /// ranks lexically, as a static vector of no known term does.
     pub fn new(
         searcher: &Searcher,
         text: &str,
@@ -263,26 +264,16 @@ impl QuerySession {
     /// [`Searcher::corrections`] over the files held: the corrections, or the files to fetch.
     fn correct(&self, searcher: &Searcher) -> Result<Vec<Correction>, Vec<FileRef>> {
         let shards = &self.shards;
-        searcher
-            .corrections(
-                &self.text,
-                &self.plan,
-                |i| terms(shards, i),
-                self.typo_dir(),
-                |i| match find(shards, FileRef::Typos(i as u32)) {
-                    Some(Shard::Typos(t)) => Some(t.as_ref()),
-                    _ => None,
-                },
-            )
-            .map_err(|need| {
-                need.into_iter()
-                    .map(|n| match n {
-                        TypoNeed::TermShard(i) => FileRef::Terms(i as u32),
-                        TypoNeed::Directory => FileRef::TypoDir,
-                        TypoNeed::Shard(i) => FileRef::Typos(i as u32),
-                    })
-                    .collect()
-            })
+        searcher.corrections(
+            &self.text,
+            &self.plan,
+            |i| terms(shards, i),
+            self.typo_dir(),
+            |i| match find(shards, FileRef::Typos(i as u32)) {
+                Some(Shard::Typos(t)) => Some(t.as_ref()),
+                _ => None,
+            },
+        )
     }
 
     /// Whether the query ranks with vectors: vector or hybrid mode, on an index with vectors and an
@@ -367,16 +358,22 @@ impl QuerySession {
                 }
             }),
             QueryVector::Stored(v) => Some(v.clone()),
+            // A model vector of no direction (all zeros, or zero once projected) says nothing about
+            // the query, as a static vector of no known term: no vector side, the query ranks
+            // lexically.
             QueryVector::Model(v) => match find(shards, FileRef::Projection) {
-                Some(Shard::Projection(p)) => Some(p.apply(v).ok_or_else(|| {
-                    SearchError::BadQueryVector(format!(
-                        "the query vector has {} values; this index's model embeds into {}",
-                        v.len(),
-                        p.in_dims
-                    ))
-                })?),
+                Some(Shard::Projection(p)) => {
+                    if v.len() != p.in_dims as usize {
+                        return Err(SearchError::BadQueryVector(format!(
+                            "the query vector has {} values; this index's model embeds into {}",
+                            v.len(),
+                            p.in_dims
+                        )));
+                    }
+                    p.apply(v)
+                }
                 // Stored at the model's width: the (unit) embedding is used as it is.
-                _ => Some(v.clone()),
+                _ => has_direction(v).then(|| v.clone()),
             },
         })
     }
@@ -434,6 +431,12 @@ fn terms(shards: &[(FileRef, Shard)], i: usize) -> Option<&crate::TermShard> {
         Some(Shard::Terms(t)) => Some(t.as_ref()),
         _ => None,
     }
+}
+
+/// Whether `v` points somewhere: a vector whose norm is zero (or too small to normalise) has no
+/// direction to rank by.
+fn has_direction(v: &[f32]) -> bool {
+    crate::quantize::dot_f32(v, v).is_normal()
 }
 
 #[cfg(test)]
@@ -640,6 +643,38 @@ mod tests {
         // A width the projection does not take: known once the projection is here.
         let e = run(&s, "q", opts, QueryVector::Model(vec![0.1; 10])).unwrap_err();
         assert!(matches!(e, SearchError::BadQueryVector(_)), "{e:?}");
+    }
+
+    #[test]
+    fn issue_19_a_model_vector_of_no_direction_ranks_lexically() {
+        let s = searcher();
+        let hybrid = SearchOptions {
+            mode: Mode::Hybrid,
+            ..Default::default()
+        };
+        let lexical = SearchOptions {
+            mode: Mode::Lexical,
+            ..Default::default()
+        };
+        let (want, _) = run(&s, "refresh tokens", lexical, QueryVector::Static).unwrap();
+        // All zeros: projected, it has no norm to normalise; the query falls back as a static vector
+        // of no known term does, instead of failing or ranking every chunk at similarity 0.
+        let (o, rounds) = run(
+            &s,
+            "refresh tokens",
+            hybrid,
+            QueryVector::Model(vec![0.0; 384]),
+        )
+        .unwrap();
+        assert_eq!(o.mode, Mode::Lexical);
+        assert_eq!(o.vector, None);
+        assert_eq!(o.results, want.results);
+        assert!(rounds
+            .iter()
+            .flatten()
+            .all(|f| !matches!(f, FileRef::Vectors(_))));
+        assert!(!has_direction(&[0.0; 4]) && !has_direction(&[1e-30; 4]));
+        assert!(has_direction(&[0.0, 0.6, 0.8]));
     }
 
     #[test]

@@ -145,7 +145,14 @@ fn print_eval(
         "latency p50 {:.3} ms  p95 {:.3} ms  (native, in-process, shards cached after first read)",
         r.latency_ms_p50, r.latency_ms_p95
     )?;
-    writeln!(out, "cold query payload (manifest, term shards, vector directory, row shards and partitions in vector modes, metadata of top 10; no code): p50 {} B, p95 {} B, p50 {} requests", r.cold_bytes_p50, r.cold_bytes_p95, r.cold_requests_p50)?;
+    // What the session names for a cold client: the vector side's files depend on the encoder (the
+    // static one reads the query terms' row shards, the full model the projection).
+    let vector_files = match (opts.mode, encoder) {
+        (aidocs_core::Mode::Lexical, _) => "",
+        (_, Some(QueryEncoder::Full(_))) => ", vector directory, projection and partitions",
+        _ => ", vector directory, row shards and partitions",
+    };
+    writeln!(out, "cold query payload (manifest, typo files, term shards{vector_files}, metadata of top 10; no code): p50 {} B, p95 {} B, p50 {} requests", r.cold_bytes_p50, r.cold_bytes_p95, r.cold_requests_p50)?;
     if let (Some(enc), Some(ms)) = (encoder, encode_ms) {
         writeln!(
             out,
