@@ -225,17 +225,28 @@ impl LocalIndex {
         })
     }
 
-    /// A full-model query embedding in the stored vectors' space (projected when the index is).
-    pub fn to_stored_space(&self, v: Vec<f32>) -> Result<Option<Vec<f32>>, QueryError> {
-        Ok(match self.projection()? {
-            Some(p) => p.apply(&v),
-            None => Some(v),
-        })
+    /// `text`'s vector in the stored space, as a vector-mode session computes it from `vector` (the
+    /// index's static encoder, or the full model's embedding, projected): `None` when the index has
+    /// no vectors or the vector has no direction (no query term has a row, an all-zero embedding).
+    /// With `opts.typos`, corrected words are encoded too.
+    pub fn stored_vector(
+        &self,
+        text: &str,
+        vector: QueryVector,
+        opts: &SearchOptions,
+    ) -> Result<Option<Vec<f32>>, QueryError> {
+        if self.searcher.manifest().vectors.is_none() {
+            return Ok(None);
+        }
+        let opts = SearchOptions {
+            mode: Mode::Vector,
+            ..opts.clone()
+        };
+        Ok(self.query(text, vector, &opts)?.vector)
     }
 
     /// `text` encoded by the index's static query encoder (the browser's encoder): `None` when the
-    /// index has none or no query term has a row. With `opts.typos`, corrected words are encoded too.
-    /// Runs the query in vector mode (the session computes the vector where it ranks with it).
+    /// index has none or no query term has a row ([`Self::stored_vector`]).
     pub fn static_vector(
         &self,
         text: &str,
@@ -244,11 +255,7 @@ impl LocalIndex {
         if self.searcher.term_rows().is_none() {
             return Ok(None);
         }
-        let opts = SearchOptions {
-            mode: Mode::Vector,
-            ..opts.clone()
-        };
-        Ok(self.query(text, QueryVector::Static, &opts)?.vector)
+        self.stored_vector(text, QueryVector::Static, opts)
     }
 
     /// The plan of `text` under `opts` (prefix search, typo corrections, phrases resolved) and the

@@ -46,24 +46,20 @@ impl QueryEncoder {
         })
     }
 
-    /// One vector per text, in the stored space; `None` where the static encoder knows none of the
-    /// text's terms (which reads the texts as `opts` plans them: typo corrections included).
+    /// One vector per text, in the stored space, as a session ranks with it
+    /// ([`LocalIndex::stored_vector`](crate::local_index::LocalIndex::stored_vector)); `None` where
+    /// the vector has no direction (the static encoder knows none of the text's terms, as `opts`
+    /// plans them: typo corrections included).
     pub fn encode(
         &self,
         index: &crate::local_index::LocalIndex,
         texts: &[&str],
         opts: &aidocs_core::SearchOptions,
     ) -> Result<Vec<Option<Vec<f32>>>, EncodeError> {
-        match self {
-            QueryEncoder::Full(e) => e
-                .embed(texts)?
-                .into_iter()
-                .map(|v| index.to_stored_space(v).map_err(EncodeError::from))
-                .collect(),
-            QueryEncoder::Static => texts
-                .iter()
-                .map(|t| index.static_vector(t, opts).map_err(EncodeError::from))
-                .collect(),
-        }
+        self.query_vectors(texts)?
+            .into_iter()
+            .zip(texts)
+            .map(|(v, t)| Ok(index.stored_vector(t, v, opts)?))
+            .collect()
     }
 }
