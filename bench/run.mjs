@@ -4,7 +4,7 @@
 //
 //   node bench/run.mjs [--corpora scifact,mintlify-docs,pipecat-docs,site-10k,site-30k]
 //                      [--engines aidocs-lexical,aidocs-hybrid,pagefind,minisearch,orama,orama-hybrid,lunr,flexsearch]
-//                      [--cache DIR] [--work DIR] [--latency-queries N]
+//                      [--cache DIR] [--work DIR] [--latency-queries N] [--slow-queries N]
 //
 // For every corpus and engine: the index build (time and peak memory under /usr/bin/time, files and
 // bytes on disk), then headless Chromium through a byte-counting static server (lib/browser.mjs): page
@@ -33,6 +33,8 @@ const { values: v } = parseArgs({
     corpora: { type: 'string', default: Object.keys(CORPORA).join(',') },
     engines: { type: 'string' },
     'latency-queries': { type: 'string', default: '100' },
+    // Queries timed cold on the throttled network (a fresh browser context each).
+    'slow-queries': { type: 'string', default: '20' },
     // Re-render BENCHMARKS.md from bench/results/*.json (the figures of the last run), measuring nothing.
     'report-only': { type: 'boolean', default: false },
   },
@@ -67,6 +69,7 @@ for (const k of wanted ?? []) {
 }
 const engines = engineList.filter((e) => !wanted || wanted.has(e.key));
 const latencyQueries = Number(v['latency-queries']);
+const slowQueries = Number(v['slow-queries']);
 
 function dirStats(paths) {
   let files = 0;
@@ -139,7 +142,7 @@ try {
       const variants = Object.fromEntries(Object.entries(c.variants).map(([n, qs]) => [n, qs.map(([id, t, vec]) => [id, t, e.needsVectors ? vec : null])]));
       let m;
       try {
-        m = await measure(browser, root, { variants, typed: c.typed, latencyQueries });
+        m = await measure(browser, root, { variants, typed: c.typed, latencyQueries, slowQueries });
       } catch (err) {
         log(`failed: ${err.message}\n`);
         rows.push({ key: e.key, name: e.name, ours: Boolean(e.ours), build: { seconds: b.seconds, peakMiB: b.peakMiB }, index, failed: `browser: ${lastError(err.message)}` });
@@ -156,6 +159,7 @@ try {
         firstQuery: m.firstQuery,
         warm: m.warm,
         typed: m.typed,
+        slow: m.slow,
         relevance,
       };
       if (b.summary) row.aidocs = { chunks: b.summary.chunks, chunksEmbedded: b.summary.chunks_embedded, embedSeconds: b.summary.embed_seconds };
@@ -251,7 +255,16 @@ for (const [key, c] of Object.entries(results.corpora)) {
     L(`| ${r.name} | ${kb(r.pageLoad.bytes)} in ${r.pageLoad.requests} req | ${kb(r.firstQuery.bytes)} in ${r.firstQuery.requests} req | **${kb(r.pageLoad.bytes + r.firstQuery.bytes)}** | ${t(r.typed[0])} | ${t(r.typed[1])} | ${r.warm.p50.toFixed(2)} / ${r.warm.p95.toFixed(2)} ms |`);
   }
   L('');
+  const slowRows = c.engines.filter((r) => !r.failed && r.slow);
+  if (slowRows.length) {
+    L(`Time to first results on a slow phone network (Lighthouse's mobile profile: 150 ms RTT, 1.6 Mbps down, 750 kbps up; Chromium's network emulation), cold: a fresh browser context per query, from the search to its results with the engine not yet loaded; median of the first ${slowRows[0].slow.queries} clean queries. "rounds": sequential round trips on that path (requests in flight together count once).`, '');
+    L('| engine | time to first results | rounds | requests |');
+    L('|---|---|---|---|');
+    for (const r of slowRows) L(`| ${r.name} | ${Math.round(r.slow.p50ms).toLocaleString('en-US')} ms | ${r.slow.rounds} | ${r.slow.requests} |`);
+    L('');
+  }
   ratios(c.engines, [
+    ...(slowRows.length === ok(c.engines).length ? [['slow-network time to first results', (r) => r.slow.p50ms, (x) => `${Math.round(x)} ms`, true]] : []),
     ['page load + first query', (r) => r.pageLoad.bytes + r.firstQuery.bytes, kb, true],
     ['warm query p50', (r) => Math.max(r.warm.p50, 0.001), (x) => `${x.toFixed(2)} ms`, true],
   ]);

@@ -79,9 +79,10 @@ async function openEngine(page, srv, arg) {
  * - `warm`: p50/p95 ms of the first `latencyQueries` clean queries, each timed on its second run
  *   right after its first (its files fetched and cached);
  * - `typed`: per typed query, the bytes and requests of each keystroke (a fresh page each; the
- *   engine's `search(text, vector, typing)` hears `typing` on every keystroke but the last).
+ *   engine's `search(text, vector, typing)` hears `typing` on every keystroke but the last);
+ * - `slow`: time to first results on a slow phone network (`slowFirstResults`).
  */
-export async function measure(browser, root, { variants, typed, arg, latencyQueries = 100 }) {
+export async function measure(browser, root, { variants, typed, arg, latencyQueries = 100, slowQueries = 20 }) {
   const srv = await serve(root);
   try {
     const page = await browser.newPage();
@@ -135,8 +136,72 @@ export async function measure(browser, root, { variants, typed, arg, latencyQuer
         keys,
       });
     }
-    return { pageLoad, firstQuery, runs, warm: { queries: lat.length, p50: pct(0.5), p95: pct(0.95) }, typed: typing };
+    const slow = await slowFirstResults(browser, srv, arg, clean.slice(0, slowQueries));
+    return { pageLoad, firstQuery, runs, warm: { queries: lat.length, p50: pct(0.5), p95: pct(0.95) }, typed: typing, slow };
   } finally {
     await srv.close();
   }
+}
+
+/**
+ * Lighthouse's mobile network (Chromium's "Slow 4G" emulation): 150 ms round trip, 1.6 Mbps down,
+ * 750 kbps up. Applied per page through the DevTools protocol, as Lighthouse does.
+ */
+export const SLOW_4G = { offline: false, latency: 150, downloadThroughput: (1.6e6 / 8) * 0.9, uploadThroughput: (750e3 / 8) * 0.9 };
+
+/**
+ * Time to first results as a reader on a slow phone network feels it: for each of `queries`, a fresh
+ * browser context (nothing cached), the page loaded, then from the moment the reader searches (the
+ * engine not yet loaded) until the first query's results are in: the engine's code, its start-up and
+ * the query's files, all throttled to `SLOW_4G`. Also the sequential round trips on that critical
+ * path: a request's round is one more than the latest round among the requests that had finished
+ * before it was sent (requests in flight together share a round). Medians over the queries.
+ */
+export async function slowFirstResults(browser, srv, arg, queries) {
+  const times = [];
+  const rounds = [];
+  const requests = [];
+  for (const [, text, vec] of queries) {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+      const sent = new Map();
+      const done = new Map();
+      cdp.on('Network.requestWillBeSent', (e) => {
+        if (!e.request.url.endsWith('/favicon.ico')) sent.set(e.requestId, e.timestamp);
+      });
+      const end = (e) => done.set(e.requestId, e.timestamp);
+      cdp.on('Network.loadingFinished', end);
+      cdp.on('Network.loadingFailed', end);
+      await page.goto(`${srv.base}/`);
+      const ms = await page.evaluate(async ([q, v, a]) => {
+        const t = performance.now();
+        const m = await import('/engine.js');
+        const engine = await m.open(a);
+        await engine.search(q, v);
+        return performance.now() - t;
+      }, [text, vec ?? null, arg]);
+      // Network timestamps are monotonic seconds; keep the requests sent after the page (the first
+      // request to finish) had loaded.
+      const all = [...sent].map(([id, t]) => ({ t, end: done.get(id) ?? Infinity })).sort((a, b) => a.t - b.t);
+      const pageDone = all.length ? Math.min(...all.map((r) => r.end)) : 0;
+      const after = all.filter((r) => r.t > pageDone);
+      for (const r of after) {
+        r.round = 1 + Math.max(0, ...after.filter((x) => x.end <= r.t).map((x) => x.round));
+      }
+      times.push(ms);
+      rounds.push(Math.max(0, ...after.map((r) => r.round)));
+      requests.push(after.length);
+    } finally {
+      await context.close();
+    }
+  }
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length ? s[Math.floor((s.length - 1) / 2)] : 0;
+  };
+  return { queries: times.length, p50ms: median(times), rounds: median(rounds), requests: median(requests) };
 }

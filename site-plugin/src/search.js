@@ -183,11 +183,12 @@ async function prepare(name, file, kind, inflateMode) {
 /**
  * Fetches the manifest a reader in `language` opens: `manifest.bin` itself, or on a site written as
  * one index per language (format v8, where `manifest.bin` is the table of them) that language's
- * partition manifest (else the default one). `fetchFile(name, fresh)` resolves to the bytes.
+ * partition manifest (else the default one). `fetchFile(name, fresh)` resolves to the bytes;
+ * `rootFetch`, when given, is `manifest.bin`'s fetch already under way.
  * Resolves to `{ name, file, raw }` (`raw` undefined: the engine inflates).
  */
-async function fetchManifest(fetchFile, language, inflateMode, fresh) {
-  const root = await fetchFile(MANIFEST_FILE, fresh);
+async function fetchManifest(fetchFile, language, inflateMode, fresh, rootFetch) {
+  const root = await (rootFetch ?? fetchFile(MANIFEST_FILE, fresh));
   let kind;
   try {
     kind = rootKind(root);
@@ -488,7 +489,6 @@ export class AidocsIndex {
  */
 export async function openIndex(source, options = {}) {
   const load = typeof source === 'function' ? source : urlLoader(String(source), options.fetch ?? globalThis.fetch);
-  await loadWasm(options.wasm, { inflate: options.inflate, language: options.language, stemmers: options.stemmers });
   const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
   if (!Number.isInteger(cacheBytes) || cacheBytes < 0 || cacheBytes > 2 ** 32 - 1) {
     throw new AidocsSearchError('bad_option', `cacheBytes must be an integer number of bytes, got ${cacheBytes}`);
@@ -501,7 +501,13 @@ export async function openIndex(source, options = {}) {
     bytes += b.length;
     return b;
   };
-  const { name, file, raw } = await fetchManifest(fetchFile, options.language, options.inflate, false);
+  // The manifest is fetched while the module loads: one round trip on the first query's critical
+  // path instead of two (issue 21). Its failure is reported once the module is there (or the
+  // module's, if that failed first); never an unhandled rejection meanwhile.
+  const rootFetch = fetchFile(MANIFEST_FILE, false);
+  rootFetch.catch(() => {});
+  await loadWasm(options.wasm, { inflate: options.inflate, language: options.language, stemmers: options.stemmers });
+  const { name, file, raw } = await fetchManifest(fetchFile, options.language, options.inflate, false, rootFetch);
   let engine;
   try {
     engine = new SearchEngine(file, raw, cacheBytes, name);
