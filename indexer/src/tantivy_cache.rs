@@ -306,9 +306,37 @@ impl BuildIndex {
             .map(|n| n.get())
             .unwrap_or(1)
             .clamp(1, 4);
-        self.index
-            .writer_with_num_threads(threads, 64_000_000 * threads)
-            .map_err(|e| self.tv(e))
+        self.lock_writer(|| {
+            self.index
+                .writer_with_num_threads(threads, 64_000_000 * threads)
+        })
+    }
+
+    /// Opens a writer, waiting a moment for a lock that is busy. tantivy's writer lock is an `flock`
+    /// on `.tantivy-writer.lock`, released when its file is closed; a child process forked by the
+    /// host program (any thread: a test runner's `Command`, a site generator calling us as a
+    /// library) holds a copy of that descriptor until it execs, so the lock can stay busy for a
+    /// moment after our previous writer is gone (`purge_deleted` opens the second writer of a build).
+    /// A lock still busy after about two seconds is another build's, and fails as before.
+    fn lock_writer(
+        &self,
+        open: impl Fn() -> tantivy::Result<IndexWriter<TantivyDocument>>,
+    ) -> Result<IndexWriter<TantivyDocument>, IndexError> {
+        use std::time::{Duration, Instant};
+        use tantivy::directory::error::LockError;
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let mut wait = Duration::from_millis(2);
+        loop {
+            match open() {
+                Err(tantivy::TantivyError::LockFailure(LockError::LockBusy, _))
+                    if Instant::now() < deadline =>
+                {
+                    std::thread::sleep(wait);
+                    wait = (wait * 2).min(Duration::from_millis(100));
+                }
+                r => return r.map_err(|e| self.tv(e)),
+            }
+        }
     }
 
     /// Rewrites every segment that holds deleted documents, then removes the files no segment uses:
@@ -324,10 +352,7 @@ impl BuildIndex {
             .filter(|m| m.has_deletes())
             .map(|m| m.id())
             .collect();
-        let mut writer: IndexWriter<TantivyDocument> = self
-            .index
-            .writer_with_num_threads(1, 15_000_000)
-            .map_err(|e| self.tv(e))?;
+        let mut writer = self.lock_writer(|| self.index.writer_with_num_threads(1, 15_000_000))?;
         writer.set_merge_policy(Box::new(tantivy::indexer::NoMergePolicy));
         if !with_deletes.is_empty() {
             writer.merge(&with_deletes).wait().map_err(|e| self.tv(e))?;
@@ -573,5 +598,34 @@ impl BuildIndex {
             terms,
             positions,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The writer lock of the previous writer released a moment late (as when a forked child still
+    /// holds its descriptor): the next writer waits for it instead of failing the build with
+    /// `LockBusy` (a flaky `issue_18_redteam` run on a loaded machine).
+    #[test]
+    fn a_writer_lock_released_late_is_waited_for() {
+        let tmp = tempfile::tempdir().unwrap();
+        let index = BuildIndex::open(tmp.path()).unwrap();
+        let first = index.writer().unwrap();
+        let released = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            drop(first);
+        });
+        let second = index.writer();
+        released.join().unwrap();
+        assert!(second.is_ok(), "{:?}", second.err());
+        // A lock that stays held (another build's writer) still fails, after the wait.
+        let held = second.unwrap();
+        let t = std::time::Instant::now();
+        let third = index.writer();
+        assert!(matches!(third, Err(IndexError::Tantivy { .. })));
+        assert!(t.elapsed() >= std::time::Duration::from_secs(2));
+        drop(held);
     }
 }
