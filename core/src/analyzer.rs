@@ -230,11 +230,7 @@ fn is_word_char(c: char) -> bool {
 /// `fold_table`; `café` → `cafe`, `ﬁ` → `fi`, fullwidth → ASCII), then lowercase.
 pub fn fold(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut push = |c: char| {
-        for l in c.to_lowercase() {
-            out.push(l);
-        }
-    };
+    let mut push = |c: char| crate::lowercase::to_lowercase(c, |l| out.push(l));
     for c in s.chars() {
         let v = c as u32;
         if fold_table::MARKS.iter().any(|&(a, b)| (a..=b).contains(&v)) {

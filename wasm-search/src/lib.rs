@@ -12,6 +12,12 @@
 pub mod cache;
 pub mod engine;
 
+/// talc rather than the default dlmalloc: smaller in the module every reader downloads. The module
+/// is single-threaded (no atomics), which `WasmDynamicTalc` requires.
+#[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 use aidocs_core::envelope::ShardKind;
 use engine::{Engine, EngineError, QueryOptions};
 use wasm_bindgen::prelude::*;
