@@ -240,7 +240,21 @@ impl QuerySession {
                     if self.opts.typos {
                         match self.correct(searcher) {
                             Ok(c) => self.corrections = c,
-                            Err(need) => return Ok(need),
+                            Err(mut need) => {
+                                // The first round of corrections reads the words' term shards; the
+                                // ranking's files of the plan as it stands come in the same round.
+                                // Most queries have nothing to correct, and their ranking then
+                                // needs no round of its own (issue 21: one sequential round trip
+                                // fewer); a corrected word's shard is read in a later round.
+                                if need.iter().all(|f| matches!(f, FileRef::Terms(_))) {
+                                    for f in self.missing(self.rank_wants(searcher)) {
+                                        if !need.contains(&f) {
+                                            need.push(f);
+                                        }
+                                    }
+                                }
+                                return Ok(need);
+                            }
                         }
                         if !self.corrections.is_empty() {
                             let plan = self.plan.clone();
@@ -284,24 +298,24 @@ impl QuerySession {
             && (self.vector != QueryVector::Static || searcher.term_rows().is_some())
     }
 
-    /// The files ranking needs that the session lacks (one round: what is knowable now).
-    fn rank_needs(&mut self, searcher: &Searcher) -> Result<Vec<FileRef>, SearchError> {
+    /// The files the ranking of the plan as it stands reads first: the plan's term shards (when
+    /// the lexical side ranks or explains), its phrases' term and position shards, and on the vector
+    /// side the directory with the query terms' row shards or the projection.
+    fn rank_wants(&self, searcher: &Searcher) -> Vec<FileRef> {
         // Quoted phrases: their words' term and position shards.
         let mut want: Vec<FileRef> = Vec::new();
         for i in searcher.position_shards(&self.plan) {
             want.push(FileRef::Terms(i as u32));
             want.push(FileRef::Positions(i as u32));
         }
-        let plan_terms: Vec<FileRef> = (self.plan.shards.iter())
-            .map(|&i| FileRef::Terms(i as u32))
-            .collect();
+        let plan_terms = (self.plan.shards.iter()).map(|&i| FileRef::Terms(i as u32));
         if !self.wants_vectors(searcher) {
             want.extend(plan_terms);
-            return Ok(self.missing(want));
+            return want;
         }
         // Hybrid ranks both sides; an explanation names every query term's statistics.
         if self.opts.mode == Mode::Hybrid || self.opts.explain {
-            want.extend(plan_terms.iter().copied());
+            want.extend(plan_terms);
         }
         want.push(FileRef::VectorDir);
         let projection =
@@ -316,10 +330,18 @@ impl QuerySession {
             QueryVector::Model(_) if projection => want.push(FileRef::Projection),
             _ => {}
         }
-        let need = self.missing(want);
-        if !need.is_empty() {
+        want
+    }
+
+    /// The files ranking needs that the session lacks (one round: what is knowable now).
+    fn rank_needs(&mut self, searcher: &Searcher) -> Result<Vec<FileRef>, SearchError> {
+        let need = self.missing(self.rank_wants(searcher));
+        if !self.wants_vectors(searcher) || !need.is_empty() {
             return Ok(need);
         }
+        let plan_terms: Vec<FileRef> = (self.plan.shards.iter())
+            .map(|&i| FileRef::Terms(i as u32))
+            .collect();
         if self.stored.is_none() {
             self.stored = Some(self.stored_vector(searcher)?);
         }
@@ -447,8 +469,16 @@ mod tests {
     use super::*;
     use crate::Manifest;
 
+    /// The v8 compatibility index (one term shard; vectors, typos, positions).
+    const V8: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/compat/v8/");
+    /// The example site's index the wasm tests use (eight term shards, typo files).
+    const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../wasm-search/tests/fixture/");
+
     fn read(name: &str) -> Vec<u8> {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/compat/v8/");
+        read_in(V8, name)
+    }
+
+    fn read_in(dir: &str, name: &str) -> Vec<u8> {
         std::fs::read(format!("{dir}{name}")).unwrap_or_else(|e| panic!("{name}: {e}"))
     }
 
@@ -464,6 +494,17 @@ mod tests {
         opts: SearchOptions,
         vector: QueryVector,
     ) -> Result<(QueryOutcome, Vec<Vec<FileRef>>), SearchError> {
+        run_in(V8, s, text, opts, vector)
+    }
+
+    /// [`run`] over the index in `dir`.
+    fn run_in(
+        dir: &str,
+        s: &Searcher,
+        text: &str,
+        opts: SearchOptions,
+        vector: QueryVector,
+    ) -> Result<(QueryOutcome, Vec<Vec<FileRef>>), SearchError> {
         let mut session = QuerySession::new(s, text, opts, vector)?;
         let mut rounds = Vec::new();
         loop {
@@ -474,7 +515,7 @@ mod tests {
             for &f in &need {
                 assert!(session.awaits(f));
                 let name = session.file_name(s, f).expect("a file the index has");
-                let (shard, _) = s.open_file(f, &name, &read(&name), None)?;
+                let (shard, _) = s.open_file(f, &name, &read_in(dir, &name), None)?;
                 session.provide(f, shard);
                 assert!(!session.awaits(f));
             }
@@ -643,6 +684,67 @@ mod tests {
         // A width the projection does not take: known once the projection is here.
         let e = run(&s, "q", opts, QueryVector::Model(vec![0.1; 10])).unwrap_err();
         assert!(matches!(e, SearchError::BadQueryVector(_)), "{e:?}");
+    }
+
+    #[test]
+    fn issue_21_a_query_with_nothing_to_correct_reads_its_terms_in_one_round() {
+        let s =
+            Searcher::new(Manifest::decode(&read_in(EXAMPLE, "manifest.bin")).unwrap()).unwrap();
+        let terms = |round: &[FileRef]| -> Vec<FileRef> {
+            let mut t: Vec<FileRef> = (round.iter().copied())
+                .filter(|f| matches!(f, FileRef::Terms(_)))
+                .collect();
+            t.sort();
+            t
+        };
+        // The words' term shards (which decide whether a word needs correcting) and the last
+        // word's prefix shards come in the first round, then the metadata: two rounds, where the
+        // prefix shards used to wait for a round of their own.
+        for q in [
+            "authenticate with a tok",
+            "rate lim",
+            "getUserById re",
+            "refresh tokens",
+        ] {
+            for prefix in [false, true] {
+                let opts = SearchOptions {
+                    prefix,
+                    typos: true,
+                    ..Default::default()
+                };
+                let (o, rounds) =
+                    run_in(EXAMPLE, &s, q, opts.clone(), QueryVector::Static).unwrap();
+                assert!(o.corrections.is_empty(), "{q}: {:?}", o.corrections);
+                assert_eq!(rounds.len(), 2, "{q} (prefix {prefix}): {rounds:?}");
+                assert!(
+                    rounds[1].iter().all(|f| matches!(f, FileRef::Meta(_))),
+                    "{rounds:?}"
+                );
+                // The same results as with typo tolerance off (no correction round at all).
+                let plain = SearchOptions {
+                    typos: false,
+                    ..opts
+                };
+                let (p, plain_rounds) = run_in(EXAMPLE, &s, q, plain, QueryVector::Static).unwrap();
+                assert_eq!(o.results, p.results, "{q}");
+                assert_eq!(terms(&rounds[0]), terms(&plain_rounds[0]), "{q}");
+            }
+        }
+        // A misspelt word still costs its correction's rounds, and the corrected word ranks.
+        let (o, rounds) = run_in(
+            EXAMPLE,
+            &s,
+            "refesh tokens",
+            SearchOptions {
+                typos: true,
+                ..Default::default()
+            },
+            QueryVector::Static,
+        )
+        .unwrap();
+        assert_eq!(o.corrections.len(), 1, "{:?}", o.corrections);
+        assert!(rounds.len() > 2, "{rounds:?}");
+        assert_eq!(ids(&o)[0], "guides/refresh-tokens");
     }
 
     #[test]
