@@ -139,6 +139,44 @@ pub enum BuildError {
     CacheServed { cache: PathBuf, served: PathBuf },
     #[error(transparent)]
     Embed(#[from] EmbedError),
+    #[error("the cache directory {0} is in use by another build (its build.lock is held): wait for that build, or pass another --cache-dir")]
+    CacheBusy(PathBuf),
+}
+
+/// Holds `cache_dir/build.lock` (an `flock`) for the whole build: two builds sharing a cache would
+/// otherwise interleave their reads and writes of the tantivy index and the embedding cache (each
+/// tantivy writer only locks its own step). A lock still busy after about two seconds is another
+/// build's; a shorter wait covers a descriptor that a child process, forked by another thread of the
+/// host, keeps until it execs (the lock of a build that just ended in this process).
+fn lock_cache(cache_dir: &Path) -> Result<std::fs::File, BuildError> {
+    use std::time::Duration;
+    let path = cache_dir.join("build.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|source| BuildError::Write {
+            path: path.clone(),
+            source,
+        })?;
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let mut wait = Duration::from_millis(2);
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(std::fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(wait);
+                wait = (wait * 2).min(Duration::from_millis(100));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(BuildError::CacheBusy(cache_dir.to_path_buf()))
+            }
+            Err(std::fs::TryLockError::Error(source)) => {
+                return Err(BuildError::Write { path, source })
+            }
+        }
+    }
 }
 
 /// The default build cache: `$AIDOCS_CACHE_DIR`, else `$XDG_CACHE_HOME/aidocs/builds`, else
@@ -323,6 +361,8 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         path: cache_dir.clone(),
         source,
     })?;
+    // Held until the build returns (the lock is released when the file closes).
+    let _cache_lock = lock_cache(&cache_dir)?;
     let index = BuildIndex::open(&cache_dir)?;
     let cached = index.fingerprints()?;
 
@@ -778,4 +818,31 @@ fn embed_short_texts(
         }
     }
     Ok((short, todo.len(), keys))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A second build on a cache in use fails with a clear error instead of interleaving with the
+    /// first; once the first is done, it runs.
+    #[test]
+    fn a_cache_in_use_by_another_build_is_refused() {
+        let (www, caches) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let site = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/example-site");
+        let cache = caches.path().join("cache");
+        std::fs::create_dir_all(&cache).unwrap();
+        let mut opts = BuildOptions::new(&site, www.path().join("_search"));
+        opts.cache_dir = Some(cache.clone());
+        opts.embeddings = Embeddings::Off;
+        let held = lock_cache(&cache).unwrap();
+        let t = Instant::now();
+        let err = build(&opts).unwrap_err();
+        assert!(matches!(err, BuildError::CacheBusy(_)), "{err}");
+        assert!(err.to_string().contains("--cache-dir"), "{err}");
+        assert!(t.elapsed() >= std::time::Duration::from_secs(2));
+        drop(held);
+        let s = build(&opts).unwrap();
+        assert!(s.pages > 0);
+    }
 }

@@ -502,8 +502,8 @@ export async function openIndex(source, options = {}) {
     return b;
   };
   // The manifest is fetched while the module loads: one round trip on the first query's critical
-  // path instead of two (issue 21). Its failure is reported once the module is there (or the
-  // module's, if that failed first); never an unhandled rejection meanwhile.
+  // path instead of two (issue 21). A failure of the module is reported first, then the manifest's;
+  // never an unhandled rejection meanwhile.
   const rootFetch = fetchFile(MANIFEST_FILE, false);
   rootFetch.catch(() => {});
   await loadWasm(options.wasm, { inflate: options.inflate, language: options.language, stemmers: options.stemmers });

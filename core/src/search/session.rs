@@ -3,8 +3,10 @@
 //! shape: the state machine owns the logic, the caller owns the I/O).
 //!
 //! Rounds, each asked for at once so that a reader fetches them in parallel:
-//! 1. typo tolerance (with `typos`): the term shards that say whether a word is indexed, then the
-//!    typo directory, then the typo shards of the words' deletion keys;
+//! 1. typo tolerance (with `typos`): the term shards that say whether a word is indexed, with the
+//!    files of round 2 for the plan as it stands (a query with nothing to correct then needs no
+//!    round 2); only when a word is missing, the typo directory, then the typo shards of the words'
+//!    deletion keys;
 //! 2. ranking: the term shards of the (corrected) plan, the term and position shards of quoted
 //!    phrases, and in vector and hybrid modes the vector directory with the static encoder's row
 //!    shards of the query's terms, or the projection for a full-model query vector;
@@ -458,7 +460,8 @@ fn terms(shards: &[(FileRef, Shard)], i: usize) -> Option<&crate::TermShard> {
 /// Whether `v` points somewhere: a vector whose norm is zero (or too small to normalise) has no
 /// direction to rank by.
 fn has_direction(v: &[f32]) -> bool {
-    crate::quantize::dot_f32(v, v).is_normal()
+    // The test `Projection::apply` makes of a projected vector, so both paths agree.
+    libm::sqrtf(crate::quantize::dot_f32(v, v)).is_normal()
 }
 
 #[cfg(test)]
