@@ -145,11 +145,10 @@ pub enum BuildError {
 
 /// Holds `cache_dir/build.lock` (an `flock`) for the whole build: two builds sharing a cache would
 /// otherwise interleave their reads and writes of the tantivy index and the embedding cache (each
-/// tantivy writer only locks its own step). A lock still busy after about two seconds is another
-/// build's; a shorter wait covers a descriptor that a child process, forked by another thread of the
-/// host, keeps until it execs (the lock of a build that just ended in this process).
+/// tantivy writer only locks its own step). A lock still busy after [`crate::lock_wait`]'s wait is
+/// another build's.
 fn lock_cache(cache_dir: &Path) -> Result<std::fs::File, BuildError> {
-    use std::time::Duration;
+    use std::fs::TryLockError;
     let path = cache_dir.join("build.lock");
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -160,22 +159,13 @@ fn lock_cache(cache_dir: &Path) -> Result<std::fs::File, BuildError> {
             path: path.clone(),
             source,
         })?;
-    let deadline = Instant::now() + Duration::from_secs(2);
-    let mut wait = Duration::from_millis(2);
-    loop {
-        match file.try_lock() {
-            Ok(()) => return Ok(file),
-            Err(std::fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
-                std::thread::sleep(wait);
-                wait = (wait * 2).min(Duration::from_millis(100));
-            }
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(BuildError::CacheBusy(cache_dir.to_path_buf()))
-            }
-            Err(std::fs::TryLockError::Error(source)) => {
-                return Err(BuildError::Write { path, source })
-            }
-        }
+    match crate::lock_wait::retry_while_busy(
+        || file.try_lock(),
+        |e| matches!(e, TryLockError::WouldBlock),
+    ) {
+        Ok(()) => Ok(file),
+        Err(TryLockError::WouldBlock) => Err(BuildError::CacheBusy(cache_dir.to_path_buf())),
+        Err(TryLockError::Error(source)) => Err(BuildError::Write { path, source }),
     }
 }
 

@@ -312,31 +312,21 @@ impl BuildIndex {
         })
     }
 
-    /// Opens a writer, waiting a moment for a lock that is busy. tantivy's writer lock is an `flock`
-    /// on `.tantivy-writer.lock`, released when its file is closed; a child process forked by the
-    /// host program (any thread: a test runner's `Command`, a site generator calling us as a
-    /// library) holds a copy of that descriptor until it execs, so the lock can stay busy for a
-    /// moment after our previous writer is gone (`purge_deleted` opens the second writer of a build).
-    /// A lock still busy after about two seconds is another build's, and fails as before.
+    /// Opens a writer, waiting a moment for a writer lock that is busy
+    /// ([`crate::lock_wait`]: `purge_deleted` opens the second writer of a build right after the
+    /// first is gone). A lock still busy after the wait is another writer's, and fails as before.
     fn lock_writer(
         &self,
         open: impl Fn() -> tantivy::Result<IndexWriter<TantivyDocument>>,
     ) -> Result<IndexWriter<TantivyDocument>, IndexError> {
-        use std::time::{Duration, Instant};
         use tantivy::directory::error::LockError;
-        let deadline = Instant::now() + Duration::from_secs(2);
-        let mut wait = Duration::from_millis(2);
-        loop {
-            match open() {
-                Err(tantivy::TantivyError::LockFailure(LockError::LockBusy, _))
-                    if Instant::now() < deadline =>
-                {
-                    std::thread::sleep(wait);
-                    wait = (wait * 2).min(Duration::from_millis(100));
-                }
-                r => return r.map_err(|e| self.tv(e)),
-            }
-        }
+        crate::lock_wait::retry_while_busy(open, |e| {
+            matches!(
+                e,
+                tantivy::TantivyError::LockFailure(LockError::LockBusy, _)
+            )
+        })
+        .map_err(|e| self.tv(e))
     }
 
     /// Rewrites every segment that holds deleted documents, then removes the files no segment uses:
