@@ -3,7 +3,7 @@
 //! ```text
 //! offset size  field
 //! 0      4     magic  b"AIDX"
-//! 4      2     format version (u16 LE), currently 8 (readers accept 1 to 8)
+//! 4      2     format version (u16 LE), currently 9 (readers accept 1 to 9)
 //! 6      1     shard kind (manifest = 1, terms = 2, meta = 3, vector directory = 4, vectors = 5)
 //! 7      1     codec (0 = stored, 1 = zlib, which a browser inflates with DecompressionStream("deflate"))
 //! 8      4     inflated payload length (u32 LE)
@@ -23,9 +23,10 @@ pub const MAGIC: [u8; 4] = *b"AIDX";
 /// centroids too, and names its partitions by one prefix; version 6 adds the typo-tolerance files (the
 /// manifest's optional typo directory reference); version 7 the position shards of quoted phrases (the
 /// manifest's optional positions reference); version 8 the language partitions (`manifest.bin` of a
-/// multilingual site is a partition table naming one index manifest per language). Each version's index is the next one's
+/// multilingual site is a partition table naming one index manifest per language); version 9 each
+/// page's section text (a text file per page, named by its metadata, read only for evidence). Each version's index is the next one's
 /// without the new parts or with the older encoding, so all are read.
-pub const FORMAT_VERSION: u16 = 8;
+pub const FORMAT_VERSION: u16 = 9;
 /// The oldest version this code reads.
 pub const MIN_FORMAT_VERSION: u16 = 1;
 pub const HEADER_LEN: usize = 20;
@@ -47,6 +48,8 @@ pub enum ShardKind {
     Positions = 10,
     /// `manifest.bin` of a multilingual site: its language partitions (format v8).
     Partitions = 11,
+    /// One page's section text, fetched for evidence only (format v9).
+    Text = 12,
 }
 
 impl ShardKind {
@@ -63,6 +66,7 @@ impl ShardKind {
             9 => Ok(ShardKind::Typos),
             10 => Ok(ShardKind::Positions),
             11 => Ok(ShardKind::Partitions),
+            12 => Ok(ShardKind::Text),
             other => Err(ShardError::UnknownKind(other)),
         }
     }
@@ -79,6 +83,7 @@ impl ShardKind {
             ShardKind::Typos => "typos",
             ShardKind::Positions => "positions",
             ShardKind::Partitions => "partition table",
+            ShardKind::Text => "section text",
         }
     }
 }
@@ -259,7 +264,7 @@ mod tests {
         bad[0] = b'X';
         assert_eq!(open(&bad, ShardKind::Meta).unwrap_err().code(), "bad_magic");
         let mut bad = file.clone();
-        bad[4] = 9;
+        bad[4] = 10;
         assert_eq!(
             open(&bad, ShardKind::Meta).unwrap_err().code(),
             "unsupported_version"

@@ -160,6 +160,13 @@ impl<'a> JsonWriter<'a> {
         self
     }
 
+    pub fn bool(&mut self, v: bool) -> &mut Self {
+        self.separate();
+        self.out.push_str(if v { "true" } else { "false" });
+        self.comma = true;
+        self
+    }
+
     pub fn null(&mut self) -> &mut Self {
         self.separate();
         self.out.push_str("null");
@@ -324,6 +331,63 @@ pub fn facets_json(facets: &crate::search::Facets) -> String {
         w.end_array();
     }
     w.end_object();
+    out
+}
+
+/// `{"query","budget","tokens","mode","corrected","excerpts_only","pieces":[…]}`: a query's evidence
+/// (issue 22), each piece with its citation, text and estimated tokens (the budget bounds the
+/// Markdown rendering, `search::evidence_markdown`).
+///
+/// ```text
+/// {"n","page_id","title","section","heading_path":[..],"url","breadcrumb":[..],"kind",
+///  "api":{"method","path","operationId"}?,"score","tokens","truncated","text"}
+/// ```
+pub fn evidence_json(query: &str, e: &crate::search::Evidence) -> String {
+    let mut out = String::new();
+    let mut w = JsonWriter::new(&mut out);
+    w.begin_object()
+        .string_field("query", query)
+        .key("budget")
+        .uint(u64::from(e.budget))
+        .key("tokens")
+        .uint(u64::from(e.tokens))
+        .string_field("mode", e.mode.name())
+        .key("corrected")
+        .bool(e.corrected)
+        .key("excerpts_only")
+        .bool(e.excerpts_only)
+        .key("pieces")
+        .begin_array();
+    for (n, p) in e.pieces.iter().enumerate() {
+        w.begin_object()
+            .key("n")
+            .uint(n as u64 + 1)
+            .string_field("page_id", &p.page_id)
+            .string_field("title", &p.page_title)
+            .string_field("section", &p.section)
+            .key("heading_path")
+            .strings(p.heading_path.iter().map(String::as_str))
+            .string_field("url", &p.url)
+            .key("breadcrumb")
+            .strings(p.breadcrumb.iter().map(String::as_str))
+            .string_field("kind", p.kind.name());
+        if let Some(api) = &p.api {
+            w.key("api")
+                .begin_object()
+                .string_field("method", &api.method)
+                .string_field("path", &api.path)
+                .string_field("operationId", &api.operation_id)
+                .end_object();
+        }
+        w.score_field("score", p.score)
+            .key("tokens")
+            .uint(u64::from(p.tokens))
+            .key("truncated")
+            .bool(p.truncated)
+            .string_field("text", &p.text)
+            .end_object();
+    }
+    w.end_array().end_object();
     out
 }
 

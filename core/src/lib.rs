@@ -30,6 +30,7 @@ pub mod positions;
 mod quantize;
 pub mod search;
 pub mod term_rows;
+pub mod tokens;
 pub mod typos;
 pub mod vectors;
 
@@ -39,10 +40,11 @@ pub use error::{FormatError, ShardError};
 pub use filter::TermFilter;
 pub use format::{
     ApiMeta, Audience, Bm25Params, ChunkMeta, Field, Kind, Manifest, MetaShard, MetaShardEntry,
-    PageEntry, PageMeta, Posting, TermPostings, TermShard, TermShardEntry, FIELD_COUNT,
+    PageEntry, PageMeta, PageText, Posting, TermPostings, TermShard, TermShardEntry, FIELD_COUNT,
     MANIFEST_FILE, SCORED_FIELDS,
 };
 pub use search::{
-    Facets, FileRef, Fusion, Mode, PageHit, QueryOutcome, QueryPlan, QuerySession, QueryVector,
-    SearchError, SearchOptions, SearchResult, Searcher, Shard, VectorQuery,
+    Evidence, EvidenceOptions, Facets, FileRef, Fusion, Mode, PageHit, QueryOutcome, QueryPlan,
+    QuerySession, QueryVector, SearchError, SearchOptions, SearchResult, Searcher, Shard,
+    VectorQuery,
 };

@@ -86,6 +86,7 @@ struct Section {
     path: Vec<String>,
     paragraphs: Vec<String>,
     code: String,
+    blocks: Vec<(String, String)>,
 }
 
 /// Splits Markdown into the summary chunk and section chunks.
@@ -104,6 +105,7 @@ pub fn chunk_markdown(
         path: Vec::new(),
         paragraphs: Vec::new(),
         code: String::new(),
+        blocks: Vec::new(),
     }];
     let mut current_path: Vec<(u8, String)> = Vec::new();
     let mut heading: Option<(u8, String)> = None;
@@ -143,6 +145,7 @@ pub fn chunk_markdown(
                             path: current_path.iter().map(|(_, t)| t.clone()).collect(),
                             paragraphs: Vec::new(),
                             code: String::new(),
+                            blocks: Vec::new(),
                         });
                     } else if !text.is_empty() {
                         // H1 and H4+ stay in the current chunk as text.
@@ -155,11 +158,17 @@ pub fn chunk_markdown(
             Event::Start(Tag::CodeBlock(kind)) => {
                 flush(&mut para, &mut sections);
                 in_code = true;
-                if let (CodeBlockKind::Fenced(lang), Some(s)) = (kind, sections.last_mut()) {
-                    let lang = lang.split_whitespace().next().unwrap_or("").to_owned();
+                if let Some(s) = sections.last_mut() {
+                    let lang = match kind {
+                        CodeBlockKind::Fenced(lang) => {
+                            lang.split_whitespace().next().unwrap_or("").to_owned()
+                        }
+                        CodeBlockKind::Indented => String::new(),
+                    };
                     if !lang.is_empty() {
                         s.code.push_str(&format!("[{lang}]\n"));
                     }
+                    s.blocks.push((lang, String::new()));
                 }
             }
             Event::End(TagEnd::CodeBlock) => {
@@ -172,6 +181,9 @@ pub fn chunk_markdown(
                 if in_code {
                     if let Some(s) = sections.last_mut() {
                         s.code.push_str(&t);
+                        if let Some((_, b)) = s.blocks.last_mut() {
+                            b.push_str(&t);
+                        }
                     }
                 } else {
                     para.push_str(&t);
@@ -229,6 +241,7 @@ pub fn chunk_markdown(
                     } else {
                         String::new()
                     },
+                    code_blocks: if j == 0 { s.blocks.clone() } else { Vec::new() },
                 });
             }
             continue;
@@ -247,6 +260,7 @@ pub fn chunk_markdown(
                 } else {
                     String::new()
                 },
+                code_blocks: if j == 0 { s.blocks.clone() } else { Vec::new() },
             });
         }
     }

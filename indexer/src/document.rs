@@ -63,6 +63,54 @@ pub struct Chunk {
     pub headings: String,
     pub body: String,
     pub code: String,
+    /// The code blocks in `code`, each with its fence's language (empty when it had none): what
+    /// evidence shows ([`Chunk::text`]). Not indexed (`code` is).
+    #[serde(default)]
+    pub code_blocks: Vec<(String, String)>,
+}
+
+impl Chunk {
+    /// The section's text as readers see it, for evidence (format v9 text files): its paragraphs,
+    /// then its code blocks, fenced with their language.
+    pub fn text(&self) -> String {
+        let mut out = self.body.trim().to_owned();
+        let unlabelled;
+        let blocks: &[(String, String)] =
+            if self.code_blocks.is_empty() && !self.code.trim().is_empty() {
+                // Chunks made without the chunker's block list: the code as one block.
+                unlabelled = [(String::new(), self.code.clone())];
+                &unlabelled
+            } else {
+                &self.code_blocks
+            };
+        for (lang, code) in blocks {
+            let code = code.trim_end();
+            if code.trim().is_empty() {
+                continue;
+            }
+            if !out.is_empty() {
+                out.push_str("\n\n");
+            }
+            // A fence longer than any backtick run inside the code.
+            let fence = "`".repeat(longest_run(code, '`').max(2) + 1);
+            out.push_str(&fence);
+            out.push_str(lang);
+            out.push('\n');
+            out.push_str(code);
+            out.push('\n');
+            out.push_str(&fence);
+        }
+        out
+    }
+}
+
+fn longest_run(s: &str, c: char) -> usize {
+    let (mut best, mut run) = (0, 0);
+    for x in s.chars() {
+        run = if x == c { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
 }
 
 mod kind_serde {

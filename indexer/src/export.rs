@@ -6,20 +6,21 @@ use std::path::Path;
 
 use aidocs_core::{
     Audience, Bm25Params, ChunkMeta, Manifest, MetaShard, MetaShardEntry, PageEntry, PageMeta,
-    Posting, TermFilter, TermPostings, TermShard, TermShardEntry, FIELD_COUNT, MANIFEST_FILE,
-    SCORED_FIELDS,
+    PageText, Posting, TermFilter, TermPostings, TermShard, TermShardEntry, FIELD_COUNT,
+    MANIFEST_FILE, SCORED_FIELDS,
 };
 
 use crate::static_fit::{self, FitOptions};
 use crate::tantivy_cache::{IndexContents, StoredChunk};
 use crate::vectors::ShortExamples;
 use crate::vectors::{export_vectors, ChunkVectors};
+use aidocs_core::format::TEXT_DIR;
 use aidocs_core::partitions::{LanguagePartition, PartitionTable, PARTITION_DIR};
 use aidocs_core::positions::{PositionPosting, PositionShard};
 
 /// The directories of an index's files: terms, metadata, vectors, static-encoder rows, typos,
-/// positions, language partitions' manifests.
-pub const INDEX_DIRS: [&str; 7] = ["t", "m", "v", "q", "y", "p", PARTITION_DIR];
+/// positions, section text (v9), language partitions' manifests.
+pub const INDEX_DIRS: [&str; 8] = ["t", "m", "v", "q", "y", "p", TEXT_DIR, PARTITION_DIR];
 
 /// Shard sizing.
 #[derive(Debug, Clone, Copy)]
@@ -516,6 +517,20 @@ fn export(
                     excerpt: c.excerpt.clone(),
                 })
                 .collect(),
+            text: None,
+        };
+        // The page's section text (format v9), one file per page: an edit renames only its own.
+        let text = PageText {
+            sections: (contents.chunks[first..first + n].iter())
+                .map(|c| c.text.clone())
+                .collect(),
+        }
+        .encode();
+        let text_file = content_name(TEXT_DIR, &text);
+        files.push((text_file.clone(), text));
+        let meta = PageMeta {
+            text: Some(text_file),
+            ..meta
         };
         let size = meta.id.len()
             + meta.url.len()

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use cli::{build, demo, embed, eval, inspect, pages, query, serve, variants};
+use cli::{build, context, demo, embed, eval, inspect, pages, query, serve, variants};
 
 #[derive(Parser)]
 #[command(
@@ -27,6 +27,9 @@ enum Command {
     Build(build::BuildArgs),
     /// Search an index.
     Query(query::QueryArgs),
+    /// The evidence to read for a question within a token budget, with citations (Markdown, or
+    /// --json): the top pages' best sections, adjacent ones merged, copies dropped.
+    Context(context::ContextArgs),
     /// Score an index against judged queries (BEIR qrels).
     Eval(eval::EvalArgs),
     /// List an index's shards and verify every checksum.
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Build(a) => build::run_build(a),
         Command::Query(a) => query::run_query(a),
+        Command::Context(a) => context::run_context(a),
         Command::Eval(a) => eval::run_eval(a),
         Command::Inspect(a) => inspect::run_inspect(a),
         Command::Demo(a) => demo::run_demo(a),

@@ -19,7 +19,7 @@ use tantivy::{Index, IndexWriter, TantivyDocument, Term};
 use crate::document::{Diagnostic, Page};
 
 /// Bumped whenever the schema or the stored blob changes: an old cache is then discarded.
-const CACHE_LAYOUT: &str = "aidocs-cache-v4";
+const CACHE_LAYOUT: &str = "aidocs-cache-v5";
 pub const TOKENIZER: &str = "aidocs";
 /// Excerpt source kept per chunk, in characters.
 pub const EXCERPT_CHARS: usize = 280;
@@ -139,6 +139,10 @@ pub struct StoredChunk {
     pub title: String,
     pub heading_path: Vec<String>,
     pub excerpt: String,
+    /// The section's whole text as readers see it ([`crate::document::Chunk::text`]): the page's
+    /// text file (format v9), what evidence quotes.
+    #[serde(default)]
+    pub text: String,
     /// Token count per scored field (exact, unlike the 1-byte field norms).
     pub lens: [u64; aidocs_core::SCORED_FIELDS],
     /// blake3 of the text the embedding model reads ([`crate::embed::chunk_text`]): the vector cache key
@@ -408,6 +412,7 @@ impl BuildIndex {
                 },
                 heading_path: c.heading_path.clone(),
                 excerpt: excerpt(if c.body.is_empty() { &c.code } else { &c.body }),
+                text: c.text(),
                 lens: [
                     count(texts[0]),
                     count(texts[1]),

@@ -134,6 +134,8 @@ fn inspect_index(dir: &Path, name: &str, mbytes: Vec<u8>) -> Result<InspectRepor
             r.map(|(b, n, _)| (b, n, n == s.term_count as usize)),
         ));
     }
+    // Section text files (v9), named by the metadata shards' pages: (name, page ordinal).
+    let mut texts: Vec<(String, usize)> = Vec::new();
     for s in &m.meta_shards {
         let r = std::fs::read(dir.join(&s.file))
             .map_err(|e| e.to_string())
@@ -141,6 +143,11 @@ fn inspect_index(dir: &Path, name: &str, mbytes: Vec<u8>) -> Result<InspectRepor
                 let len = b.len() as u64;
                 MetaShard::decode(&b)
                     .map(|t| {
+                        for (j, p) in t.pages.iter().enumerate() {
+                            if let Some(name) = &p.text {
+                                texts.push((name.clone(), s.first_page as usize + j));
+                            }
+                        }
                         (
                             len,
                             t.pages.len(),
@@ -155,6 +162,18 @@ fn inspect_index(dir: &Path, name: &str, mbytes: Vec<u8>) -> Result<InspectRepor
             format!("pages {}..{}", s.first_page, s.first_page + s.page_count),
             r,
         ));
+    }
+    for (name, page) in texts {
+        let chunks = m.pages.get(page).map_or(0, |p| p.chunk_count as usize);
+        let r = std::fs::read(dir.join(&name))
+            .map_err(|e| e.to_string())
+            .and_then(|b| {
+                let len = b.len() as u64;
+                aidocs_core::PageText::decode(&b)
+                    .map(|t| (len, t.sections.len(), t.sections.len() == chunks))
+                    .map_err(|e| format!("{e} (code {})", e.code()))
+            });
+        shards.push(report(&name, "text", format!("page {page}"), r));
     }
     if let Some(v) = &m.vectors {
         let vdir = std::fs::read(dir.join(&v.file))

@@ -4,6 +4,9 @@ use super::Kind;
 use crate::bytes::{ByteReader, ByteWriter};
 use crate::envelope::{self, ShardKind};
 use crate::error::{invalid, FormatError, ShardError};
+use crate::names::{hashed_name, read_file_name, NameList};
+
+use super::TEXT_DIR;
 
 /// API details of an operation page.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -36,6 +39,8 @@ pub struct PageMeta {
     pub tags: Vec<String>,
     pub api: Option<ApiMeta>,
     pub chunks: Vec<ChunkMeta>,
+    /// The page's section text file (`x/<h>.bin`, format v9), when the build wrote one.
+    pub text: Option<String>,
 }
 
 /// Metadata of a contiguous run of pages.
@@ -73,6 +78,20 @@ impl MetaShard {
                 write_strs(&mut w, &c.heading_path);
                 w.str(&c.excerpt);
             }
+            // v9: the text file, as its 6 hash bytes when content-hashed (what the indexer writes).
+            match p.text.as_deref() {
+                None => w.u8(0),
+                Some(name) => match hashed_name(TEXT_DIR, name) {
+                    Some(hash) => {
+                        w.u8(1);
+                        w.raw(&hash);
+                    }
+                    None => {
+                        w.u8(2);
+                        w.str(name);
+                    }
+                },
+            }
         }
         w.into_inner()
     }
@@ -82,11 +101,18 @@ impl MetaShard {
     }
 
     pub fn decode(file: &[u8]) -> Result<Self, ShardError> {
-        Self::decode_payload(&envelope::open(file, ShardKind::Meta)?)
+        let version = envelope::read_header(file)?.version;
+        Self::decode_versioned(&envelope::open(file, ShardKind::Meta)?, version)
     }
 
-    /// Decodes an already verified and inflated payload (see [`envelope::check`]).
+    /// Decodes an already verified and inflated payload of the current format version.
     pub fn decode_payload(raw: &[u8]) -> Result<Self, ShardError> {
+        Self::decode_versioned(raw, envelope::FORMAT_VERSION)
+    }
+
+    /// Decodes an already verified and inflated payload (see [`envelope::check`]) written by format
+    /// `version` (v9 adds each page's text file).
+    pub fn decode_versioned(raw: &[u8], version: u16) -> Result<Self, ShardError> {
         let mut r = ByteReader::new(raw);
         let first_page = r.varint_u32("first page")?;
         let n = r.count("page count", 8)?;
@@ -117,6 +143,16 @@ impl MetaShard {
                     excerpt: r.str("excerpt")?.to_owned(),
                 });
             }
+            let text = if version < 9 {
+                None
+            } else {
+                match r.u8("text flag")? {
+                    0 => None,
+                    1 => Some(NameList::Hashed(TEXT_DIR).read(&mut r)?),
+                    2 => Some(read_file_name(&mut r)?),
+                    _ => return Err(invalid("text flag", "not 0, 1 or 2")),
+                }
+            };
             pages.push(PageMeta {
                 id,
                 url,
@@ -126,6 +162,7 @@ impl MetaShard {
                 tags,
                 api,
                 chunks,
+                text,
             });
         }
         r.finish("meta shard")?;
@@ -175,8 +212,50 @@ mod tests {
                     heading_path: vec!["Tokens".into()],
                     excerpt: "x".into(),
                 }],
+                text: Some("x/0123456789ab.bin".into()),
             }],
         };
         assert_eq!(MetaShard::decode(&m.encode()).unwrap(), m);
+    }
+
+    /// Issue 22: a page names its text file as 6 hash bytes, any other name as a checked string,
+    /// or none; a v8 payload has no such field.
+    #[test]
+    fn issue_22_meta_pages_name_their_text_files() {
+        let page = |text: Option<&str>| PageMeta {
+            id: "p".into(),
+            kind: Some(Kind::Docs),
+            text: text.map(str::to_owned),
+            ..Default::default()
+        };
+        let m = MetaShard {
+            first_page: 0,
+            pages: vec![
+                page(Some("x/0123456789ab.bin")),
+                page(Some("x/named-by-hand.bin")),
+                page(None),
+            ],
+        };
+        let raw = m.encode_payload();
+        assert_eq!(MetaShard::decode_payload(&raw).unwrap(), m);
+        // The same pages as v8 wrote them: no text flag after the chunks.
+        let v8 = MetaShard {
+            first_page: 0,
+            pages: vec![page(None)],
+        };
+        let mut raw8 = v8.encode_payload();
+        assert_eq!(raw8.pop(), Some(0));
+        assert_eq!(MetaShard::decode_versioned(&raw8, 8).unwrap(), v8);
+        assert!(MetaShard::decode_versioned(&raw8, 9).is_err());
+        // A name that could escape the index is refused.
+        let mut bad = MetaShard {
+            first_page: 0,
+            pages: vec![page(Some("x/../../etc.bin"))],
+        }
+        .encode_payload();
+        assert!(MetaShard::decode_payload(&bad).is_err());
+        let flag = bad.len() - 1 - "x/../../etc.bin".len() - 1;
+        bad[flag] = 3;
+        assert!(MetaShard::decode_payload(&bad).is_err());
     }
 }

@@ -7,13 +7,16 @@
 //!   kind, nav group, tag set) so filters and chunk→page aggregation need no other file.
 //! - `term_shard` ([`TermShard`]): a sorted, front-coded run of terms, each with its postings: chunk ordinal, and
 //!   per field the term frequency and the field-norm code (tantivy's 1-byte length quantization).
-//! - `meta_shard` ([`MetaShard`]): what results display for a run of pages and their chunks.
+//! - `meta_shard` ([`MetaShard`]): what results display for a run of pages and their chunks, and (v9)
+//!   the name of each page's section text file.
+//! - `text_shard` ([`PageText`], v9): one page's full section text, read only for evidence.
 //!
 //! Here: the field, kind and audience enums and the BM25 parameters every structure shares.
 
 mod manifest;
 mod meta_shard;
 mod term_shard;
+mod text_shard;
 
 use crate::error::FormatError;
 pub use crate::names::{META_DIR, TERM_DIR};
@@ -23,6 +26,7 @@ pub use meta_shard::{ApiMeta, ChunkMeta, MetaShard, PageMeta};
 pub(crate) use term_shard::analyzed_postings;
 pub(crate) use term_shard::common_prefix;
 pub use term_shard::{Posting, TermPostings, TermShard};
+pub use text_shard::{PageText, TEXT_DIR};
 
 /// The scored text fields, in posting order. `Exact` carries exact-match keys (whole title,
 /// operationId, `METHOD /path`) that drive boosts, not BM25.

@@ -9,6 +9,7 @@
 use std::rc::Rc;
 
 use crate::envelope::{self, ShardKind};
+use crate::format::PageText;
 use crate::positions::PositionShard;
 use crate::term_rows::TermRowShard;
 use crate::typos::{TypoDirectory, TypoShard};
@@ -38,6 +39,8 @@ pub enum FileRef {
     TermRows(u32),
     /// The projection from the model's space to the stored vectors'.
     Projection,
+    /// The section text of page `p` (format v9), named by the page's metadata: read for evidence only.
+    Text(u32),
 }
 
 impl FileRef {
@@ -53,6 +56,7 @@ impl FileRef {
             FileRef::Vectors(_) => ShardKind::Vectors,
             FileRef::TermRows(_) => ShardKind::TermRows,
             FileRef::Projection => ShardKind::Projection,
+            FileRef::Text(_) => ShardKind::Text,
         }
     }
 }
@@ -69,6 +73,7 @@ pub enum Shard {
     Vectors(Rc<VectorShard>),
     TermRows(Rc<TermRowShard>),
     Projection(Rc<Projection>),
+    Text(Rc<PageText>),
 }
 
 impl Shard {
@@ -85,13 +90,15 @@ impl Shard {
                 | (Shard::Vectors(_), FileRef::Vectors(_))
                 | (Shard::TermRows(_), FileRef::TermRows(_))
                 | (Shard::Projection(_), FileRef::Projection)
+                | (Shard::Text(_), FileRef::Text(_))
         )
     }
 }
 
 impl Searcher {
     /// The file name of `file` in the index directory; `None` when the index has no such file (or,
-    /// for a vector partition or typo shard, when its directory is not given).
+    /// for a vector partition or typo shard, when its directory is not given; a page's text file is
+    /// named by its metadata shard: [`Self::text_file_name`]).
     pub fn file_name(
         &self,
         file: FileRef,
@@ -116,7 +123,20 @@ impl Searcher {
                 .map(|p| p.file.clone()),
             FileRef::TermRows(i) => self.term_rows().filter(|r| i < r.shards).map(|r| r.file(i)),
             FileRef::Projection => vectors.and_then(|v| v.projection.clone()),
+            FileRef::Text(_) => None,
         }
+    }
+
+    /// The text file of page `page`, named in `meta` (the metadata shard the manifest assigns the
+    /// page); `None` for a page without one (an index before v9) or a shard of other pages.
+    pub fn text_file_name(&self, page: u32, meta: &MetaShard) -> Option<String> {
+        let i = self.manifest.meta_shard_for(page)?;
+        let entry = self.manifest.meta_shards.get(i)?;
+        if meta.first_page != entry.first_page {
+            return None;
+        }
+        let j = page.checked_sub(meta.first_page)? as usize;
+        meta.pages.get(j)?.text.clone()
     }
 
     /// What the file called `name` is in this index (the inverse of [`Self::file_name`]); `None`
@@ -229,9 +249,18 @@ impl Searcher {
                 check(p.out_dims == dims)?;
                 Shard::Projection(Rc::new(p))
             }
+            FileRef::Text(page) => {
+                // The text of another page (or build) would cite the wrong words: its sections must
+                // be the page's chunks.
+                let entry = m.pages.get(page as usize).ok_or_else(mismatch)?;
+                let text = PageText::decode_payload(&raw).map_err(shard_err)?;
+                check(text.sections.len() == entry.chunk_count as usize)?;
+                Shard::Text(Rc::new(text))
+            }
             FileRef::Meta(i) => {
                 let entry = m.meta_shards.get(i as usize).ok_or_else(mismatch)?;
-                let meta = MetaShard::decode_payload(&raw).map_err(shard_err)?;
+                // v9 names each page's text file: the header says which layout.
+                let meta = MetaShard::decode_versioned(&raw, header.version).map_err(shard_err)?;
                 // A metadata shard of another build would attach wrong titles to the right pages:
                 // reject it here, before any reader can cache it.
                 check(

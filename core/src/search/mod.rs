@@ -20,11 +20,13 @@
 //! - `facets`: filters and facet counts.
 //! - `explain`: why a chunk scored what it did.
 //! - `assemble`: pages joined with their metadata ([`SearchResult`]).
+//! - `evidence`: sections to read under a token budget, with citations ([`Evidence`]).
 
 mod aggregate;
 mod assemble;
 mod bm25;
 mod corrections;
+mod evidence;
 mod explain;
 mod facets;
 mod files;
@@ -41,6 +43,10 @@ mod test_index;
 pub use aggregate::{ChunkHit, PageHit};
 pub use assemble::{SearchResult, SectionResult};
 pub use bm25::bm25f_term;
+pub use evidence::{
+    evidence_markdown, Evidence, EvidenceOptions, EvidencePiece, EVIDENCE_TOKENS,
+    MAX_EVIDENCE_PAGES,
+};
 pub use explain::{Explanation, TermExplanation};
 pub use facets::Facets;
 pub use files::{FileRef, Shard};

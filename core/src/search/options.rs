@@ -52,6 +52,8 @@ pub struct SearchOptions {
     /// How much the query words a page holds outside its best chunk add to its chunks (see
     /// `search/page_evidence.rs`); 0 ranks a page by its best chunk alone.
     pub page_weight: f32,
+    /// Also select evidence under a token budget from the top pages' section text (issue 22).
+    pub evidence: Option<super::evidence::EvidenceOptions>,
 }
 
 /// How pages are ranked.
@@ -158,6 +160,7 @@ impl Default for SearchOptions {
             facets: false,
             facet_limit: 20,
             page_weight: DEFAULT_PAGE_WEIGHT,
+            evidence: None,
         }
     }
 }

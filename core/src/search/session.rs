@@ -12,7 +12,9 @@
 //!    shards of the query's terms, or the projection for a full-model query vector;
 //! 3. the vector partitions the query vector probes (vector and hybrid modes), or the term shards
 //!    when a vector query falls back to lexical ranking (no query term has a row);
-//! 4. the metadata shards of the ranked pages.
+//! 4. the metadata shards of the ranked pages;
+//! 5. with `evidence` (issue 22), the section text files of the top pages, which their metadata
+//!    names (format v9).
 //!
 //! A reader loops: [`QuerySession::advance`] with what it has cached, fetch and
 //! [`Searcher::open_file`] what is still missing, [`QuerySession::provide`] it, until nothing is
@@ -22,6 +24,7 @@
 use crate::typos::{Correction, TypoDirectory};
 use crate::vectors::VectorDir;
 
+use super::evidence::{Evidence, EVIDENCE_SECTIONS};
 use super::files::{FileRef, Shard};
 use super::{
     Facets, Mode, PageHit, QueryPlan, SearchError, SearchOptions, SearchResult, Searcher,
@@ -55,6 +58,8 @@ pub struct QueryOutcome {
     pub plan: QueryPlan,
     /// The query vector in the stored space, when the query had one (vector and hybrid modes).
     pub vector: Option<Vec<f32>>,
+    /// With `evidence`, the sections to read within its budget.
+    pub evidence: Option<Evidence>,
 }
 
 #[derive(Debug)]
@@ -67,6 +72,8 @@ enum Stage {
         facets: Option<Facets>,
         /// The metadata shards of `hits`.
         metas: Vec<FileRef>,
+        /// With `evidence`, once the metadata is here: the text files of the top pages.
+        texts: Option<Vec<FileRef>>,
     },
 }
 
@@ -123,6 +130,12 @@ impl QuerySession {
                     r.dims
                 )));
             }
+        }
+        let mut opts = opts;
+        if let Some(e) = opts.evidence {
+            // Evidence reads the top pages and more of their sections than a result list shows.
+            opts.k = opts.k.max(e.pages);
+            opts.max_sections = opts.max_sections.max(EVIDENCE_SECTIONS);
         }
         let plan = searcher.plan_prefix(text, opts.prefix, opts.language.as_deref());
         Ok(QuerySession {
@@ -184,12 +197,47 @@ impl QuerySession {
     /// The file name of `file` (vector partitions and typo shards are named by directories the
     /// session holds).
     pub fn file_name(&self, searcher: &Searcher, file: FileRef) -> Option<String> {
-        searcher.file_name(file, self.vector_dir(), self.typo_dir())
+        match file {
+            FileRef::Text(page) => {
+                let i = searcher.manifest.meta_shard_for(page)?;
+                match find(&self.shards, FileRef::Meta(i as u32))? {
+                    Shard::Meta(m) => searcher.text_file_name(page, m),
+                    _ => None,
+                }
+            }
+            _ => searcher.file_name(file, self.vector_dir(), self.typo_dir()),
+        }
     }
 
-    /// Whether the query is ranked and every file its results show is here.
+    /// What the file called `name` is to this query ([`Searcher::file_ref`], and the text files
+    /// its metadata names): the inverse of [`Self::file_name`].
+    pub fn file_ref(&self, searcher: &Searcher, name: &str) -> Option<FileRef> {
+        if let Some(f) = searcher.file_ref(name, self.vector_dir(), self.typo_dir()) {
+            return Some(f);
+        }
+        match &self.stage {
+            Stage::Meta {
+                texts: Some(texts), ..
+            } => texts
+                .iter()
+                .copied()
+                .find(|&f| self.file_name(searcher, f).as_deref() == Some(name)),
+            _ => None,
+        }
+    }
+
+    /// Whether the query is ranked and every file its results (and evidence) show is here.
     pub fn is_ready(&self) -> bool {
-        matches!(&self.stage, Stage::Meta { metas, .. } if self.missing_meta(metas).is_empty())
+        match &self.stage {
+            Stage::Meta { metas, texts, .. } => {
+                self.missing_meta(metas).is_empty()
+                    && (self.opts.evidence.is_none()
+                        || texts
+                            .as_ref()
+                            .is_some_and(|t| self.missing(t.clone()).is_empty()))
+            }
+            _ => false,
+        }
     }
 
     /// The results, once [`Self::advance`] returned nothing missing.
@@ -201,10 +249,25 @@ impl QuerySession {
             return Err(SearchError::NotReady);
         };
         let shards = &self.shards;
-        let results = searcher.assemble(hits, |i| match find(shards, FileRef::Meta(i as u32)) {
+        let meta = |i: usize| match find(shards, FileRef::Meta(i as u32)) {
             Some(Shard::Meta(m)) => Some(m.as_ref()),
             _ => None,
-        })?;
+        };
+        let evidence = match &self.opts.evidence {
+            Some(e) => Some(searcher.evidence(
+                &hits,
+                meta,
+                |page| match find(shards, FileRef::Text(page)) {
+                    Some(Shard::Text(t)) => Some(t.as_ref()),
+                    _ => None,
+                },
+                e,
+                mode,
+                !self.corrections.is_empty(),
+            )?),
+            None => None,
+        };
+        let results = searcher.assemble(hits, meta)?;
         Ok(QueryOutcome {
             results,
             mode,
@@ -212,6 +275,7 @@ impl QuerySession {
             facets,
             plan: self.plan,
             vector: self.stored.flatten(),
+            evidence,
         })
     }
 
@@ -272,7 +336,28 @@ impl QuerySession {
                     }
                     self.stage = self.rank(searcher)?;
                 }
-                Stage::Meta { metas, .. } => return Ok(self.missing_meta(metas)),
+                Stage::Meta {
+                    metas, texts, hits, ..
+                } => {
+                    let missing = self.missing_meta(metas);
+                    let Some(e) = self.opts.evidence else {
+                        return Ok(missing);
+                    };
+                    if !missing.is_empty() {
+                        return Ok(missing);
+                    }
+                    if let Some(texts) = texts {
+                        return Ok(self.missing(texts.clone()));
+                    }
+                    // The metadata names each page's text file: the pages that have one.
+                    let wanted: Vec<FileRef> = (hits.iter().take(e.pages))
+                        .map(|h| FileRef::Text(h.page))
+                        .filter(|&f| self.file_name(searcher, f).is_some())
+                        .collect();
+                    if let Stage::Meta { texts, .. } = &mut self.stage {
+                        *texts = Some(wanted);
+                    }
+                }
             }
         }
     }
@@ -438,6 +523,7 @@ impl QuerySession {
             mode,
             facets,
             metas,
+            texts: None,
         })
     }
 

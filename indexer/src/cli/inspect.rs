@@ -70,6 +70,17 @@ fn print_inspect(
         "manifest {} B (filters {} B before compression); {} term shards (median {} B); {} meta shards; {} B in all",
         r.manifest_bytes, r.filter_bytes, r.term_shards, r.median_term_shard_bytes, r.meta_shards, r.total_bytes
     )?;
+    let texts: Vec<u64> = (r.shards.iter().filter(|s| s.kind == "text"))
+        .map(|s| s.bytes)
+        .collect();
+    if !texts.is_empty() {
+        writeln!(
+            out,
+            "section text (read for evidence only): {} files, {} B",
+            texts.len(),
+            texts.iter().sum::<u64>()
+        )?;
+    }
     for s in &r.shards {
         writeln!(
             out,

@@ -3,6 +3,7 @@
 
 pub mod build;
 mod common;
+pub mod context;
 pub mod demo;
 pub mod embed;
 pub mod eval;

@@ -1,0 +1,162 @@
+//! `aidocs-index context`: the evidence an assistant should read for a question, within a token
+//! budget, with citations (issue 22): Markdown by default, `--json` for programs. The same session
+//! and selection as the wasm engine's `context` (core's `search::evidence`).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use aidocs_core::search::{evidence_markdown, EVIDENCE_TOKENS, MAX_EVIDENCE_PAGES};
+use aidocs_core::{EvidenceOptions, Kind, QueryVector, SearchOptions};
+use aidocs_reader::eval::read_queries;
+use aidocs_reader::local_index::LocalIndex;
+use clap::Args;
+
+use super::common::{fail, params, RankArgs, VectorArgs};
+
+#[derive(Args)]
+pub struct ContextArgs {
+    #[arg(long)]
+    index: PathBuf,
+    /// The question (or use --queries).
+    text: Option<String>,
+    /// JSONL file of `{"id","text"}` lines: one JSON evidence line per query.
+    #[arg(long)]
+    queries: Option<PathBuf>,
+    /// The most tokens the evidence may take (as cl100k counts them at most; 64 to 64000).
+    #[arg(long, default_value_t = 2000)]
+    tokens: u32,
+    /// The top pages the evidence is drawn from (1 to 50).
+    #[arg(long, default_value_t = 10)]
+    pages: usize,
+    /// The most tokens one page may give (default: half the budget).
+    #[arg(long)]
+    page_tokens: Option<u32>,
+    /// Only these kinds: docs, api, custom.
+    #[arg(long)]
+    kind: Vec<String>,
+    /// The reader's language (see `query --language`).
+    #[arg(long)]
+    language: Option<String>,
+    /// The docs version (see `query --doc-version`).
+    #[arg(long)]
+    doc_version: Option<String>,
+    /// Do not correct words the index lacks.
+    #[arg(long)]
+    no_typos: bool,
+    /// JSON: the pieces with their citations, text and token counts.
+    #[arg(long, conflicts_with = "markdown")]
+    json: bool,
+    /// Markdown with numbered citations (the default).
+    #[arg(long)]
+    markdown: bool,
+    #[command(flatten)]
+    vector: VectorArgs,
+    #[command(flatten)]
+    rank: RankArgs,
+}
+
+fn options(a: &ContextArgs, index: &LocalIndex) -> Result<SearchOptions, String> {
+    let mut kinds = Vec::new();
+    for k in &a.kind {
+        kinds.push(
+            Kind::parse(k).ok_or_else(|| format!("--kind `{k}`: expected docs, api or custom"))?,
+        );
+    }
+    let mut evidence = EvidenceOptions::new(a.tokens).ok_or_else(|| {
+        format!(
+            "--tokens {}: expected {} to {}",
+            a.tokens,
+            EVIDENCE_TOKENS.start(),
+            EVIDENCE_TOKENS.end()
+        )
+    })?;
+    if !(1..=MAX_EVIDENCE_PAGES).contains(&a.pages) {
+        return Err(format!(
+            "--pages {}: expected 1 to {MAX_EVIDENCE_PAGES}",
+            a.pages
+        ));
+    }
+    evidence.pages = a.pages;
+    evidence.page_tokens = a.page_tokens;
+    Ok(SearchOptions {
+        kinds,
+        params: params(index, &a.rank)?,
+        typos: !a.no_typos,
+        language: a.language.clone(),
+        version: a.doc_version.clone(),
+        page_weight: a.rank.page_weight,
+        evidence: Some(evidence),
+        ..Default::default()
+    })
+}
+
+pub fn run_context(a: ContextArgs) -> ExitCode {
+    let index = match LocalIndex::open_language(&a.index, a.language.as_deref()) {
+        Ok(i) => i,
+        Err(e) => return fail(1, e),
+    };
+    let mut opts = match options(&a, &index) {
+        Ok(o) => o,
+        Err(e) => return fail(2, e),
+    };
+    a.vector.apply(&mut opts);
+    let encoder = match a.vector.encoder(&index) {
+        Ok(e) => e,
+        Err(e) => return fail(3, e),
+    };
+    let evidence = |text: &str| -> Result<aidocs_core::Evidence, String> {
+        let vector = match &encoder {
+            None => QueryVector::Static,
+            Some(enc) => enc
+                .query_vectors(&[text])
+                .map(|mut v| v.pop().unwrap_or(QueryVector::Static))
+                .map_err(|e| e.to_string())?,
+        };
+        let outcome = index
+            .query(text, vector, &opts)
+            .map_err(|e| e.to_string())?;
+        outcome
+            .evidence
+            .ok_or_else(|| "the session returned no evidence".to_owned())
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let queries = match (&a.queries, &a.text) {
+        (Some(file), None) => match read_queries(file) {
+            Ok(q) => q,
+            Err(e) => return fail(3, e),
+        },
+        (None, Some(text)) => vec![(String::new(), text.clone())],
+        _ => return fail(2, "give a question or --queries FILE.jsonl (not both)"),
+    };
+    let batch = a.queries.is_some();
+    for (id, text) in queries {
+        let e = match evidence(&text) {
+            Ok(e) => e,
+            Err(e) => return fail(1, e),
+        };
+        let written = if a.json || batch {
+            let mut line = String::new();
+            if batch {
+                line.push_str("{\"query_id\":");
+                aidocs_core::json::push_str(&mut line, &id);
+                line.push_str(",\"evidence\":");
+            }
+            line.push_str(&aidocs_core::json::evidence_json(&text, &e));
+            if batch {
+                line.push('}');
+            }
+            writeln!(out, "{line}")
+        } else {
+            if e.pieces.is_empty() {
+                eprintln!("no evidence for {text:?}");
+            }
+            write!(out, "{}", evidence_markdown(&e))
+        };
+        if written.is_err() {
+            return ExitCode::SUCCESS; // a closed pipe
+        }
+    }
+    ExitCode::SUCCESS
+}
