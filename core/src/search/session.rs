@@ -553,7 +553,8 @@ fn has_direction(v: &[f32]) -> bool {
 #[cfg(test)]
 mod tests {
     //! Sessions over the checked-in v8 compatibility fixture (one term shard, one metadata shard,
-    //! positions, typo files, vectors, term rows and a projection from the real model).
+    //! positions, typo files, vectors, term rows and a projection from the real model), and the v9
+    //! one for evidence (section text files).
 
     use super::*;
     use crate::Manifest;
@@ -617,6 +618,90 @@ mod tests {
 
     fn ids(o: &QueryOutcome) -> Vec<&str> {
         o.results.iter().map(|r| r.id.as_str()).collect()
+    }
+
+    /// The v9 compatibility index: v8's files and each page's section text.
+    const V9: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/compat/v9/");
+
+    #[test]
+    fn issue_22_evidence_reads_the_top_pages_text_in_a_round_after_their_metadata() {
+        let s = Searcher::new(Manifest::decode(&read_in(V9, "manifest.bin")).unwrap()).unwrap();
+        let opts = SearchOptions {
+            evidence: crate::EvidenceOptions::new(400),
+            ..Default::default()
+        };
+        let (o, rounds) = run_in(V9, &s, "refresh tokens", opts, QueryVector::Static).unwrap();
+        assert_eq!(rounds.len(), 3, "{rounds:?}");
+        assert_eq!(
+            rounds[..2],
+            [vec![FileRef::Terms(0)], vec![FileRef::Meta(0)]]
+        );
+        let pages: Vec<u32> = o.results.iter().take(10).map(|r| r.page).collect();
+        assert_eq!(
+            rounds[2],
+            pages.iter().map(|&p| FileRef::Text(p)).collect::<Vec<_>>()
+        );
+        let e = o.evidence.expect("evidence was asked for");
+        assert!(e.tokens <= 400 && !e.pieces.is_empty(), "{e:?}");
+        assert_eq!(e.pieces[0].page_id, "guides/refresh-tokens");
+        assert!(
+            e.pieces[0].text.contains("refresh"),
+            "{:?}",
+            e.pieces[0].text
+        );
+        let md = crate::search::evidence_markdown(&e);
+        assert!(md.starts_with("### [1] "), "{md}");
+        assert_eq!(crate::tokens::estimate(&md), e.tokens);
+        // A search without evidence reads no text file.
+        let (_, rounds) = run_in(
+            V9,
+            &s,
+            "refresh tokens",
+            SearchOptions::default(),
+            QueryVector::Static,
+        )
+        .unwrap();
+        assert_eq!(rounds.len(), 2);
+    }
+
+    #[test]
+    fn issue_22_text_files_are_named_by_the_metadata_the_session_holds() {
+        let s = Searcher::new(Manifest::decode(&read_in(V9, "manifest.bin")).unwrap()).unwrap();
+        let opts = SearchOptions {
+            evidence: crate::EvidenceOptions::new(400),
+            ..Default::default()
+        };
+        let mut session =
+            QuerySession::new(&s, "refresh tokens", opts, QueryVector::Static).unwrap();
+        // Before the metadata is here, a page's text file has no name.
+        assert_eq!(session.file_name(&s, FileRef::Text(0)), None);
+        loop {
+            let need = session.advance(&s, |_| None).unwrap();
+            if need.is_empty() {
+                break;
+            }
+            for f in need {
+                let name = session.file_name(&s, f).unwrap();
+                assert_eq!(session.file_ref(&s, &name), Some(f), "{name}");
+                let bytes = read_in(V9, &name);
+                if let FileRef::Text(p) = f {
+                    assert!(name.starts_with("x/"), "{name}");
+                    // Another page's text (or any other file) is refused in its place.
+                    let other = FileRef::Text(if p == 0 { 1 } else { 0 });
+                    let fits = s.open_file(other, &name, &bytes, None).is_ok();
+                    let same_chunks = s.manifest().pages[p as usize].chunk_count
+                        == s.manifest().pages[if p == 0 { 1 } else { 0 }].chunk_count;
+                    assert!(!fits || same_chunks);
+                    assert!(s
+                        .open_file(f, &name, &read_in(V9, "manifest.bin"), None)
+                        .is_err());
+                }
+                let (shard, _) = s.open_file(f, &name, &bytes, None).unwrap();
+                session.provide(f, shard);
+            }
+        }
+        assert!(session.is_ready());
+        assert!(session.finish(&s).unwrap().evidence.is_some());
     }
 
     #[test]
