@@ -35,7 +35,7 @@ pub fn push_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
-fn push_uint(out: &mut String, mut v: u64) {
+pub(crate) fn push_uint(out: &mut String, mut v: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
@@ -342,6 +342,7 @@ pub fn facets_json(facets: &crate::search::Facets) -> String {
 /// {"n","page_id","title","section","heading_path":[..],"url","breadcrumb":[..],"kind",
 ///  "api":{"method","path","operationId"}?,"score","tokens","truncated","text"}
 /// ```
+#[cfg(feature = "evidence")]
 pub fn evidence_json(query: &str, e: &crate::search::Evidence) -> String {
     let mut out = String::new();
     let mut w = JsonWriter::new(&mut out);

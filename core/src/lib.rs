@@ -30,6 +30,7 @@ pub mod positions;
 mod quantize;
 pub mod search;
 pub mod term_rows;
+#[cfg(feature = "evidence")]
 pub mod tokens;
 pub mod typos;
 pub mod vectors;

@@ -4,7 +4,10 @@
 //                       [--model DIR] [--kind K]... [--explain] [--prefix] [--no-typos] [--language L]
 //                       [--wasm FILE]  (default: the module the reader's language needs)
 //   aidocs-search query --index DIR [--json] TEXT...
-// Batch mode prints the same JSONL as `aidocs-index query --queries` ({"query_id","results"} per line).
+//   aidocs-search context --index DIR (--queries FILE.jsonl | TEXT...) [--tokens N] [--pages N] [--json] [...query's options]
+// Batch mode prints the same JSONL as `aidocs-index query --queries` ({"query_id","results"} per line)
+// and `aidocs-index context --queries` ({"query_id","evidence"}); `context` prints Markdown, or with
+// --json the evidence JSON, byte for byte what the native CLI prints.
 // Exit codes as the native CLI: 0 ok, 1 runtime failure, 2 usage, 3 invalid input.
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -14,7 +17,9 @@ import { openIndex, AidocsSearchError } from '../src/search.js';
 const USAGE = `usage: aidocs-search query --index DIR (--queries FILE.jsonl | TEXT...) [--k N] [--kind K]... [--tag T]...
                             [--group G] [--mode lexical|vector|hybrid] [--nprobe N] [--encoder static|full]
                             [--model DIR] [--explain] [--prefix] [--no-typos] [--language L] [--wasm FILE]
-                            [--tag-any T]... [--tag-none T]... [--doc-version V] [--facets] [--json]`;
+                            [--tag-any T]... [--tag-none T]... [--doc-version V] [--facets] [--json]
+       aidocs-search context --index DIR (--queries FILE.jsonl | TEXT...) [--tokens N] [--pages N] [--json]
+                            [the filters, --mode, --language and --no-typos of query]`;
 
 function fail(code, msg) {
   process.stderr.write(`error: ${msg}\n`);
@@ -45,7 +50,7 @@ async function readQueries(file) {
 
 async function main(argv) {
   const [command, ...rest] = argv;
-  if (command !== 'query') fail(2, `${command ? `unknown command \`${command}\`` : 'no command'}\n${USAGE}`);
+  if (command !== 'query' && command !== 'context') fail(2, `${command ? `unknown command \`${command}\`` : 'no command'}\n${USAGE}`);
   let args;
   try {
     args = parseArgs({
@@ -72,6 +77,8 @@ async function main(argv) {
         'tag-any': { type: 'string', multiple: true, default: [] },
         'tag-none': { type: 'string', multiple: true, default: [] },
         json: { type: 'boolean', default: false },
+        tokens: { type: 'string', default: '2000' },
+        pages: { type: 'string', default: '10' },
       },
     });
   } catch (e) {
@@ -98,7 +105,7 @@ async function main(argv) {
     // The reader's language picks the module (the full one has the other languages' stemmers);
     // `--wasm FILE` names one instead.
     const wasm = v.wasm == null ? undefined : await readFile(resolve(v.wasm));
-    index = await openIndex(load, { encoder, language: v.language, wasm });
+    index = await openIndex(load, { encoder, language: v.language, wasm, evidence: command === 'context' });
   } catch (e) {
     fail(1, e.message);
   }
@@ -106,6 +113,28 @@ async function main(argv) {
   if (nprobe !== undefined && !(Number.isInteger(nprobe) && nprobe >= 0)) fail(2, `--nprobe must be a whole number, got ${v.nprobe}`);
   const opts = { k, kind: v.kind, tags: v.tag, group: v.group, explain: v.explain, mode: v.mode, nprobe, prefix: v.prefix, typos: !v['no-typos'], language: v.language, facets: v.facets, tagsAny: v['tag-any'], tagsNone: v['tag-none'], version: v['doc-version'] };
   const write = (line) => process.stdout.write(`${line}\n`);
+  if (command === 'context') {
+    const tokens = Number(v.tokens);
+    const pages = Number(v.pages);
+    const copts = { ...opts, tokens, pages };
+    try {
+      if (v.queries) {
+        for (const [id, text] of await readQueries(v.queries)) {
+          write(`{"query_id":${JSON.stringify(id)},"evidence":${(await index.searchRawDetailed(text, copts)).evidence.json}}`);
+        }
+        return;
+      }
+      const text = positionals.join(' ');
+      if (!text) fail(2, `give a question or --queries FILE.jsonl\n${USAGE}`);
+      const { json, markdown } = (await index.searchRawDetailed(text, copts)).evidence;
+      if (v.json) write(json);
+      else process.stdout.write(markdown);
+    } catch (e) {
+      if (e instanceof AidocsSearchError && e.code === 'bad_option') fail(2, e.message);
+      fail(1, e instanceof AidocsSearchError ? `${e.code}: ${e.message}` : e.message);
+    }
+    return;
+  }
   try {
     if (v.queries) {
       for (const [id, text] of await readQueries(v.queries)) {

@@ -20,6 +20,43 @@ export type ShardLoader = (name: string, hints?: { fresh?: boolean }) => Promise
 
 export type Kind = 'docs' | 'api' | 'custom';
 
+export interface ContextOptions extends Omit<SearchOptions, 'k' | 'prefix' | 'facets' | 'explain'> {
+  /** The most tokens the evidence's Markdown may take (cl100k counts at most), 64–64000 (default 2000). */
+  tokens?: number;
+  /** The top pages the evidence is drawn from, 1–50 (default 10). */
+  pages?: number;
+}
+
+export interface EvidencePiece {
+  n: number;
+  page_id: string;
+  title: string;
+  /** The first section's title (empty for the page's summary). */
+  section: string;
+  heading_path: string[];
+  /** The page URL with the first section's anchor: the citation. */
+  url: string;
+  breadcrumb: string[];
+  kind: Kind;
+  api?: { method: string; path: string; operationId: string };
+  score: number;
+  tokens: number;
+  truncated: boolean;
+  text: string;
+}
+
+export interface Evidence {
+  query: string;
+  budget: number;
+  tokens: number;
+  mode: 'lexical' | 'vector' | 'hybrid';
+  corrected: boolean;
+  excerpts_only: boolean;
+  pieces: EvidencePiece[];
+  /** The pieces under numbered citation headers (non-enumerable). */
+  readonly markdown: string;
+}
+
 export interface SearchOptions {
   /** Results wanted, 1–1000 (default 10). */
   k?: number;
@@ -146,6 +183,8 @@ export interface OpenOptions {
   language?: string;
   /** Load the full module (every Snowball stemmer) whatever the language: a server answering readers of every language. */
   stemmers?: boolean;
+  /** Load the full module, which `context` needs (the lean one leaves evidence out). */
+  evidence?: boolean;
   /** Called when a newly deployed build replaced the one in use. */
   onReload?: (buildId: string) => void;
   /** A full encoder for every vector and hybrid search of this index (see SearchOptions.encoder). */
@@ -164,7 +203,9 @@ export class AidocsIndex {
   /** The results as the JSON text `aidocs-index query` prints. */
   searchRaw(query: string, options?: SearchOptions): Promise<string>;
   /** The results JSON text, the typo corrections' JSON text (`[{"from","to"}]`) and the corrected query. */
-  searchRawDetailed(query: string, options?: SearchOptions): Promise<{ raw: string; corrections: string; correctedQuery: string | null; facets: string }>;
+  searchRawDetailed(query: string, options?: SearchOptions & { tokens?: number; pages?: number }): Promise<{ raw: string; corrections: string; correctedQuery: string | null; facets: string; evidence: { json: string; markdown: string } | null }>;
+  /** The evidence to read for `query` within `tokens` (default 2000), with citations; `markdown` is what the budget bounds. */
+  context(query: string, options?: ContextOptions): Promise<Evidence>;
   /** Warms the shards `partial` will need (resolves to the number of files fetched); `language` as in search options. */
   preload(partial: string, options?: { language?: string }): Promise<number>;
   clearCache(): void;
@@ -176,7 +217,7 @@ export function openIndex(source: string | URL | ShardLoader, options?: OpenOpti
 /** A loader fetching files relative to `base`. */
 export function urlLoader(base: string, fetchImpl?: typeof fetch): ShardLoader;
 /** Loads the wasm module (done by openIndex; call early to overlap it with other work). */
-export function loadWasm(source?: string | URL | BufferSource | WebAssembly.Module, options?: { inflate?: 'auto' | 'wasm'; language?: string; stemmers?: boolean }): Promise<void>;
+export function loadWasm(source?: string | URL | BufferSource | WebAssembly.Module, options?: { inflate?: 'auto' | 'wasm'; language?: string; stemmers?: boolean; evidence?: boolean }): Promise<void>;
 /** Whether a reader in `language` needs a stemmer only the full module has. */
 export function needsStemmer(language?: string): boolean;
 export const MANIFEST_FILE: 'manifest.bin';

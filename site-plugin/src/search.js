@@ -68,12 +68,13 @@ const STEMMED_LANGUAGES = new Set('fr es de pt it nl sv da no nb nn fi ru uk pl 
  * and the reader's `language` is English, Chinese, Japanese, Korean or unknown; the full module
  * (`aidocs_search_full_bg.wasm`: an inflater and the Snowball stemmers of the other languages, about
  * 75 KB more gzipped) where DecompressionStream is missing, `inflate` is 'wasm' or the language needs
- * a stemmer (or `stemmers` is true: a server answering readers of every language). A page loads one module: the first `openIndex` decides (with the lean module loaded, a
+ * a stemmer (or `stemmers` is true: a server answering readers of every language; or `evidence` is
+ * true: `context` selects evidence for agents, which the lean module leaves out). A page loads one module: the first `openIndex` decides (with the lean module loaded, a
  * query in a language whose pages were stemmed by a stemmer it lacks fails with `missing_stemmer`).
  */
-export function loadWasm(source, { inflate, language, stemmers } = {}) {
+export function loadWasm(source, { inflate, language, stemmers, evidence } = {}) {
   const needInflater = inflate === 'wasm' || !canStream;
-  const needFull = needInflater || Boolean(stemmers) || needsStemmer(language);
+  const needFull = needInflater || Boolean(stemmers) || Boolean(evidence) || needsStemmer(language);
   wasmReady ??= (async () => {
     if (source instanceof WebAssembly.Module || ArrayBuffer.isView(source) || source instanceof ArrayBuffer) {
       initSync({ module: source });
@@ -235,8 +236,12 @@ function normalizeOptions(opts) {
     tagsAny: tagList('tagsAny', opts.tagsAny),
     tagsNone: tagList('tagsNone', opts.tagsNone),
     facets: Boolean(opts.facets),
+    // Evidence (`context`; the engine checks them: tokens 64-64000, pages 1-50).
+    tokens: opts.tokens,
+    pages: opts.pages,
   };
 }
+
 
 /** One opened index. Create with `openIndex`. */
 export class AidocsIndex {
@@ -363,7 +368,7 @@ export class AidocsIndex {
   }
 
   async #searchRawOnce(engine, query, o, vector) {
-    const ticket = this.#call(engine, (e) => e.begin(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix, o.typos, o.language, o.tagsAny, o.tagsNone, o.facets, o.version, vector ?? undefined));
+    const ticket = this.#call(engine, (e) => e.begin(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix, o.typos, o.language, o.tagsAny, o.tagsNone, o.facets, o.version, vector ?? undefined, o.tokens, o.pages));
     try {
       // The engine's query session decides the rounds (typo files, the ranking's files, the vector
       // partitions, the results' metadata: seven at most); a file fetched for it reaches it even if
@@ -377,7 +382,8 @@ export class AidocsIndex {
       const corrections = this.#call(engine, (e) => e.corrections(ticket));
       const correctedQuery = this.#call(engine, (e) => e.correctedQuery(ticket, query)) ?? null;
       const facets = this.#call(engine, (e) => e.facets(ticket));
-      return { raw: this.#call(engine, (e) => e.results(ticket)), corrections, correctedQuery, facets };
+      const evidence = o.tokens === undefined ? null : this.#call(engine, (e) => ({ json: e.evidence(ticket, query, false), markdown: e.evidence(ticket, query, true) }));
+      return { raw: this.#call(engine, (e) => e.results(ticket)), corrections, correctedQuery, facets, evidence };
     } finally {
       if (engine === this.#engine) engine.release(ticket);
     }
@@ -449,6 +455,24 @@ export class AidocsIndex {
   }
 
   /**
+   * The evidence an assistant should read for `query` within a token budget, with citations (issue
+   * 22): the top pages' best sections, adjacent ones merged, copies dropped, at most half the budget
+   * from one page. `opts`: `tokens` (64–64000, default 2000: the most the Markdown may take, as
+   * cl100k counts at most), `pages` (the top pages drawn from, 1–50, default 10), and the filters,
+   * `mode`, `language`, `version`, `typos` and `encoder` of `search`. Resolves to
+   * `{query, budget, tokens, mode, corrected, excerpts_only, pieces: [{n, page_id, title, section,
+   * heading_path, url, breadcrumb, kind, api?, score, tokens, truncated, text}]}` with a `markdown`
+   * property: the pieces under numbered citation headers, what the budget bounds. The section text
+   * is fetched only here, one file per top page (one more round after the results' metadata).
+   * `searchRawDetailed` with `tokens` gives the same as text (`evidence: {json, markdown}`). Needs
+   * the full module (`openIndex`'s `evidence` option; the lean one fails with `no_evidence`).
+   */
+  async context(query, opts = {}) {
+    const { json, markdown } = (await this.#searchDetailed(query, { ...opts, tokens: opts.tokens ?? 2000 })).evidence;
+    return Object.defineProperty(JSON.parse(json), 'markdown', { value: markdown });
+  }
+
+  /**
    * Warms the shards a query being typed will need (its complete words and the last word's prefix).
    * `options.language`: the reader's, as in `search` (it picks how a multilingual index reads words).
    * Resolves to the number of files fetched; failures here never affect later searches.
@@ -484,7 +508,8 @@ export class AidocsIndex {
  * source, see loadWasm), `fetch` (for URL sources), `inflate` ('auto' | 'wasm'), `language` (the
  * reader's: on a site built as one index per language it picks the index opened, that language's
  * or else the default one; one that needs a Snowball stemmer, such as 'fr', loads the full module), `stemmers` (true:
- * load the full module whatever the language, for a server answering every language), `onReload(buildId)`,
+ * load the full module whatever the language, for a server answering every language), `evidence` (true:
+ * load the full module, which `context` needs), `onReload(buildId)`,
  * `encoder` (a full encoder for vector and hybrid searches, see aidocs-search/full-encoder).
  */
 export async function openIndex(source, options = {}) {
@@ -506,7 +531,7 @@ export async function openIndex(source, options = {}) {
   // never an unhandled rejection meanwhile.
   const rootFetch = fetchFile(MANIFEST_FILE, false);
   rootFetch.catch(() => {});
-  await loadWasm(options.wasm, { inflate: options.inflate, language: options.language, stemmers: options.stemmers });
+  await loadWasm(options.wasm, { inflate: options.inflate, language: options.language, stemmers: options.stemmers, evidence: options.evidence });
   const { name, file, raw } = await fetchManifest(fetchFile, options.language, options.inflate, false, rootFetch);
   let engine;
   try {

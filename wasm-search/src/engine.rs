@@ -16,8 +16,12 @@ use std::rc::Rc;
 
 use aidocs_core::envelope::{self, ShardKind};
 use aidocs_core::partitions::{root_kind, PartitionTable};
+#[cfg(feature = "evidence")]
+use aidocs_core::search::{EVIDENCE_TOKENS, MAX_EVIDENCE_PAGES};
 use aidocs_core::typos::TypoDirectory;
 use aidocs_core::vectors::VectorDir;
+#[cfg(feature = "evidence")]
+use aidocs_core::EvidenceOptions;
 use aidocs_core::{
     FileRef, Kind, Manifest, Mode, QueryOutcome, QuerySession, QueryVector, SearchError,
     SearchOptions, Searcher, Shard, ShardError, MANIFEST_FILE,
@@ -58,6 +62,7 @@ impl EngineError {
             | EngineError::Search(SearchError::MissingMetaShard(_)) => "missing_shard",
             EngineError::Search(SearchError::MetaMismatch(_)) => "meta_mismatch",
             EngineError::Search(SearchError::MissingStemmer { .. }) => "missing_stemmer",
+            EngineError::Search(SearchError::NoEvidence) => "no_evidence",
             EngineError::Search(SearchError::PositionsMismatch(_)) => "positions_mismatch",
             EngineError::Search(SearchError::Shard { source, .. }) => source.code(),
             EngineError::Search(SearchError::BadQueryVector(_)) => "bad_option",
@@ -136,6 +141,10 @@ pub struct QueryOptions {
     pub facets: bool,
     /// The docs version (`SearchOptions::version`).
     pub version: Option<String>,
+    /// Also select evidence of this many tokens (`SearchOptions::evidence`; see
+    /// [`Engine::evidence_json`]), from the top `evidence_pages` pages (default 10).
+    pub evidence_tokens: Option<u32>,
+    pub evidence_pages: Option<u32>,
 }
 
 /// The mode named by a `mode` option.
@@ -173,6 +182,33 @@ impl QueryOptions {
         if !self.min_score.is_finite() {
             return Err(EngineError::BadOption("min_score must be a number".into()));
         }
+        #[cfg(not(feature = "evidence"))]
+        let evidence = match self.evidence_tokens {
+            None => None,
+            Some(_) => return Err(EngineError::Search(SearchError::NoEvidence)),
+        };
+        #[cfg(feature = "evidence")]
+        let evidence = match self.evidence_tokens {
+            None => None,
+            Some(tokens) => {
+                let mut e = EvidenceOptions::new(tokens).ok_or_else(|| {
+                    EngineError::BadOption(format!(
+                        "tokens must be between {} and {}, got {tokens}",
+                        EVIDENCE_TOKENS.start(),
+                        EVIDENCE_TOKENS.end()
+                    ))
+                })?;
+                if let Some(p) = self.evidence_pages {
+                    if p == 0 || p as usize > MAX_EVIDENCE_PAGES {
+                        return Err(EngineError::BadOption(format!(
+                            "pages must be between 1 and {MAX_EVIDENCE_PAGES}, got {p}"
+                        )));
+                    }
+                    e.pages = p as usize;
+                }
+                Some(e)
+            }
+        };
         Ok(SearchOptions {
             k: self.k as usize,
             kinds,
@@ -191,6 +227,7 @@ impl QueryOptions {
             tags_any: self.tags_any.clone(),
             tags_none: self.tags_none.clone(),
             facets: self.facets,
+            evidence,
             ..Default::default()
         })
     }
@@ -362,9 +399,14 @@ impl Engine {
             // A name the index lists twice (a tampered manifest or directory) would never reach
             // this search: `add` resolves a name to the first file that has it.
             let name = session.file_name(searcher, f);
-            let resolves = name
-                .as_deref()
-                .and_then(|n| searcher.file_ref(n, vector_dir.as_deref(), typo_dir.as_deref()));
+            let resolves = match f {
+                // Named by the metadata the session holds; pages of identical text share a name
+                // (`add` hands the file to each).
+                FileRef::Text(_) => name.as_ref().map(|_| f),
+                _ => name
+                    .as_deref()
+                    .and_then(|n| searcher.file_ref(n, vector_dir.as_deref(), typo_dir.as_deref())),
+            };
             match name {
                 Some(name) if resolves == Some(f) => names.push(name),
                 name => {
@@ -391,10 +433,19 @@ impl Engine {
             .collect()
     }
 
-    /// What index file `name` is.
+    /// What index file `name` is (a text file: to the first search that asked for it).
     fn file(&self, name: &str) -> Result<FileRef, EngineError> {
-        self.searcher
+        let searcher = &self.searcher;
+        searcher
             .file_ref(name, self.vector_dir.as_deref(), self.typo_dir.as_deref())
+            .or_else(|| {
+                // Text files (evidence only) are named by the metadata a search holds.
+                #[cfg(feature = "evidence")]
+                return (self.tickets.iter().filter_map(|t| t.session.as_ref()))
+                    .find_map(|s| s.awaited_texts(searcher, name).first().copied());
+                #[cfg(not(feature = "evidence"))]
+                None
+            })
             .ok_or_else(|| EngineError::UnknownFile(name.to_owned()))
     }
 
@@ -411,6 +462,8 @@ impl Engine {
         raw: Option<Vec<u8>>,
     ) -> Result<(), EngineError> {
         let f = self.file(name)?;
+        #[cfg(feature = "evidence")]
+        let raw_copy = matches!(f, FileRef::Text(_)).then(|| raw.clone()).flatten();
         let shard = match self.cache.get(f) {
             // Names are content hashes: a file fetched twice (two searches at once) is decoded once.
             Some(s) => s,
@@ -426,8 +479,17 @@ impl Engine {
             }
         };
         for t in &mut self.tickets {
-            if let Some(s) = t.session.as_mut().filter(|s| s.awaits(f)) {
+            let Some(s) = t.session.as_mut() else {
+                continue;
+            };
+            if s.awaits(f) {
                 s.provide(f, shard.clone());
+            }
+            // Another page of the same text: checked against that page before it is handed over.
+            #[cfg(feature = "evidence")]
+            for g in s.awaited_texts(&self.searcher, name) {
+                let (other, _) = self.searcher.open_file(g, name, file, raw_copy.clone())?;
+                s.provide(g, other);
             }
         }
         Ok(())
@@ -458,6 +520,29 @@ impl Engine {
     pub fn corrected_query(&self, id: u32, query: &str) -> Result<Option<String>, EngineError> {
         let c = &self.outcome(id)?.corrections;
         Ok((!c.is_empty()).then(|| aidocs_core::typos::corrected_query(query, c)))
+    }
+
+    /// The evidence of a search begun with `evidence_tokens`, as the JSON `aidocs-index context
+    /// --json` prints (`null` without).
+    pub fn evidence_json(&self, id: u32, query: &str) -> Result<String, EngineError> {
+        let outcome = self.outcome(id)?;
+        #[cfg(feature = "evidence")]
+        if let Some(e) = &outcome.evidence {
+            return Ok(aidocs_core::json::evidence_json(query, e));
+        }
+        let _ = (outcome, query);
+        Ok("null".to_owned())
+    }
+
+    /// The evidence of a search as the Markdown `aidocs-index context` prints (empty without).
+    pub fn evidence_markdown(&self, id: u32) -> Result<String, EngineError> {
+        let outcome = self.outcome(id)?;
+        #[cfg(feature = "evidence")]
+        if let Some(e) = &outcome.evidence {
+            return Ok(aidocs_core::search::evidence_markdown(e));
+        }
+        let _ = outcome;
+        Ok(String::new())
     }
 
     /// The results of a search as the JSON array the CLI prints; consumes the ticket.

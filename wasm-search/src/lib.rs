@@ -166,7 +166,9 @@ impl SearchEngine {
     /// `version`: the docs version (only its pages and pages in none); `vector`: the full model's
     /// embedding of the query (e.g. from `aidocs-wasm-encoder`, in the model's own space), which
     /// vector and hybrid modes then use instead of the static encoder (`bad_option` on an index
-    /// without vectors or a vector of the wrong width).
+    /// without vectors or a vector of the wrong width); `evidence_tokens`: also select evidence of
+    /// that many tokens from the top `evidence_pages` pages (see `evidence`; the search then reads
+    /// their section text in one more round).
     #[allow(clippy::too_many_arguments)] // flat arguments keep the JS glue small
     pub fn begin(
         &mut self,
@@ -187,6 +189,8 @@ impl SearchEngine {
         facets: Option<bool>,
         version: Option<String>,
         vector: Option<Vec<f32>>,
+        evidence_tokens: Option<u32>,
+        evidence_pages: Option<u32>,
     ) -> Result<u32, JsValue> {
         let split = |t: Option<String>| -> Vec<String> {
             t.unwrap_or_default()
@@ -211,6 +215,8 @@ impl SearchEngine {
             tags_none: split(tags_none),
             facets: facets.unwrap_or(false),
             version: version.filter(|v| !v.is_empty()),
+            evidence_tokens,
+            evidence_pages,
         };
         self.inner.begin(query, &opts, vector).map_err(js_err)
     }
@@ -239,6 +245,17 @@ impl SearchEngine {
     #[wasm_bindgen(js_name = correctedQuery)]
     pub fn corrected_query(&self, ticket: u32, query: &str) -> Result<Option<String>, JsValue> {
         self.inner.corrected_query(ticket, query).map_err(js_err)
+    }
+
+    /// The evidence of a search begun with `evidence_tokens` (call before `results`): as JSON (what
+    /// `aidocs-index context --json` prints; `null` without), or with `markdown` as the Markdown with
+    /// numbered citations `aidocs-index context` prints (empty without).
+    pub fn evidence(&self, ticket: u32, query: &str, markdown: bool) -> Result<String, JsValue> {
+        if markdown {
+            self.inner.evidence_markdown(ticket).map_err(js_err)
+        } else {
+            self.inner.evidence_json(ticket, query).map_err(js_err)
+        }
     }
 
     /// The results JSON of a search (consumes the ticket).

@@ -249,6 +249,7 @@ impl Searcher {
                 check(p.out_dims == dims)?;
                 Shard::Projection(Rc::new(p))
             }
+            #[cfg(feature = "evidence")]
             FileRef::Text(page) => {
                 // The text of another page (or build) would cite the wrong words: its sections must
                 // be the page's chunks.
@@ -257,6 +258,9 @@ impl Searcher {
                 check(text.sections.len() == entry.chunk_count as usize)?;
                 Shard::Text(Rc::new(text))
             }
+            // Read for evidence only, which a reader without the feature never asks for.
+            #[cfg(not(feature = "evidence"))]
+            FileRef::Text(_) => return Err(SearchError::NoEvidence),
             FileRef::Meta(i) => {
                 let entry = m.meta_shards.get(i as usize).ok_or_else(mismatch)?;
                 // v9 names each page's text file: the header says which layout.

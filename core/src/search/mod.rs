@@ -43,10 +43,9 @@ mod test_index;
 pub use aggregate::{ChunkHit, PageHit};
 pub use assemble::{SearchResult, SectionResult};
 pub use bm25::bm25f_term;
-pub use evidence::{
-    evidence_markdown, Evidence, EvidenceOptions, EvidencePiece, EVIDENCE_TOKENS,
-    MAX_EVIDENCE_PAGES,
-};
+#[cfg(feature = "evidence")]
+pub use evidence::evidence_markdown;
+pub use evidence::{Evidence, EvidenceOptions, EvidencePiece, EVIDENCE_TOKENS, MAX_EVIDENCE_PAGES};
 pub use explain::{Explanation, TermExplanation};
 pub use facets::Facets;
 pub use files::{FileRef, Shard};
@@ -98,6 +97,9 @@ pub enum SearchError {
     /// A query vector that cannot be used (empty, not finite, the wrong width).
     #[error("{0}")]
     BadQueryVector(String),
+    /// Evidence asked of a reader built without the `evidence` feature (the lean wasm module).
+    #[error("evidence needs aidocs_search_full_bg.wasm (openIndex's `evidence` option)")]
+    NoEvidence,
     /// [`QuerySession::finish`] before the session had everything it needs.
     #[error("the query still needs files: advance the session until nothing is missing")]
     NotReady,

@@ -132,6 +132,9 @@ impl QuerySession {
             }
         }
         let mut opts = opts;
+        if opts.evidence.is_some() && !cfg!(feature = "evidence") {
+            return Err(SearchError::NoEvidence);
+        }
         if let Some(e) = opts.evidence {
             // Evidence reads the top pages and more of their sections than a result list shows.
             opts.k = opts.k.max(e.pages);
@@ -198,7 +201,8 @@ impl QuerySession {
     /// session holds).
     pub fn file_name(&self, searcher: &Searcher, file: FileRef) -> Option<String> {
         match file {
-            FileRef::Text(page) => {
+            // (Compiled out of readers without evidence, such as the lean wasm module.)
+            FileRef::Text(page) if cfg!(feature = "evidence") => {
                 let i = searcher.manifest.meta_shard_for(page)?;
                 match find(&self.shards, FileRef::Meta(i as u32))? {
                     Shard::Meta(m) => searcher.text_file_name(page, m),
@@ -209,11 +213,23 @@ impl QuerySession {
         }
     }
 
+    /// The text files this query waits for that are called `name`: pages of identical text share
+    /// one file, so one fetched file may answer several of them.
+    pub fn awaited_texts(&self, searcher: &Searcher, name: &str) -> Vec<FileRef> {
+        (self.pending.iter().copied())
+            .filter(|f| matches!(f, FileRef::Text(_)))
+            .filter(|&f| self.file_name(searcher, f).as_deref() == Some(name))
+            .collect()
+    }
+
     /// What the file called `name` is to this query ([`Searcher::file_ref`], and the text files
     /// its metadata names): the inverse of [`Self::file_name`].
     pub fn file_ref(&self, searcher: &Searcher, name: &str) -> Option<FileRef> {
         if let Some(f) = searcher.file_ref(name, self.vector_dir(), self.typo_dir()) {
             return Some(f);
+        }
+        if !cfg!(feature = "evidence") {
+            return None;
         }
         match &self.stage {
             Stage::Meta {
@@ -231,7 +247,7 @@ impl QuerySession {
         match &self.stage {
             Stage::Meta { metas, texts, .. } => {
                 self.missing_meta(metas).is_empty()
-                    && (self.opts.evidence.is_none()
+                    && (self.evidence().is_none()
                         || texts
                             .as_ref()
                             .is_some_and(|t| self.missing(t.clone()).is_empty()))
@@ -253,6 +269,9 @@ impl QuerySession {
             Some(Shard::Meta(m)) => Some(m.as_ref()),
             _ => None,
         };
+        #[cfg(not(feature = "evidence"))]
+        let evidence = None;
+        #[cfg(feature = "evidence")]
         let evidence = match &self.opts.evidence {
             Some(e) => Some(searcher.evidence(
                 &hits,
@@ -277,6 +296,16 @@ impl QuerySession {
             vector: self.stored.flatten(),
             evidence,
         })
+    }
+
+    /// The evidence asked for; `None` in a reader built without the feature, whose text-round code
+    /// then compiles away (`new` refuses such a query).
+    fn evidence(&self) -> Option<super::EvidenceOptions> {
+        if cfg!(feature = "evidence") {
+            self.opts.evidence
+        } else {
+            None
+        }
     }
 
     fn has(&self, file: FileRef) -> bool {
@@ -340,7 +369,7 @@ impl QuerySession {
                     metas, texts, hits, ..
                 } => {
                     let missing = self.missing_meta(metas);
-                    let Some(e) = self.opts.evidence else {
+                    let Some(e) = self.evidence() else {
                         return Ok(missing);
                     };
                     if !missing.is_empty() {

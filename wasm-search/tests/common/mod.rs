@@ -65,6 +65,8 @@ fn begin_with(
         Some(facets),
         None,
         None,
+        None,
+        None,
     )
 }
 

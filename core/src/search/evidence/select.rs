@@ -1,0 +1,449 @@
+//! The selection itself (the `evidence` feature; see the parent module's docs).
+
+use crate::format::{ApiMeta, MetaShard, PageMeta, PageText};
+use crate::tokens::estimate;
+
+use super::super::{Mode, PageHit, SearchError, Searcher};
+use super::{Evidence, EvidenceOptions, EvidencePiece};
+
+/// A piece smaller than this is not worth its citation.
+pub const MIN_PIECE_TOKENS: u32 = 48;
+/// Shingle overlap above which a section repeats one already taken (a page copied into another).
+const DUPLICATE_OVERLAP: f32 = 0.8;
+
+impl EvidenceOptions {
+    fn page_cap(&self) -> u32 {
+        self.page_tokens
+            .unwrap_or(self.tokens / 2)
+            .max(MIN_PIECE_TOKENS)
+            .min(self.tokens)
+    }
+}
+
+struct Chosen {
+    page_rank: u32,
+    page: u32,
+    chunk: u32,
+    score: f32,
+    text: String,
+    truncated: bool,
+}
+
+impl Searcher {
+    /// Selects the evidence of ranked `hits` (see the module docs). `meta(i)`: metadata shard `i`;
+    /// `text(page)`: the page's section text, `None` where it has none.
+    pub fn evidence<'s>(
+        &self,
+        hits: &[PageHit],
+        meta: impl Fn(usize) -> Option<&'s MetaShard>,
+        text: impl Fn(u32) -> Option<&'s PageText>,
+        opts: &EvidenceOptions,
+        mode: Mode,
+        corrected: bool,
+    ) -> Result<Evidence, SearchError> {
+        let mut candidates: Vec<(u32, u32, f32)> = Vec::new();
+        for (rank, hit) in hits.iter().take(opts.pages).enumerate() {
+            for s in &hit.sections {
+                candidates.push((rank as u32, s.chunk, s.score));
+            }
+        }
+        insertion_sort(&mut candidates, |a, b| {
+            (b.2, a.0, a.1).partial_cmp(&(a.2, b.0, b.1)) == Some(core::cmp::Ordering::Less)
+        });
+
+        let page_cap = opts.page_cap();
+        let mut used_by_page: Vec<(u32, u32)> = Vec::new();
+        let mut used: u32 = 0;
+        let mut chosen: Vec<Chosen> = Vec::new();
+        let mut shingles: Vec<Signature> = Vec::new();
+        let mut excerpts_only = false;
+        for (rank, chunk, score) in candidates {
+            let hit = &hits[rank as usize];
+            let page_meta = self.page_meta(hit.page, &meta)?;
+            let first = self.page_first_chunk[hit.page as usize];
+            let local = (chunk - first) as usize;
+            let Some(cm) = page_meta.chunks.get(local) else {
+                continue;
+            };
+            let body = match text(hit.page).and_then(|t| t.sections.get(local)) {
+                Some(t) => t.as_str(),
+                None => {
+                    excerpts_only = true;
+                    cm.excerpt.as_str()
+                }
+            };
+            let body = body.trim();
+            if body.is_empty() {
+                continue;
+            }
+            let marks = Signature::of(body);
+            if shingles
+                .iter()
+                .any(|s| s.overlap(&marks) >= DUPLICATE_OVERLAP)
+            {
+                continue;
+            }
+            let page_used = used_by_page
+                .iter()
+                .find(|(p, _)| *p == hit.page)
+                .map_or(0, |(_, u)| *u);
+            // A piece of its own costs its header; a section right after a chosen one of the page
+            // joins that piece under a sub-heading. (One right before a chosen section is charged
+            // a header of its own: it will head the merged piece, and the section after it then
+            // needs only the sub-heading, shorter than the header charged for it.)
+            let joins = chosen
+                .iter()
+                .any(|c| c.page == hit.page && c.chunk + 1 == chunk);
+            let header = if joins {
+                estimate(&sub_heading(&cm.title)) + 1
+            } else {
+                estimate(&piece_header(page_meta, cm)) + 1
+            };
+            let avail = (opts.tokens - used)
+                .min(page_cap.saturating_sub(page_used))
+                .saturating_sub(header);
+            let (body, truncated) = if estimate(body) + 1 <= avail {
+                (body.to_owned(), false)
+            } else if avail >= MIN_PIECE_TOKENS {
+                (cut_to(body, avail - 1), true)
+            } else {
+                continue;
+            };
+            if body.is_empty() {
+                continue;
+            }
+            let cost = header + estimate(&body) + 1;
+            used += cost;
+            match used_by_page.iter_mut().find(|(p, _)| *p == hit.page) {
+                Some((_, u)) => *u += cost,
+                None => used_by_page.push((hit.page, cost)),
+            }
+            shingles.push(marks);
+            chosen.push(Chosen {
+                page_rank: rank,
+                page: hit.page,
+                chunk,
+                score,
+                text: body,
+                truncated,
+            });
+            if opts.tokens - used < MIN_PIECE_TOKENS {
+                break;
+            }
+        }
+
+        // Adjacent sections of a page become one piece, in reading order.
+        insertion_sort(&mut chosen, |a, b| (a.page, a.chunk) < (b.page, b.chunk));
+        let mut pieces: Vec<EvidencePiece> = Vec::new();
+        for c in chosen {
+            let page_meta = self.page_meta(c.page, &meta)?;
+            let first = self.page_first_chunk[c.page as usize];
+            let cm = &page_meta.chunks[(c.chunk - first) as usize];
+            match pieces.last_mut() {
+                Some(p) if p.page == c.page && p.chunks.last() == Some(&(c.chunk - 1)) => {
+                    let prev = &page_meta.chunks[(c.chunk - 1 - first) as usize];
+                    if cm.title != prev.title || cm.anchor != prev.anchor {
+                        p.text.push_str("\n\n");
+                        p.text.push_str(&sub_heading(&cm.title));
+                    }
+                    p.text.push_str("\n\n");
+                    p.text.push_str(&c.text);
+                    p.chunks.push(c.chunk);
+                    p.score = p.score.max(c.score);
+                    p.truncated |= c.truncated;
+                }
+                _ => pieces.push(EvidencePiece {
+                    page: c.page,
+                    page_rank: c.page_rank,
+                    page_id: page_meta.id.clone(),
+                    page_title: page_meta.title.clone(),
+                    section: if cm.anchor.is_empty() {
+                        String::new()
+                    } else {
+                        cm.title.clone()
+                    },
+                    heading_path: cm.heading_path.clone(),
+                    url: section_url(page_meta, cm),
+                    breadcrumb: page_meta.breadcrumb.clone(),
+                    kind: self.manifest.pages[c.page as usize].kind,
+                    api: page_meta.api.clone(),
+                    chunks: vec![c.chunk],
+                    score: c.score,
+                    text: c.text,
+                    truncated: c.truncated,
+                    tokens: 0,
+                }),
+            }
+        }
+        insertion_sort(&mut pieces, |a, b| {
+            (b.score, a.page_rank, a.chunks[0]).partial_cmp(&(a.score, b.page_rank, b.chunks[0]))
+                == Some(core::cmp::Ordering::Less)
+        });
+        for (n, p) in pieces.iter_mut().enumerate() {
+            p.tokens = estimate(&piece_markdown(n + 1, p));
+        }
+        // What was charged bounds what the pieces cost (estimates of parts add up to at least the
+        // estimate of the whole); should that ever fail, the budget still holds.
+        while pieces.iter().map(|p| p.tokens).sum::<u32>() > opts.tokens {
+            pieces.pop();
+        }
+        let tokens = pieces.iter().map(|p| p.tokens).sum();
+        Ok(Evidence {
+            pieces,
+            tokens,
+            budget: opts.tokens,
+            mode,
+            corrected,
+            excerpts_only,
+        })
+    }
+
+    fn page_meta<'s>(
+        &self,
+        page: u32,
+        meta: &impl Fn(usize) -> Option<&'s MetaShard>,
+    ) -> Result<&'s PageMeta, SearchError> {
+        let mi = self
+            .manifest
+            .meta_shard_for(page)
+            .ok_or_else(|| SearchError::MetaMismatch(String::from("a page without metadata")))?;
+        let file = &self.manifest.meta_shards[mi].file;
+        let shard = meta(mi).ok_or_else(|| SearchError::MissingMetaShard(file.clone()))?;
+        page.checked_sub(shard.first_page)
+            .and_then(|i| shard.pages.get(i as usize))
+            .filter(|p| p.chunks.len() == self.manifest.pages[page as usize].chunk_count as usize)
+            .ok_or_else(|| SearchError::MetaMismatch(file.clone()))
+    }
+}
+
+/// The Markdown an assistant reads: each piece under a numbered citation header.
+pub fn evidence_markdown(e: &Evidence) -> String {
+    let mut out = String::new();
+    for (n, p) in e.pieces.iter().enumerate() {
+        out.push_str(&piece_markdown(n + 1, p));
+    }
+    out
+}
+
+/// One piece: `### [n] Page › Section`, its URL, the API operation when there is one, the text.
+fn piece_markdown(n: usize, p: &EvidencePiece) -> String {
+    let mut out = header_of(n, &p.page_title, &p.section, &p.url, p.api.as_ref());
+    out.push_str(&p.text);
+    out.push_str("\n\n");
+    out
+}
+
+/// The header a chunk would head its piece with, numbered as the widest number a budget of up to
+/// 48 million tokens can reach (pieces are numbered only once chosen).
+fn piece_header(page: &PageMeta, c: &crate::format::ChunkMeta) -> String {
+    let section = if c.anchor.is_empty() { "" } else { &c.title };
+    let url = section_url(page, c);
+    header_of(999_999, &page.title, section, &url, page.api.as_ref())
+}
+
+fn header_of(n: usize, title: &str, section: &str, url: &str, api: Option<&ApiMeta>) -> String {
+    let mut out = String::from("### [");
+    crate::json::push_uint(&mut out, n as u64);
+    out.push_str("] ");
+    out.push_str(&one_line(title));
+    if !section.is_empty() && section != title {
+        out.push_str(" › ");
+        out.push_str(&one_line(section));
+    }
+    out.push('\n');
+    out.push_str(url);
+    out.push('\n');
+    if let Some(a) = api {
+        out.push_str(&a.method);
+        out.push(' ');
+        out.push_str(&a.path);
+        if !a.operation_id.is_empty() {
+            out.push_str(" (");
+            out.push_str(&a.operation_id);
+            out.push(')');
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+    out
+}
+
+fn sub_heading(title: &str) -> String {
+    let mut out = String::from("#### ");
+    out.push_str(&one_line(title));
+    out
+}
+
+/// `s` with every run of whitespace one space, trimmed: a header stays one line.
+fn one_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// The page URL with the section's anchor (the page's own for its summary).
+fn section_url(page: &PageMeta, c: &crate::format::ChunkMeta) -> String {
+    let mut url = page.url.clone();
+    if !c.anchor.is_empty() {
+        url.push('#');
+        url.push_str(&c.anchor);
+    }
+    url
+}
+
+/// Sorts by `less`, stable: evidence sorts at most a few hundred items, and one small loop per
+/// type costs the wasm module far less than the standard library's sorts would.
+fn insertion_sort<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && less(&v[j], &v[j - 1]) {
+            v.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+}
+
+/// The longest prefix of `text` whose estimate stays within `tokens`, ending at a line break when
+/// one fits, else at a space; "…" marks the cut. Line estimates add up to at least the estimate of
+/// their concatenation, so the sum bounds the result.
+fn cut_to(text: &str, tokens: u32) -> String {
+    let budget = tokens.saturating_sub(estimate(ELLIPSIS));
+    let mut out = String::new();
+    let mut used = 0;
+    for line in text.split_inclusive('\n') {
+        let cost = estimate(line);
+        if used + cost <= budget {
+            out.push_str(line);
+            used += cost;
+            continue;
+        }
+        for word in line.split_inclusive(' ') {
+            let cost = estimate(word);
+            if used + cost > budget {
+                break;
+            }
+            out.push_str(word);
+            used += cost;
+        }
+        break;
+    }
+    let mut out = out.trim_end().to_owned();
+    if out.len() < text.trim_end().len() && !out.is_empty() {
+        out.push_str(ELLIPSIS);
+    }
+    out
+}
+
+const ELLIPSIS: &str = "…";
+
+/// The word trigrams of a text's first [`SIGNATURE_WORDS`] words, as bits of a 4,096-bit set: a
+/// copied page shares its start, and a fixed-size set needs no sort (whose code every reader would
+/// download).
+struct Signature {
+    bits: [u64; 64],
+    count: u32,
+}
+
+const SIGNATURE_WORDS: usize = 256;
+
+impl Signature {
+    fn of(text: &str) -> Signature {
+        let mut sig = Signature {
+            bits: [0; 64],
+            count: 0,
+        };
+        let mut window = [0u64; 3];
+        let mut n = 0;
+        let words = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .take(SIGNATURE_WORDS);
+        for word in words {
+            // FNV-1a of the word, ASCII folded.
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            for b in word.bytes() {
+                h = (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x100_0000_01b3);
+            }
+            window = [window[1], window[2], h];
+            n += 1;
+            if n >= 3 {
+                sig.set(&window);
+            }
+        }
+        // A text of one or two words is its one "trigram".
+        if (1..3).contains(&n) {
+            sig.set(&window);
+        }
+        sig
+    }
+
+    fn set(&mut self, window: &[u64; 3]) {
+        let t = (window[0].wrapping_mul(31).wrapping_add(window[1]))
+            .wrapping_mul(31)
+            .wrapping_add(window[2]);
+        let bit = (t ^ (t >> 29)) % 4096;
+        let (word, mask) = ((bit / 64) as usize, 1u64 << (bit % 64));
+        if self.bits[word] & mask == 0 {
+            self.bits[word] |= mask;
+            self.count += 1;
+        }
+    }
+
+    /// The share of the smaller set's bits the other one has.
+    fn overlap(&self, other: &Signature) -> f32 {
+        let small = self.count.min(other.count);
+        if small == 0 {
+            return 0.0;
+        }
+        let common: u32 = (self.bits.iter().zip(&other.bits))
+            .map(|(a, b)| (a & b).count_ones())
+            .sum();
+        common as f32 / small as f32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issue_22_cut_stays_within_its_tokens() {
+        let text = "First line of words.\nSecond line is here with more words.\nThird.";
+        for t in 1..40 {
+            let cut = cut_to(text, t);
+            assert!(estimate(&cut) <= t, "{t}: {cut:?}");
+        }
+        assert_eq!(cut_to(text, 200), text);
+        assert_eq!(cut_to(text, 12), "First line of words.…");
+        assert!(cut_to(&"x".repeat(100_000), 10).is_empty());
+    }
+
+    #[test]
+    fn issue_22_overlap_finds_copies_not_neighbours() {
+        let a = Signature::of("Set the API key in the dashboard before the first request.");
+        let b = Signature::of("set the api key in the dashboard before the first request");
+        let c = Signature::of("Rotate keys every ninety days from the settings page.");
+        assert!(a.overlap(&b) > 0.99);
+        assert!(a.overlap(&c) < 0.1);
+        assert_eq!(a.overlap(&Signature::of("")), 0.0);
+        assert!(Signature::of("Two words").overlap(&Signature::of("two words")) > 0.99);
+        // Two long sections that share only their vocabulary are not copies.
+        let long_a: String = (0..3000).map(|i| format!("alpha{} ", i % 97)).collect();
+        let long_b: String = (0..3000)
+            .map(|i| format!("alpha{} ", (i * 7) % 89))
+            .collect();
+        assert!(Signature::of(&long_a).overlap(&Signature::of(&long_b)) < 0.5);
+    }
+
+    #[test]
+    fn issue_22_insertion_sort_is_stable() {
+        let mut v = [(2, 'a'), (1, 'b'), (2, 'c'), (0, 'd'), (1, 'e')];
+        insertion_sort(&mut v, |x, y| x.0 < y.0);
+        assert_eq!(v, [(0, 'd'), (1, 'b'), (1, 'e'), (2, 'a'), (2, 'c')]);
+    }
+}
