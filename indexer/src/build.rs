@@ -43,6 +43,8 @@ pub struct BuildOptions {
     pub encoder: crate::static_fit::FitOptions,
     /// One index per language, or one for all (`--single-index`).
     pub languages: LanguageLayout,
+    /// Write `llms.txt` and `llms-full.txt` beside the index ([`crate::llms`]; `--no-llms-txt`).
+    pub llms_txt: bool,
 }
 
 /// Whether a build embeds its chunks.
@@ -76,6 +78,7 @@ impl BuildOptions {
             model_dir: None,
             encoder: Default::default(),
             languages: LanguageLayout::default(),
+            llms_txt: true,
         }
     }
 }
@@ -508,6 +511,9 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         .collect::<HashSet<_>>()
         .len();
     let chunks = contents.chunks.len();
+    let llms = opts
+        .llms_txt
+        .then(|| crate::llms::for_build(&contents.chunks, &ingested));
     let exported = export_site(
         contents,
         audience,
@@ -539,10 +545,12 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
             },
         });
     }
-    let stats = write(&exported, &opts.out, keep_old).map_err(|source| BuildError::Write {
-        path: opts.out.clone(),
-        source,
-    })?;
+    let stats = write(&exported, &opts.out, keep_old)
+        .and_then(|stats| crate::llms::write(&opts.out, llms.as_ref()).map(|()| stats))
+        .map_err(|source| BuildError::Write {
+            path: opts.out.clone(),
+            source,
+        })?;
     let manifest_bytes = exported.files.last().map_or(0, |(_, b)| b.len());
     Ok(BuildSummary {
         pages,

@@ -202,6 +202,7 @@ fn brand(site_dir: &Path, site: Option<&Site>) -> Brand {
         name,
         logo,
         primary,
+        ..
     } = branding;
     let name = name.unwrap_or_else(|| {
         site_dir

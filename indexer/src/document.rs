@@ -33,6 +33,9 @@ pub struct Page {
     pub id: String,
     pub url: String,
     pub title: String,
+    /// The frontmatter's `description` (empty when it has none): the page's line in `llms.txt`.
+    #[serde(default)]
+    pub description: String,
     #[serde(with = "kind_serde")]
     pub kind: Kind,
     pub breadcrumb: Vec<String>,

@@ -970,6 +970,7 @@ pub fn parse_with_markdown(
                 id: p.id.clone(),
                 url: page_url(&p.id),
                 title,
+                description: fm.description.clone().unwrap_or_default(),
                 kind: if operation.is_some() {
                     Kind::Api
                 } else {
@@ -1010,6 +1011,7 @@ pub fn parse_with_markdown(
                 id: p.id.clone(),
                 url: url.clone(),
                 title,
+                description: String::new(),
                 kind: Kind::Api,
                 breadcrumb,
                 group,
@@ -1049,6 +1051,7 @@ pub fn parse_with_markdown(
                 id: p.id.clone(),
                 url: record.url.clone().unwrap_or_else(|| format!("#{}", p.id)),
                 title: title.clone(),
+                description: String::new(),
                 kind: record
                     .kind
                     .as_deref()

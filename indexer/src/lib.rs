@@ -16,6 +16,7 @@ pub mod embed;
 pub mod export;
 pub mod ingest;
 pub mod json;
+pub mod llms;
 mod lock_wait;
 pub mod mdx;
 pub mod openapi;

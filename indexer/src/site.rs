@@ -37,6 +37,8 @@ pub struct Branding {
     pub logo: Option<String>,
     /// `#rrggbb` or `#rgb`.
     pub primary: Option<String>,
+    /// `description`, whitespace collapsed: the summary under the title of `llms.txt`.
+    pub description: Option<String>,
 }
 
 impl Branding {
@@ -64,10 +66,16 @@ impl Branding {
                 matches!(hex.len(), 3 | 6) && hex.bytes().all(|b| b.is_ascii_hexdigit())
             })
             .map(str::to_owned);
+        let description = value
+            .get("description")
+            .and_then(Value::as_str)
+            .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|s| !s.is_empty());
         Branding {
             name,
             logo,
             primary,
+            description,
         }
     }
 }

@@ -127,6 +127,9 @@ pub struct StoredPage {
     pub api: Option<ApiMeta>,
     pub language: Option<String>,
     pub version: Option<String>,
+    /// [`Page::description`] (`llms.txt`).
+    #[serde(default)]
+    pub description: String,
 }
 
 /// The stored blob of one chunk.
@@ -153,6 +156,12 @@ pub struct StoredChunk {
     /// the vocabulary typo tolerance corrects to ([`aidocs_core::typos`]).
     #[serde(default)]
     pub words: Vec<(String, u32)>,
+    /// The chunk's body and code as parsed ([`crate::document::Chunk`]): the text of
+    /// `llms-full.txt`, complete on a warm build, where unchanged pages are not parsed again.
+    #[serde(default)]
+    pub body: String,
+    #[serde(default)]
+    pub code: String,
 }
 
 impl StoredChunk {
@@ -385,6 +394,7 @@ impl BuildIndex {
             api: page.api.clone(),
             language: page.language.clone(),
             version: page.version.clone(),
+            description: page.description.clone(),
         };
         let count = |t: &str| {
             let mut n = 0u64;
@@ -421,6 +431,8 @@ impl BuildIndex {
                 ],
                 text_hash: crate::embed::text_hash(&crate::embed::chunk_text(&page.title, c)),
                 words: typo_words(analyzer, &texts),
+                body: c.body.clone(),
+                code: c.code.clone(),
             };
             let mut doc = TantivyDocument::new();
             doc.add_text(self.fields.page_id, &page.id);

@@ -76,6 +76,7 @@ fn issue_2_every_compat_fixture_still_reads_and_ranks() {
         let mut opts = aidocs_index::BuildOptions::new(fixture("example-site"), &dir);
         opts.cache_dir = Some(tmp.path().join("cache"));
         opts.embeddings = aidocs_index::build::Embeddings::Require;
+        opts.llms_txt = false;
         aidocs_index::build(&opts).expect("blessing needs the embedding model (./dev.sh setup)");
         std::fs::write(dir.join("expected.tsv"), run_queries(&dir)).unwrap();
         // Since v8: a multilingual site, one index per language.
@@ -84,6 +85,7 @@ fn issue_2_every_compat_fixture_still_reads_and_ranks() {
         let mut opts = aidocs_index::BuildOptions::new(fixture("multilingual-site"), &dir);
         opts.cache_dir = Some(tmp.path().join("cache-languages"));
         opts.embeddings = aidocs_index::build::Embeddings::Require;
+        opts.llms_txt = false;
         aidocs_index::build(&opts).expect("blessing needs the embedding model (./dev.sh setup)");
         std::fs::write(dir.join("expected.tsv"), run_language_queries(&dir)).unwrap();
     }

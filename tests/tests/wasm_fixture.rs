@@ -39,6 +39,8 @@ fn generate() -> Vec<(String, Vec<u8>)> {
             o.audience = Visibility::Public;
             o.sizes.term_bytes = 512;
             o.sizes.meta_bytes = 512;
+            // The fixture is the index the wasm tests read; llms.txt is no part of it.
+            o.llms_txt = false;
         },
     );
     let index = LocalIndex::open(&index_dir).unwrap();

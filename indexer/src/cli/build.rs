@@ -116,6 +116,10 @@ pub struct BuildArgs {
     /// The URL path the output directory is served at, for the snippet (default `/<out dir name>/`).
     #[arg(long, requires = "search_box")]
     index_url: Option<String>,
+    /// Do not write `llms.txt` and `llms-full.txt` (the public pages for language models,
+    /// llmstxt.org) into the output directory; ones an earlier build wrote there are removed.
+    #[arg(long)]
+    no_llms_txt: bool,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -172,6 +176,7 @@ pub fn run_build(a: BuildArgs) -> ExitCode {
         Embeddings::Auto
     };
     opts.model_dir = a.model.clone();
+    opts.llms_txt = !a.no_llms_txt;
     opts.encoder = FitOptions {
         lambda: a.encoder_lambda,
         iterations: a.encoder_iterations,
@@ -228,6 +233,13 @@ pub fn run_build(a: BuildArgs) -> ExitCode {
                     "pages parsed {}, reused from cache {}, removed {}; withheld by visibility {}, noindex/hidden {}; {} warning(s); {:.2} s",
                     s.pages_parsed, s.pages_reused, s.pages_removed, s.withheld_by_visibility, s.skipped_noindex, s.warnings.len(), s.seconds
                 );
+                if opts.llms_txt {
+                    println!(
+                        "for language models: {} and {} (--no-llms-txt to leave them out)",
+                        aidocs_index::llms::INDEX_FILE,
+                        aidocs_index::llms::FULL_FILE
+                    );
+                }
                 if !s.partitions.is_empty() {
                     let parts: Vec<String> = s
                         .partitions

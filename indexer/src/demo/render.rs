@@ -313,6 +313,7 @@ pub(super) fn test_page(title: &str, url: &str, breadcrumb: &[&str]) -> Page {
         id: url.trim_start_matches('/').into(),
         url: url.into(),
         title: title.into(),
+        description: String::new(),
         kind: aidocs_core::Kind::Docs,
         breadcrumb: breadcrumb.iter().map(|s| s.to_string()).collect(),
         group: None,
