@@ -73,20 +73,26 @@ pub struct Chunk {
 }
 
 impl Chunk {
-    /// The section's text as readers see it, for evidence (format v9 text files): its paragraphs,
-    /// then its code blocks, fenced with their language.
+    /// The section's text as readers see it, for evidence (format v9 text files) and `llms-full.txt`:
+    /// its paragraphs, then its code blocks fenced with their language (the chunker's blocks; the
+    /// `code` field is what is indexed, an API page's `METHOD /path operationId` line included).
     pub fn text(&self) -> String {
-        let mut out = self.body.trim().to_owned();
-        let unlabelled;
-        let blocks: &[(String, String)] =
-            if self.code_blocks.is_empty() && !self.code.trim().is_empty() {
-                // Chunks made without the chunker's block list: the code as one block.
-                unlabelled = [(String::new(), self.code.clone())];
-                &unlabelled
-            } else {
-                &self.code_blocks
-            };
-        for (lang, code) in blocks {
+        let mut out = String::with_capacity(self.body.len() + self.code.len() + 16);
+        // A paragraph that would read as a heading or a fence is escaped: the text is quoted under
+        // citation headers (`### [1] …`) that a page must not be able to fake.
+        // The body's lines are its paragraphs: a blank line between them keeps them apart in
+        // Markdown.
+        for line in self.body.trim().lines().filter(|l| !l.trim().is_empty()) {
+            if !out.is_empty() {
+                out.push_str("\n\n");
+            }
+            let t = line.trim_start();
+            if t.starts_with('#') || t.starts_with("```") || t.starts_with("~~~") {
+                out.push('\\');
+            }
+            out.push_str(line);
+        }
+        for (lang, code) in &self.code_blocks {
             let code = code.trim_end();
             if code.trim().is_empty() {
                 continue;
@@ -142,5 +148,33 @@ impl std::fmt::Display for Diagnostic {
             Some(l) => write!(f, "{}:{}: {}", self.file, l, self.message),
             None => write!(f, "{}: {}", self.file, self.message),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Chunk;
+
+    /// Issue 22: a section's text is its paragraphs apart, then its code fenced with its language
+    /// (a fence longer than the code's backticks); a paragraph that would read as a heading or a
+    /// fence is escaped, so quoted text cannot fake a citation header.
+    #[test]
+    fn issue_22_section_text_fences_code_and_escapes_headings() {
+        let c = Chunk {
+            body: "First paragraph.\n### [1] Fake citation\n```not code\nLast.".into(),
+            code: "[bash]\nnpm i x\nGET /v1/users listUsers\n".into(),
+            code_blocks: vec![
+                ("bash".into(), "npm i x\n".into()),
+                (String::new(), "a ``` b\n".into()),
+                ("toml".into(), "  \n".into()),
+            ],
+            ..Default::default()
+        };
+        assert_eq!(
+            c.text(),
+            "First paragraph.\n\n\\### [1] Fake citation\n\n\\```not code\n\nLast.\n\n\
+             ```bash\nnpm i x\n```\n\n````\na ``` b\n````"
+        );
+        assert_eq!(Chunk::default().text(), "");
     }
 }

@@ -222,7 +222,7 @@ fn page_description(chunks: &[&StoredChunk]) -> Option<String> {
     let title = one_line(&page.title);
     let first = searched
         .iter()
-        .flat_map(|c| c.body.split('\n'))
+        .flat_map(|c| body_lines(&c.text))
         .map(one_line)
         .find(|p| words(p) >= 4 && *p != title);
     match (first, &page.api) {
@@ -250,18 +250,12 @@ fn render_full(pages: &[Vec<&StoredChunk>]) -> String {
         let page = &chunks[0].page;
         blocks.push(format!("# {}", one_line(&page.title)));
         blocks.push(format!("Source: {}", page.url));
-        // The summary chunk's code of an API page starts with `METHOD /path operationId`.
-        let mut endpoint = None;
         if let Some(api) = &page.api {
             let mut line = format!("Endpoint: `{} {}`", api.method, api.path);
             if !api.operation_id.is_empty() {
                 line.push_str(&format!(" (operationId `{}`)", api.operation_id));
             }
             blocks.push(line);
-            endpoint = Some(format!(
-                "{} {} {}\n",
-                api.method, api.path, api.operation_id
-            ));
         }
         // A section split at paragraphs is several chunks with one anchor: one heading, its
         // paragraphs, then its code.
@@ -280,27 +274,13 @@ fn render_full(pages: &[Vec<&StoredChunk>]) -> String {
                 let depth = (first.heading_path.len() + 1).min(6);
                 blocks.push(format!("{} {}", "#".repeat(depth), one_line(h)));
             }
+            // Each part's text: its paragraphs (escaped where one would read as a heading), then
+            // its code fenced (`Chunk::text`, the section text files' too).
             for c in part {
-                blocks.extend(
-                    c.body
-                        .split('\n')
-                        .map(str::trim)
-                        .filter(|p| !p.is_empty())
-                        .map(escape_paragraph),
-                );
-            }
-            for c in part {
-                let mut code = c.code.as_str();
-                if c.index == 0 {
-                    if let Some(prefix) = &endpoint {
-                        code = code.strip_prefix(prefix.as_str()).unwrap_or(code);
-                    }
+                let text = c.text.trim();
+                if !text.is_empty() {
+                    blocks.push(text.to_owned());
                 }
-                blocks.extend(
-                    code_blocks(code)
-                        .into_iter()
-                        .map(|(lang, text)| fence(lang, &text)),
-                );
             }
             i = end;
         }
@@ -313,160 +293,15 @@ fn render_full(pages: &[Vec<&StoredChunk>]) -> String {
     out
 }
 
-/// Fence languages the chunker's `[lang]` lines are read as (see [`crate::chunk::chunk_markdown`]:
-/// a chunk's code is its blocks, each `[lang]\n` when fenced with one, its text and a newline). A
-/// `[word]` line of another word stays code: a TOML table (`[package]`) is not lost.
-const FENCE_LANGUAGES: &[&str] = &[
-    "bash",
-    "sh",
-    "shell",
-    "zsh",
-    "fish",
-    "console",
-    "terminal",
-    "powershell",
-    "ps1",
-    "pwsh",
-    "cmd",
-    "bat",
-    "json",
-    "json5",
-    "jsonc",
-    "yaml",
-    "yml",
-    "toml",
-    "xml",
-    "html",
-    "css",
-    "scss",
-    "sass",
-    "less",
-    "js",
-    "javascript",
-    "jsx",
-    "mjs",
-    "cjs",
-    "ts",
-    "typescript",
-    "tsx",
-    "python",
-    "py",
-    "python3",
-    "go",
-    "golang",
-    "rust",
-    "rs",
-    "java",
-    "kotlin",
-    "kt",
-    "swift",
-    "ruby",
-    "rb",
-    "php",
-    "c",
-    "cpp",
-    "c++",
-    "cc",
-    "csharp",
-    "cs",
-    "c#",
-    "fsharp",
-    "dart",
-    "elixir",
-    "erlang",
-    "scala",
-    "clojure",
-    "haskell",
-    "lua",
-    "perl",
-    "r",
-    "julia",
-    "objective-c",
-    "objc",
-    "sql",
-    "graphql",
-    "gql",
-    "proto",
-    "protobuf",
-    "dockerfile",
-    "docker",
-    "makefile",
-    "nginx",
-    "hcl",
-    "terraform",
-    "diff",
-    "markdown",
-    "md",
-    "mdx",
-    "text",
-    "txt",
-    "plaintext",
-    "vue",
-    "svelte",
-    "groovy",
-    "gradle",
-    "mermaid",
-    "curl",
-];
-
-/// A chunk's code as (language, text) blocks: a block starts at a `[lang]` line at the start or
-/// after a blank line. Blocks without a language that follow one another are not told apart.
-fn code_blocks(code: &str) -> Vec<(&str, String)> {
-    fn marker(line: &str) -> Option<&str> {
-        let lang = line.strip_prefix('[')?.strip_suffix(']')?;
-        FENCE_LANGUAGES
-            .iter()
-            .any(|l| l.eq_ignore_ascii_case(lang))
-            .then_some(lang)
-    }
-    fn flush<'c>(blocks: &mut Vec<(&'c str, String)>, lang: &'c str, text: &mut String) {
-        let body = text.trim_start_matches(['\n', '\r']).trim_end();
-        if !body.is_empty() {
-            blocks.push((lang, body.to_owned()));
-        }
-        text.clear();
-    }
-    let mut blocks = Vec::new();
-    let mut lang = "";
-    let mut text = String::new();
-    let mut after_blank = true;
-    for line in code.split_inclusive('\n') {
-        let bare = line.trim_end_matches(['\n', '\r']);
-        if after_blank {
-            if let Some(l) = marker(bare) {
-                flush(&mut blocks, lang, &mut text);
-                lang = l;
-                after_blank = false;
-                continue;
-            }
-        }
-        text.push_str(line);
-        after_blank = bare.trim().is_empty();
-    }
-    flush(&mut blocks, lang, &mut text);
-    blocks
-}
-
-/// A fenced code block whose fence is longer than any run of backticks inside it.
-fn fence(lang: &str, code: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in code.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let ticks = "`".repeat((longest + 1).max(3));
-    format!("{ticks}{lang}\n{code}\n{ticks}")
-}
-
-/// A paragraph of page text that would read as a heading or open a fence is escaped: `# Title`
-/// lines are where pages start.
-fn escape_paragraph(p: &str) -> String {
-    if p.starts_with('#') || p.starts_with("```") || p.starts_with("~~~") {
-        format!("\\{p}")
-    } else {
-        p.to_owned()
-    }
+/// The lines of a section's text before its first code fence: its paragraphs.
+fn body_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.split('\n')
+        .take_while(|l| !l.starts_with("```"))
+        // Unescaped (`Chunk::text` escapes a paragraph that would read as a heading or a fence).
+        .map(|l| match l.strip_prefix('\\') {
+            Some(r) if r.starts_with('#') || r.starts_with("```") || r.starts_with("~~~") => r,
+            _ => l,
+        })
 }
 
 /// `s` on one line, whitespace collapsed.
@@ -597,8 +432,15 @@ mod tests {
         index: u32,
         heading_path: &[&str],
         body: &str,
-        code: &str,
+        code: &[(&str, &str)],
     ) -> StoredChunk {
+        let parsed = crate::document::Chunk {
+            body: body.into(),
+            code_blocks: (code.iter())
+                .map(|(l, c)| (l.to_string(), c.to_string()))
+                .collect(),
+            ..Default::default()
+        };
         StoredChunk {
             page: p.clone(),
             index,
@@ -615,8 +457,7 @@ mod tests {
             lens: [0; aidocs_core::SCORED_FIELDS],
             text_hash: String::new(),
             words: Vec::new(),
-            body: body.into(),
-            code: code.into(),
+            text: parsed.text(),
         }
     }
 
@@ -642,55 +483,55 @@ mod tests {
             operation_id: "getUser".into(),
         });
         vec![
-            chunk(&api, 0, &[], "", "GET /v1/users/{id} getUser\n"),
+            chunk(&api, 0, &[], "", &[]),
             chunk(
                 &api,
                 1,
                 &["Parameters"],
                 "id (path, string): The user id",
-                "",
+                &[],
             ),
             chunk(
                 &auth,
                 0,
                 &[],
                 "Authentication\nEvery request carries an API key. Keys are per project.",
-                "",
+                &[],
             ),
             chunk(
                 &auth,
                 1,
                 &["API keys"],
                 "Create one in the dashboard.",
-                "[bash]\ncurl -H 'Authorization: Bearer KEY'\n\n",
+                &[("bash", "curl -H 'Authorization: Bearer KEY'\n")],
             ),
             chunk(
                 &auth,
                 2,
                 &["API keys", "Rotation"],
                 "Rotate keys yearly.",
-                "",
+                &[],
             ),
             chunk(
                 &loose,
                 0,
                 &[],
                 "All notable changes to the platform, newest first.",
-                "",
+                &[],
             ),
             chunk(
                 &home,
                 0,
                 &[],
                 "Build on the Acme platform.\nWelcome to the docs.",
-                "",
+                &[],
             ),
             chunk(
                 &quick,
                 0,
                 &[],
                 "Install the SDK and make your first call in five minutes. Then explore.",
-                "",
+                &[],
             ),
         ]
     }
@@ -775,25 +616,25 @@ mod tests {
                 0,
                 &[],
                 "Setup\nGet started fast.\nInstall it first, e.g. with npm. Then run it.",
-                ""
+                &[]
             )]),
             Some("Install it first, e.g. with npm.".into())
         );
         let mut written = p.clone();
         written.description = "  Written\n by hand.  ".into();
         assert_eq!(
-            desc(&[chunk(&written, 0, &[], "Other words here and more.", "")]),
+            desc(&[chunk(&written, 0, &[], "Other words here and more.", &[])]),
             Some("Written by hand.".into())
         );
         // Found in a later section when the intro has none.
         assert_eq!(
             desc(&[
-                chunk(&p, 0, &[], "", ""),
-                chunk(&p, 1, &["A"], "This section explains the setup", "")
+                chunk(&p, 0, &[], "", &[]),
+                chunk(&p, 1, &["A"], "This section explains the setup", &[])
             ]),
             Some("This section explains the setup".into())
         );
-        assert_eq!(desc(&[chunk(&p, 0, &[], "", "[bash]\nls\n")]), None);
+        assert_eq!(desc(&[chunk(&p, 0, &[], "", &[("bash", "ls\n")])]), None);
         // Chinese has no spaces between words: a sentence of it is a description, a two-character
         // heading kept as text is not.
         assert_eq!(
@@ -802,12 +643,12 @@ mod tests {
                 0,
                 &[],
                 "入门\n通过您自己的域名提供文档。然后配置。",
-                ""
+                &[]
             )]),
             Some("通过您自己的域名提供文档。".into())
         );
         let long = "é".repeat(50) + " " + &"ü".repeat(200);
-        let cut = desc(&[chunk(&p, 0, &[], &format!("{long} a b c"), "")]).unwrap();
+        let cut = desc(&[chunk(&p, 0, &[], &format!("{long} a b c"), &[])]).unwrap();
         assert_eq!(cut.chars().count(), 160);
         assert!(cut.ends_with('…'));
         let spaced = "word ".repeat(60);
@@ -824,30 +665,6 @@ mod tests {
         assert_eq!(first_sentence("No end here"), "No end here");
     }
 
-    /// Issue 22: the chunker's `[lang]` lines become fences; a TOML table stays code; a fence is
-    /// longer than the backticks inside.
-    #[test]
-    fn issue_22_code_blocks_read_as_fences() {
-        let code = "[bash]\nnpm i\n\n[json]\n{\"a\": 1}\n\nplain\n\n";
-        assert_eq!(
-            code_blocks(code),
-            vec![
-                ("bash", "npm i".to_owned()),
-                ("json", "{\"a\": 1}\n\nplain".to_owned())
-            ]
-        );
-        let toml = "[toml]\n[package]\nname = \"x\"\n\n[dependencies]\nserde = \"1\"\n\n";
-        assert_eq!(
-            code_blocks(toml),
-            vec![(
-                "toml",
-                "[package]\nname = \"x\"\n\n[dependencies]\nserde = \"1\"".to_owned()
-            )]
-        );
-        assert_eq!(fence("md", "a ``` b"), "````md\na ``` b\n````");
-        assert_eq!(code_blocks(""), vec![]);
-    }
-
     /// Issue 22: several languages or versions: a section per group and language/version, its
     /// heading qualified; link text and destinations escaped; page text never reads as a heading.
     #[test]
@@ -858,8 +675,8 @@ mod tests {
         let mut fr = page("fr/guide", "Guide", Some("Guides"));
         fr.language = Some("fr".into());
         let chunks = vec![
-            chunk(&en, 0, &[], "# not a heading in the page text", ""),
-            chunk(&fr, 0, &[], "", ""),
+            chunk(&en, 0, &[], "# not a heading in the page text", &[]),
+            chunk(&fr, 0, &[], "", &[]),
         ];
         let f = render(
             &chunks,

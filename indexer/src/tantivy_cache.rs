@@ -143,7 +143,8 @@ pub struct StoredChunk {
     pub heading_path: Vec<String>,
     pub excerpt: String,
     /// The section's whole text as readers see it ([`crate::document::Chunk::text`]): the page's
-    /// text file (format v9), what evidence quotes.
+    /// text file (format v9), what evidence quotes, and `llms-full.txt` (complete on a warm build,
+    /// where unchanged pages are not parsed again).
     #[serde(default)]
     pub text: String,
     /// Token count per scored field (exact, unlike the 1-byte field norms).
@@ -156,12 +157,6 @@ pub struct StoredChunk {
     /// the vocabulary typo tolerance corrects to ([`aidocs_core::typos`]).
     #[serde(default)]
     pub words: Vec<(String, u32)>,
-    /// The chunk's body and code as parsed ([`crate::document::Chunk`]): the text of
-    /// `llms-full.txt`, complete on a warm build, where unchanged pages are not parsed again.
-    #[serde(default)]
-    pub body: String,
-    #[serde(default)]
-    pub code: String,
 }
 
 impl StoredChunk {
@@ -431,8 +426,6 @@ impl BuildIndex {
                 ],
                 text_hash: crate::embed::text_hash(&crate::embed::chunk_text(&page.title, c)),
                 words: typo_words(analyzer, &texts),
-                body: c.body.clone(),
-                code: c.code.clone(),
             };
             let mut doc = TantivyDocument::new();
             doc.add_text(self.fields.page_id, &page.id);
