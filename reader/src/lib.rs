@@ -13,6 +13,7 @@
 //! crate; the `aidocs-index` binary uses both.
 
 pub mod eval;
+pub mod eval_evidence;
 pub mod inspect;
 pub mod local_index;
 pub mod query_encoder;

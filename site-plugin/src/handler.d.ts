@@ -12,13 +12,19 @@ export interface SearchHandlerOptions {
   cacheControl?: string;
   /** Route of the API (default `/search`). */
   path?: string;
+  /** Route of evidence for agents (default: `context` next to `path`; null turns it off). */
+  contextPath?: string | null;
+  /** Route of the MCP endpoint (default: `mcp` next to `path`; null turns it off). */
+  mcpPath?: string | null;
+  /** The docs site's URL: citations in MCP tool results are made absolute against it. */
+  siteUrl?: string;
   wasm?: string | URL | BufferSource | WebAssembly.Module;
   cacheBytes?: number;
   /** A full encoder (aidocs-search/full-encoder) for mode=vector|hybrid, where the runtime can hold the model. */
   encoder?: QueryEncoder | null;
 }
 
-/** `GET /search?q=&k=&kind=&mode=` on the Fetch API; 400 for bad requests, 503 when the index fails. */
+/** `GET /search?q=&k=&kind=&mode=`, `GET /context?q=&tokens=` and `POST /mcp` on the Fetch API; 400 for bad requests, 503 when the index fails. */
 export function createSearchHandler(options: SearchHandlerOptions): (request: Request) => Promise<Response>;
 /** Adapts a Fetch handler to `http.createServer`. */
 export function toNodeListener(handler: (request: Request) => Promise<Response>): (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;

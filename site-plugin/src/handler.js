@@ -4,9 +4,15 @@
 //   GET /search?q=refresh+tokens&k=10&kind=docs,api&mode=lexical|vector|hybrid&typos=1|0&lang=fr&version=v2&facets=1
 //   200 {"query": "...", "corrections": [{"from", "to"}], "results": [...]}
 //   400 {"error": {"code": "missing_query" | "query_too_long" | "bad_k" | "bad_kind" | "bad_mode" | "bad_typos" | "bad_lang" | "bad_facets" | "bad_version", "message"}}
+//   GET /context?q=how+do+I+rotate+keys&tokens=2000&pages=10 (and kind, mode, typos, lang, version as above)
+//   200 the evidence JSON of `aidocs-index context --json` ({"query","budget","tokens","mode","corrected",
+//       "excerpts_only","pieces":[{"n","title","section","url",…,"text"}]}), or with `Accept: text/markdown`
+//       (or format=markdown) the Markdown with numbered citations; 400 also "bad_tokens" | "bad_pages" | "bad_format"
+//   POST /mcp: the Model Context Protocol (Streamable HTTP, stateless; tools search_docs and get_context: ./mcp.js)
 //   404 / 405 for other paths and methods; 503 {"error": {"code", "message"}} when the index cannot be used.
 // Nothing a request sends can crash the worker: every failure is one of the responses above.
 import { openIndex } from './search.js';
+import { handleMcp, MCP_MAX_BODY } from './mcp.js';
 
 export const MAX_QUERY_CHARS = 512;
 export const MAX_K = 50;
@@ -25,8 +31,35 @@ const error = (status, code, message, headers) => json(status, { error: { code, 
 function corsHeaders(cors) {
   if (!cors) return {};
   const origin = cors === true ? '*' : String(cors);
-  return { 'access-control-allow-origin': origin, 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-max-age': '86400', vary: 'origin' };
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
+    'access-control-allow-headers': 'content-type, accept, mcp-protocol-version',
+    'access-control-max-age': '86400',
+    vary: 'origin',
+  };
 }
+
+/** `/context`'s own parameters: `{ tokens, pages, markdown }` or a 400 response. */
+function parseContext(params, accept, headers) {
+  const int = (name, fallback, lo, hi) => {
+    if (!params.has(name)) return fallback;
+    const raw = params.get(name);
+    const v = /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
+    return v >= lo && v <= hi ? v : error(400, `bad_${name}`, `${name} must be an integer from ${lo} to ${hi}, got ${JSON.stringify(raw)}`, headers);
+  };
+  const tokens = int('tokens', 2000, 64, 64000);
+  if (tokens instanceof Response) return tokens;
+  const pages = int('pages', 10, 1, 50);
+  if (pages instanceof Response) return pages;
+  const format = params.get('format');
+  if (format != null && format !== 'json' && format !== 'markdown') return error(400, 'bad_format', `format must be json or markdown, got ${JSON.stringify(format)}`, headers);
+  const markdown = format === 'markdown' || (format == null && /\btext\/markdown\b/i.test(accept ?? ''));
+  return { tokens, pages, markdown };
+}
+
+/** The route next to `path` named `name` (`/search` → `/context`, `/api/search` → `/api/context`). */
+const sibling = (path, name) => path.replace(/[^/]*$/, name);
 
 /** Validates the query string; returns `{ q, k, kind, mode, typos, language, facets, version }` or a 400 response. */
 function parseQuery(params, headers) {
@@ -66,7 +99,11 @@ const MAX_LANGUAGES = 64;
  * `path` the route (default `/search`); `wasm`, `cacheBytes` as for `openIndex`; `encoder`: a full
  * encoder (aidocs-search/full-encoder) for `mode=vector|hybrid`, where the runtime can hold the model.
  */
-export function createSearchHandler({ loadShard, cors = false, cacheControl = 'public, max-age=60', path = '/search', wasm, cacheBytes, encoder } = {}) {
+export function createSearchHandler({ loadShard, cors = false, cacheControl = 'public, max-age=60', path = '/search', contextPath, mcpPath, siteUrl, wasm, cacheBytes, encoder } = {}) {
+  contextPath = contextPath === undefined ? sibling(path, 'context') : contextPath;
+  mcpPath = mcpPath === undefined ? sibling(path, 'mcp') : mcpPath;
+  // Citations for agents: page URLs made absolute against the site's URL when it is given.
+  const cite = siteUrl ? (u) => new URL(u, siteUrl).href : (u) => u;
   if (typeof loadShard !== 'function') throw new TypeError('createSearchHandler: loadShard(name) => Promise<Uint8Array> is required');
   // One opened index per language partition (a site built as one index per language), shared by
   // every `lang` that opens it; a single-language site's languages all share its one index.
@@ -102,13 +139,31 @@ export function createSearchHandler({ loadShard, cors = false, cacheControl = 'p
     const headers = corsHeaders(cors);
     try {
       const url = new URL(request.url);
-      if (url.pathname !== path) return error(404, 'not_found', `no route ${url.pathname}; try ${path}?q=...`, headers);
+      const route = url.pathname === path ? 'search' : url.pathname === contextPath ? 'context' : url.pathname === mcpPath ? 'mcp' : null;
+      if (!route) return error(404, 'not_found', `no route ${url.pathname}; try ${path}?q=...`, headers);
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers });
+      if (route === 'mcp') return await handleMcp(request, index, { headers, siteUrl: cite });
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return error(405, 'method_not_allowed', `${request.method} is not allowed; use GET`, { ...headers, allow: 'GET, HEAD, OPTIONS' });
       }
       const p = parseQuery(url.searchParams, headers);
       if (p instanceof Response) return p;
+      if (route === 'context') {
+        const c = parseContext(url.searchParams, request.headers.get('accept'), headers);
+        if (c instanceof Response) return c;
+        let evidence;
+        try {
+          ({ evidence } = await (await index(p.language)).searchRawDetailed(p.q, { kind: p.kind, mode: p.mode, typos: p.typos, language: p.language, version: p.version || undefined, tokens: c.tokens, pages: c.pages }));
+        } catch (e) {
+          if (e?.code === 'bad_option') return error(400, 'bad_option', e.message, headers);
+          return error(503, e?.code ?? 'index_unavailable', `the search index is unavailable: ${e?.message ?? e}`, { ...headers, 'retry-after': '5' });
+        }
+        const out = { ...headers, 'cache-control': cacheControl, vary: headers.vary ? 'origin, accept' : 'accept' };
+        if (c.markdown) {
+          return new Response(request.method === 'HEAD' ? null : evidence.markdown, { status: 200, headers: { 'content-type': 'text/markdown; charset=utf-8', ...out } });
+        }
+        return json(200, request.method === 'HEAD' ? '' : evidence.json, out);
+      }
       let raw;
       let corrections;
       let facets;
@@ -134,8 +189,20 @@ export function toNodeListener(handler) {
       // Only the headers the handler reads: hop-by-hop headers (connection, keep-alive) are not
       // valid on a Fetch Request.
       const headers = {};
-      for (const h of ['accept', 'origin', 'if-none-match']) if (req.headers[h]) headers[h] = req.headers[h];
-      const response = await handler(new Request(url, { method: req.method, headers }));
+      for (const h of ['accept', 'origin', 'if-none-match', 'content-type', 'mcp-protocol-version']) if (req.headers[h]) headers[h] = req.headers[h];
+      // A body (POST /mcp) is read up to one byte past the handler's bound, which then refuses it.
+      let body;
+      if (req.method === 'POST') {
+        const chunks = [];
+        let size = 0;
+        for await (const chunk of req) {
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size > MCP_MAX_BODY) break;
+        }
+        body = Buffer.concat(chunks).subarray(0, MCP_MAX_BODY + 1);
+      }
+      const response = await handler(new Request(url, { method: req.method, headers, body }));
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
     } catch (e) {

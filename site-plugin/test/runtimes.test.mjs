@@ -28,6 +28,10 @@ const REQUESTS = [
   `/search?q=${'a'.repeat(600)}`,
   '/search?q=x&k=99',
   '/elsewhere?q=x',
+  // Issue 22: evidence (this fixture predates section text files: excerpts stand in) and its checks.
+  '/context?q=refresh+tokens&tokens=300',
+  '/context?q=refresh+tokens&tokens=300&format=markdown',
+  '/context?q=refresh&tokens=1',
 ];
 
 /** What Node's handler answers: the reference. */
@@ -101,6 +105,7 @@ test('workerd runs examples/cloudflare-worker.js over an R2 bucket with the same
     modules: [
       { type: 'ESModule', path: join(plugin, 'examples', 'cloudflare-worker.js') },
       { type: 'ESModule', path: join(plugin, 'src', 'handler.js') },
+      { type: 'ESModule', path: join(plugin, 'src', 'mcp.js') },
       { type: 'ESModule', path: join(plugin, 'src', 'search.js') },
       { type: 'ESModule', path: join(plugin, 'wasm', 'aidocs_search.js') },
       { type: 'CompiledWasm', path: join(plugin, 'wasm', 'aidocs_search_full_bg.wasm') },
@@ -121,4 +126,23 @@ test('workerd runs examples/cloudflare-worker.js over an R2 bucket with the same
     got.push([res.status, await res.text()]);
   }
   assert.deepEqual(got, expected);
+  // Issue 22: the official MCP client over the worker's /mcp.
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const client = new Client({ name: 'aidocs-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+      fetch: async (url, init) => {
+        const res = await mf.dispatchFetch(String(url), init);
+        return new Response(await res.arrayBuffer(), { status: res.status, headers: [...res.headers] });
+      },
+    }),
+  );
+  t.after(() => client.close());
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((x) => x.name), ['search_docs', 'get_context']);
+  const found = await client.callTool({ name: 'search_docs', arguments: { query: 'refresh tokens', k: 2 } });
+  assert.match(found.content[0].text, /^1\. Refresh tokens \(docs\) \/guides\/refresh-tokens/);
+  const context = await client.callTool({ name: 'get_context', arguments: { query: 'refresh tokens', tokens: 300 } });
+  assert.ok(!context.isError && context.content[0].text.startsWith('### [1] Refresh tokens'), context.content[0].text);
 });

@@ -204,3 +204,65 @@ fn issue_22_evidence_never_exceeds_its_budget_by_the_reference_tokenizer() {
         );
     }
 }
+
+/// The section text files are written by the same visibility-filtered build as every other file: a
+/// public build's hold no internal or private text (nor does its evidence, asked for the canaries
+/// by name), an internal build's hold internal text and never private text.
+#[test]
+fn issue_22_text_files_hold_what_the_audience_may_read_and_nothing_else() {
+    use aidocs_index::Visibility;
+    const INTERNAL: &str = "CANARY-INTERNAL-7f3a";
+    const PRIVATE: &str = "CANARY-PRIVATE-91c2";
+    let texts = |dir: &Path| -> String {
+        let mut all = String::new();
+        for e in walkdir::WalkDir::new(dir.join("x")).into_iter().flatten() {
+            if e.file_type().is_file() {
+                let t = aidocs_core::PageText::decode(&std::fs::read(e.path()).unwrap()).unwrap();
+                all.push_str(&t.sections.join("\n"));
+            }
+        }
+        all.to_lowercase()
+    };
+    for (audience, internal_visible) in [(Visibility::Public, false), (Visibility::Internal, true)]
+    {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("www/out");
+        aidocs_e2e::build_with(
+            &fixture("example-site"),
+            &out,
+            &tmp.path().join("cache"),
+            |o| {
+                o.audience = audience;
+                o.embeddings = aidocs_index::build::Embeddings::Off;
+            },
+        );
+        let all = texts(&out);
+        assert!(
+            all.contains("refresh token"),
+            "{audience:?}: the text files hold the pages' text"
+        );
+        assert_eq!(
+            all.contains(&INTERNAL.to_lowercase()),
+            internal_visible,
+            "{audience:?}"
+        );
+        assert!(!all.contains(&PRIVATE.to_lowercase()), "{audience:?}");
+        let index = LocalIndex::open(&out).unwrap();
+        for q in [INTERNAL, PRIVATE, "internal", "private"] {
+            let opts = SearchOptions {
+                evidence: EvidenceOptions::new(4000),
+                ..Default::default()
+            };
+            let e = index
+                .query(q, QueryVector::Static, &opts)
+                .unwrap()
+                .evidence
+                .unwrap();
+            let md = evidence_markdown(&e).to_lowercase();
+            assert!(!md.contains(&PRIVATE.to_lowercase()), "{audience:?} {q}");
+            if !internal_visible {
+                assert!(!md.contains(&INTERNAL.to_lowercase()), "{audience:?} {q}");
+            }
+        }
+    }
+}

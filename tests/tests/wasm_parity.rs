@@ -668,3 +668,88 @@ fn issue_6_docs_versions_filter_and_facet_the_same_in_wasm() {
         assert_eq!(wasm["results"], native_results, "{version:?}");
     }
 }
+
+/// Issue 22: evidence (`context`) is the same text natively and in the wasm module: the JSON lines
+/// of `aidocs-index context --queries --json` and `aidocs-search context --queries`, byte for byte,
+/// on the example site (with its section text files) and, when present, the real Mintlify site.
+#[test]
+fn issue_22_wasm_evidence_matches_native_byte_for_byte() {
+    let Some(cli) = wasm_cli() else { return };
+    let mut sites = vec![("example-site", fixture("example-site"))];
+    if let Some(dir) = shared_data("sites/mintlify-docs") {
+        sites.push(("mintlify-docs", dir));
+    }
+    for (name, input) in sites {
+        let tmp = tempfile::tempdir().unwrap();
+        let index = tmp.path().join("www/index");
+        build_with(&input, &index, &tmp.path().join("cache"), |o| {
+            o.embeddings = aidocs_index::build::Embeddings::Off;
+        });
+        let queries = example_queries(
+            tmp.path(),
+            &[
+                ("q-a", "how do I set up a custom domain"),
+                ("q-b", "api key authentication"),
+                ("q-c", "\"request id\" header"),
+                ("q-d", "refesh tokns"),
+            ],
+        );
+        let local = LocalIndex::open(&index).unwrap();
+        for tokens in [300u32, 2000] {
+            let mut native_lines = Vec::new();
+            for (id, text) in aidocs_reader::eval::read_queries(&queries).unwrap() {
+                let opts = aidocs_core::SearchOptions {
+                    typos: true,
+                    evidence: aidocs_core::EvidenceOptions::new(tokens),
+                    ..Default::default()
+                };
+                let o = local
+                    .query(&text, aidocs_core::QueryVector::Static, &opts)
+                    .unwrap();
+                let mut line = String::from("{\"query_id\":");
+                aidocs_core::json::push_str(&mut line, &id);
+                line.push_str(",\"evidence\":");
+                line.push_str(&aidocs_core::json::evidence_json(
+                    &text,
+                    &o.evidence.unwrap(),
+                ));
+                line.push('}');
+                native_lines.push(line);
+            }
+            let out = Command::new("node")
+                .arg(&cli)
+                .args(["context", "--index"])
+                .arg(&index)
+                .arg("--queries")
+                .arg(&queries)
+                .args(["--tokens", &tokens.to_string()])
+                .output()
+                .expect("node runs");
+            assert!(
+                out.status.success(),
+                "wasm CLI failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let wasm_lines: Vec<String> = String::from_utf8(out.stdout)
+                .unwrap()
+                .lines()
+                .map(str::to_owned)
+                .collect();
+            assert_eq!(native_lines.len(), wasm_lines.len(), "{name}");
+            for (n, w) in native_lines.iter().zip(&wasm_lines) {
+                assert_eq!(n, w, "{name} at {tokens} tokens");
+            }
+            let pieces: usize = native_lines
+                .iter()
+                .map(|l| {
+                    let v: Value = serde_json::from_str(l).unwrap();
+                    v["evidence"]["pieces"].as_array().unwrap().len()
+                })
+                .sum();
+            assert!(
+                pieces > native_lines.len(),
+                "{name}: evidence was found ({pieces})"
+            );
+        }
+    }
+}

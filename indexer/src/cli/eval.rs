@@ -2,11 +2,13 @@
 //! and cold payload, optionally on typo or prefix variants of the queries.
 
 use std::collections::HashMap;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use aidocs_core::{QueryVector, SearchOptions};
 use aidocs_reader::eval::{evaluate, read_qrels, read_queries, EvalError};
+use aidocs_reader::eval_evidence::evaluate_evidence;
 use aidocs_reader::local_index::LocalIndex;
 use aidocs_reader::QueryEncoder;
 use clap::Args;
@@ -41,6 +43,11 @@ pub struct EvalArgs {
     /// The readers' language (see `query --language`): pages in it, queries stemmed as they were.
     #[arg(long)]
     language: Option<String>,
+    /// Also score the evidence an agent would read (`context`) at these token budgets (e.g.
+    /// 1000,2000,4000): the share of queries whose judged page is in it, next to the top pages'
+    /// excerpts within the same budget, tokens used, and what one cold evidence call fetches.
+    #[arg(long, value_delimiter = ',', value_name = "TOKENS")]
+    evidence: Vec<u32>,
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -112,11 +119,43 @@ pub fn run_eval(a: EvalArgs) -> ExitCode {
             }
         }
     };
-    match evaluate(&index, &queries, &qrels, &opts, vecs.as_ref()) {
-        Ok(r) => {
-            let mut out = std::io::stdout().lock();
-            // A closed pipe (`eval | head -1`) ends the report quietly, as for `query` and `inspect`.
-            let _ = print_eval(&mut out, &r, a.json, &opts, encoder.as_ref(), encode_ms);
+    let report = match evaluate(&index, &queries, &qrels, &opts, vecs.as_ref()) {
+        Ok(r) => r,
+        Err(e @ EvalError::Query(_)) => return fail(1, e),
+        Err(e) => return fail(3, e),
+    };
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (`eval | head -1`) ends the report quietly, as for `query` and `inspect`.
+    let _ = print_eval(
+        &mut out,
+        &report,
+        a.json,
+        &opts,
+        encoder.as_ref(),
+        encode_ms,
+    );
+    if a.evidence.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    let vector = |text: &str| -> Result<QueryVector, EvalError> {
+        let id = queries.iter().find(|(_, t)| t == text).map(|(id, _)| id);
+        Ok((vecs.as_ref().zip(id))
+            .and_then(|(v, id)| v.get(id).cloned())
+            .unwrap_or(QueryVector::Static))
+    };
+    match evaluate_evidence(&index, &queries, &qrels, &a.evidence, &opts, vector) {
+        Ok(reports) => {
+            for r in reports {
+                let _ = if a.json {
+                    writeln!(out, "{}", serde_json::to_string(&r).unwrap_or_default())
+                } else {
+                    writeln!(
+                        out,
+                        "evidence {:>5} tokens: judged page in it {:.4} (top pages' excerpts in the same budget {:.4}); {:.0} tokens, {:.1} pieces per query; cold call p50 {} B, p95 {} B, p50 {} requests",
+                        r.tokens, r.judged_in_evidence, r.judged_in_excerpts, r.mean_tokens, r.mean_pieces, r.cold_bytes_p50, r.cold_bytes_p95, r.cold_requests_p50
+                    )
+                };
+            }
             ExitCode::SUCCESS
         }
         Err(e @ EvalError::Query(_)) => fail(1, e),

@@ -1,0 +1,225 @@
+// The Model Context Protocol over the handler (issue 22): `POST /mcp`, the Streamable HTTP transport,
+// stateless (no session id, no server-sent events: every request gets one JSON response), JSON-RPC 2.0
+// with `initialize`, `ping`, `tools/list` and `tools/call`. The tools answer from the same public
+// index as `/search` and `/context`:
+//   search_docs  {query, k?, kind?, version?, language?}  ranked pages with their sections and URLs
+//   get_context  {query, tokens?, pages?, kind?, version?, language?}  evidence within a token budget
+// Each returns text content with citations (URLs of the docs site), and `isError` with a message
+// when the query cannot be answered. Nothing a client sends can crash the handler: malformed
+// JSON-RPC gets its JSON-RPC error, oversized bodies a 413, other methods on the route a 405.
+
+/** Protocol revisions this server speaks, newest first (it answers `initialize` with the client's when listed). */
+export const MCP_PROTOCOL_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'];
+/** The largest request body accepted, in bytes. */
+export const MCP_MAX_BODY = 64 * 1024;
+
+const KINDS = ['docs', 'api', 'custom'];
+
+/** The tools, as `tools/list` returns them (JSON Schema inputs, bounded like the HTTP routes). */
+export const MCP_TOOLS = [
+  {
+    name: 'search_docs',
+    title: 'Search the documentation',
+    description:
+      "Searches this documentation site and returns the best pages, each with its URL and its matching sections' URLs and excerpts. Use it to find where something is documented; use get_context to read the text.",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What to look for: words, an identifier, an API path or a question.', minLength: 1, maxLength: 512 },
+        k: { type: 'integer', description: 'Pages wanted (1-50, default 10).', minimum: 1, maximum: 50 },
+        kind: { type: 'string', enum: KINDS, description: 'Only guides (docs), API operations (api) or custom records.' },
+        version: { type: 'string', description: "Only this docs version's pages (and pages in no version).", maxLength: 64 },
+        language: { type: 'string', description: 'The reader\'s language tag (e.g. fr, zh-CN).', maxLength: 35 },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: 'get_context',
+    title: 'Read the documentation about a question',
+    description:
+      'Returns the sections of this documentation site that answer a question, as Markdown under numbered citations (page title, section, URL), within a token budget: the best sections first, adjacent ones merged, copies dropped, at most half the budget from one page.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'The question or topic.', minLength: 1, maxLength: 512 },
+        tokens: { type: 'integer', description: 'The most tokens the answer may take (64-64000, default 2000; counted as cl100k counts at most).', minimum: 64, maximum: 64000 },
+        pages: { type: 'integer', description: 'The top pages to draw from (1-50, default 10).', minimum: 1, maximum: 50 },
+        kind: { type: 'string', enum: KINDS },
+        version: { type: 'string', maxLength: 64 },
+        language: { type: 'string', maxLength: 35 },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+];
+
+const rpcError = (id, code, message) => ({ jsonrpc: '2.0', id: id ?? null, error: { code, message } });
+const rpcResult = (id, result) => ({ jsonrpc: '2.0', id, result });
+const toolError = (message) => ({ content: [{ type: 'text', text: message }], isError: true });
+
+/** A tool call's arguments checked against its schema: the options for the index, or an error message. */
+function checkArguments(tool, args) {
+  if (args == null) args = {};
+  if (typeof args !== 'object' || Array.isArray(args)) return 'arguments must be an object';
+  const schema = tool.inputSchema.properties;
+  for (const key of Object.keys(args)) if (!(key in schema)) return `unknown argument ${JSON.stringify(key)}`;
+  for (const [key, s] of Object.entries(schema)) {
+    const v = args[key];
+    if (v === undefined) {
+      if (tool.inputSchema.required.includes(key)) return `${key} is required`;
+      continue;
+    }
+    if (s.type === 'string') {
+      if (typeof v !== 'string') return `${key} must be a string`;
+      if (s.minLength && v.trim().length < s.minLength) return `${key} must not be empty`;
+      if (s.maxLength && [...v].length > s.maxLength) return `${key} has more than ${s.maxLength} characters`;
+      if (s.enum && !s.enum.includes(v)) return `${key} must be one of ${s.enum.join(', ')}`;
+    } else if (s.type === 'integer') {
+      if (!Number.isInteger(v) || v < s.minimum || v > s.maximum) return `${key} must be an integer from ${s.minimum} to ${s.maximum}`;
+    }
+  }
+  if (args.language !== undefined && !/^[A-Za-z]{0,8}(-[A-Za-z0-9]{1,8})*$/.test(args.language)) return 'language must be a language tag such as fr or zh-CN';
+  return null;
+}
+
+/** `search_docs`' text: one numbered entry per page with its URL, then its sections' URLs and excerpts. */
+function resultsText(query, results, siteUrl) {
+  if (results.length === 0) return `No page of this documentation matches ${JSON.stringify(query)}.`;
+  const lines = [];
+  results.forEach((r, i) => {
+    lines.push(`${i + 1}. ${r.title} (${r.kind}) ${siteUrl(r.url)}`);
+    if (r.api) lines.push(`   ${r.api.method} ${r.api.path}${r.api.operationId ? ` (${r.api.operationId})` : ''}`);
+    for (const s of r.sections) {
+      const excerpt = s.excerpt.replace(/\s+/g, ' ').trim();
+      lines.push(`   - ${s.anchor ? s.title : 'Overview'}: ${siteUrl(s.url)}${excerpt ? `\n     ${excerpt}` : ''}`);
+    }
+  });
+  return lines.join('\n');
+}
+
+/**
+ * The MCP endpoint: `(request, index(language), options) => Promise<Response>`. `index(language)` opens
+ * (or reuses) the index a reader in `language` searches; `siteUrl(url)` turns a page URL of the
+ * index into the one to cite (the handler's `siteUrl` option: absolute URLs for agents).
+ */
+export async function handleMcp(request, index, { headers = {}, siteUrl = (u) => u, serverName = 'aidocs-search', serverVersion = '0.1.0' } = {}) {
+  const reply = (status, body, extra = {}) =>
+    new Response(body == null ? null : JSON.stringify(body), {
+      status,
+      headers: { ...(body == null ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...headers, ...extra },
+    });
+  if (request.method !== 'POST') {
+    // Stateless: no server-sent event stream to open (GET) and no session to end (DELETE).
+    return reply(405, rpcError(null, -32000, `${request.method} is not allowed on the MCP endpoint; POST JSON-RPC messages`), { allow: 'POST, OPTIONS' });
+  }
+  const version = request.headers.get('mcp-protocol-version');
+  if (version != null && !MCP_PROTOCOL_VERSIONS.includes(version)) {
+    return reply(400, rpcError(null, -32600, `unsupported MCP-Protocol-Version ${JSON.stringify(version)}; this server speaks ${MCP_PROTOCOL_VERSIONS.join(', ')}`));
+  }
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > MCP_MAX_BODY) return reply(413, rpcError(null, -32600, `the request body is over ${MCP_MAX_BODY} bytes`));
+  let text;
+  try {
+    // Read with a bound, whatever the declared length says.
+    const reader = request.body?.getReader();
+    const chunks = [];
+    let size = 0;
+    while (reader) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > MCP_MAX_BODY) {
+        await reader.cancel().catch(() => {});
+        return reply(413, rpcError(null, -32600, `the request body is over ${MCP_MAX_BODY} bytes`));
+      }
+      chunks.push(value);
+    }
+    text = new TextDecoder('utf-8', { fatal: true }).decode(concat(chunks, size));
+  } catch {
+    return reply(400, rpcError(null, -32700, 'the request body is not UTF-8 text'));
+  }
+  let message;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return reply(400, rpcError(null, -32700, 'parse error: the body is not JSON'));
+  }
+  if (Array.isArray(message)) return reply(400, rpcError(null, -32600, 'batches are not supported: send one JSON-RPC message per request'));
+  if (message == null || typeof message !== 'object' || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
+    // A response or notification sent to us without a method: nothing to answer.
+    if (message && typeof message === 'object' && message.jsonrpc === '2.0' && !('method' in message) && ('result' in message || 'error' in message)) {
+      return reply(202, null);
+    }
+    return reply(400, rpcError(message?.id, -32600, 'invalid request: expected a JSON-RPC 2.0 message with a method'));
+  }
+  const isNotification = !('id' in message);
+  const id = message.id;
+  if (!isNotification && !(typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) {
+    return reply(400, rpcError(null, -32600, 'invalid request: id must be a string or a number'));
+  }
+  if (isNotification) return reply(202, null); // notifications/initialized, cancelled: nothing to do when stateless
+  const params = message.params ?? {};
+  if (typeof params !== 'object' || Array.isArray(params)) return reply(200, rpcError(id, -32602, 'params must be an object'));
+  switch (message.method) {
+    case 'initialize': {
+      const asked = params.protocolVersion;
+      return reply(
+        200,
+        rpcResult(id, {
+          protocolVersion: MCP_PROTOCOL_VERSIONS.includes(asked) ? asked : MCP_PROTOCOL_VERSIONS[0],
+          capabilities: { tools: { listChanged: false } },
+          serverInfo: { name: serverName, version: serverVersion },
+          instructions: 'Search this documentation site with search_docs; read what answers a question, with citations, with get_context.',
+        }),
+      );
+    }
+    case 'ping':
+      return reply(200, rpcResult(id, {}));
+    case 'tools/list':
+      return reply(200, rpcResult(id, { tools: MCP_TOOLS }));
+    case 'tools/call': {
+      const tool = MCP_TOOLS.find((t) => t.name === params.name);
+      if (!tool) return reply(200, rpcError(id, -32602, `unknown tool ${JSON.stringify(params.name)}: this server has ${MCP_TOOLS.map((t) => t.name).join(', ')}`));
+      const args = params.arguments ?? {};
+      const problem = checkArguments(tool, args);
+      if (problem) return reply(200, rpcResult(id, toolError(`${tool.name}: ${problem}`)));
+      const opts = { kind: args.kind ? [args.kind] : [], version: args.version, language: args.language, typos: true };
+      try {
+        const opened = await index(args.language ?? '');
+        if (tool.name === 'search_docs') {
+          const results = await opened.search(args.query, { ...opts, k: args.k ?? 10 });
+          return reply(200, rpcResult(id, { content: [{ type: 'text', text: resultsText(args.query, results, siteUrl) }] }));
+        }
+        const { evidence } = await opened.searchRawDetailed(args.query, { ...opts, tokens: args.tokens ?? 2000, pages: args.pages ?? 10 });
+        const text = evidence.markdown || `No section of this documentation answers ${JSON.stringify(args.query)}.`;
+        return reply(200, rpcResult(id, { content: [{ type: 'text', text: citeAbsolute(text, siteUrl) }] }));
+      } catch (e) {
+        return reply(200, rpcResult(id, toolError(`${tool.name} failed: ${e?.code ? `${e.code}: ` : ''}${e?.message ?? e}`)));
+      }
+    }
+    default:
+      return reply(200, rpcError(id, -32601, `method not found: ${message.method}`));
+  }
+}
+
+/** The evidence Markdown with each citation's URL line (the line after a `### [n]` header) made absolute. */
+function citeAbsolute(markdown, siteUrl) {
+  const lines = markdown.split('\n');
+  for (let i = 1; i < lines.length; i++) if (/^### \[\d+\] /.test(lines[i - 1])) lines[i] = siteUrl(lines[i]);
+  return lines.join('\n');
+}
+
+function concat(chunks, size) {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}

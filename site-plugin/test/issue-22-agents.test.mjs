@@ -1,0 +1,175 @@
+// node --test: issue 22, docs for agents from the same public shards: `index.context`, the handler's
+// `GET /context` and `POST /mcp`, the last driven by the official MCP TypeScript SDK client
+// (`@modelcontextprotocol/sdk`) against the handler behind a real Node server. The index is the v9
+// compatibility fixture (the example site, with its section text files).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createServer, request as httpRequest } from 'node:http';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createSearchHandler, toNodeListener } from '../src/handler.js';
+import { openIndex } from '../src/search.js';
+import { MCP_MAX_BODY } from '../src/mcp.js';
+
+const V9 = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'tests', 'compat', 'v9');
+const loader = (name) => readFile(join(V9, name)).then((b) => new Uint8Array(b));
+
+async function serve(t, options = {}) {
+  const server = createServer(toNodeListener(createSearchHandler({ loadShard: loader, ...options })));
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  t.after(() => new Promise((r) => server.close(r)));
+  return `http://127.0.0.1:${server.address().port}`;
+}
+
+async function mcpClient(t, base) {
+  const client = new Client({ name: 'aidocs-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  t.after(() => client.close());
+  return client;
+}
+
+test('issue_22 index.context selects cited evidence within its budget', async () => {
+  const index = await openIndex(loader, { evidence: true });
+  const e = await index.context('refresh tokens', { tokens: 300 });
+  assert.equal(e.query, 'refresh tokens');
+  assert.equal(e.budget, 300);
+  assert.ok(e.tokens <= 300 && e.tokens > 0, `${e.tokens}`);
+  assert.equal(e.excerpts_only, false);
+  assert.equal(e.pieces[0].page_id, 'guides/refresh-tokens');
+  assert.equal(e.pieces[0].n, 1);
+  assert.match(e.pieces[0].text, /refresh token/i);
+  assert.ok(e.markdown.startsWith('### [1] Refresh tokens\n/guides/refresh-tokens\n'), e.markdown);
+  assert.ok(!Object.keys(e).includes('markdown'));
+  // The engine checks the budget.
+  await assert.rejects(index.context('refresh tokens', { tokens: 10 }), (err) => err.code === 'bad_option');
+  await assert.rejects(index.context('refresh tokens', { pages: 0 }), (err) => err.code === 'bad_option');
+  // A search reads no text file; evidence reads one per top page, after the metadata.
+  const fresh = await openIndex(loader, { evidence: true });
+  const results = await fresh.search('create a user');
+  const searched = fresh.stats.requests;
+  const e2 = await fresh.context('create a user');
+  const pages = new Set(results.slice(0, 10).map((r) => r.id));
+  assert.equal(fresh.stats.requests - searched, pages.size, 'one text file per top page, nothing else');
+  assert.ok(e2.pieces.every((p) => pages.has(p.page_id)));
+});
+
+test('issue_22 GET /context answers JSON, or Markdown for Accept: text/markdown, and validates like /search', async (t) => {
+  const base = await serve(t, { cors: true });
+  const res = await fetch(`${base}/context?q=refresh+tokens&tokens=400`);
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type'), /^application\/json/);
+  assert.match(res.headers.get('vary'), /accept/);
+  const e = await res.json();
+  assert.ok(e.tokens <= 400);
+  assert.equal(e.pieces[0].url, '/guides/refresh-tokens');
+  const md = await fetch(`${base}/context?q=refresh+tokens&tokens=400`, { headers: { accept: 'text/markdown' } });
+  assert.match(md.headers.get('content-type'), /^text\/markdown/);
+  assert.ok((await md.text()).startsWith('### [1] Refresh tokens'));
+  assert.ok((await (await fetch(`${base}/context?q=refresh+tokens&format=markdown`)).text()).startsWith('### [1]'));
+  for (const [query, code] of [
+    ['q=refresh&tokens=10', 'bad_tokens'],
+    ['q=refresh&tokens=99999999', 'bad_tokens'],
+    ['q=refresh&tokens=1e3', 'bad_tokens'],
+    ['q=refresh&pages=0', 'bad_pages'],
+    ['q=refresh&format=html', 'bad_format'],
+    ['tokens=300', 'missing_query'],
+    [`q=${'a'.repeat(600)}`, 'query_too_long'],
+    ['q=refresh&mode=psychic', 'bad_mode'],
+  ]) {
+    const r = await fetch(`${base}/context?${query}`);
+    assert.equal(r.status, 400, query);
+    assert.equal((await r.json()).error.code, code, query);
+  }
+  const head = await fetch(`${base}/context?q=refresh`, { method: 'HEAD' });
+  assert.equal(head.status, 200);
+  assert.equal(await head.text(), '');
+  // Routes next to a custom path, and off when asked.
+  const custom = await serve(t, { path: '/api/search', mcpPath: null });
+  assert.equal((await fetch(`${custom}/api/context?q=refresh`)).status, 200);
+  assert.equal((await fetch(`${custom}/api/mcp`, { method: 'POST', body: '{}' })).status, 404);
+});
+
+test('issue_22 the MCP SDK client lists the tools and calls each one', async (t) => {
+  const base = await serve(t, { siteUrl: 'https://docs.acme.test/' });
+  const client = await mcpClient(t, base);
+  assert.equal(client.getServerVersion().name, 'aidocs-search');
+  assert.ok(client.getServerCapabilities().tools);
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((x) => x.name), ['search_docs', 'get_context']);
+  assert.ok(tools.every((x) => x.inputSchema.type === 'object' && x.inputSchema.required.includes('query')));
+
+  const found = await client.callTool({ name: 'search_docs', arguments: { query: 'getUserById', k: 3, kind: 'api' } });
+  assert.ok(!found.isError);
+  assert.match(found.content[0].text, /^1\. Retrieve a user \(api\) https:\/\/docs\.acme\.test\/api-reference\/users\/retrieve-a-user/);
+  assert.match(found.content[0].text, /GET \/v1\/users\/\{id\} \(getUserById\)/);
+
+  const context = await client.callTool({ name: 'get_context', arguments: { query: 'how do refresh tokens expire', tokens: 500 } });
+  assert.ok(!context.isError);
+  const text = context.content[0].text;
+  assert.match(text, /^### \[1\] Refresh tokens\nhttps:\/\/docs\.acme\.test\/guides\/refresh-tokens\n/);
+  assert.match(text, /30 days/);
+
+  const none = await client.callTool({ name: 'search_docs', arguments: { query: 'zzqqxx vvwwyy' } });
+  assert.match(none.content[0].text, /^No page of this documentation matches/);
+
+  // Bad arguments are tool errors the model can read; an unknown tool is a protocol error.
+  for (const args of [{}, { query: '' }, { query: 'x', k: 0 }, { query: 'x', kind: 'blog' }, { query: 'x', extra: 1 }, { query: 'x', language: 'not a tag!' }]) {
+    const r = await client.callTool({ name: 'search_docs', arguments: args });
+    assert.equal(r.isError, true, JSON.stringify(args));
+  }
+  const tooBig = await client.callTool({ name: 'get_context', arguments: { query: 'x', tokens: 100000 } });
+  assert.equal(tooBig.isError, true);
+  await assert.rejects(client.callTool({ name: 'read_minds', arguments: {} }), /unknown tool/);
+});
+
+/** A raw POST to the MCP endpoint: status, content type and parsed body (null when empty). */
+async function post(base, body, headers = {}) {
+  const res = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, type: res.headers.get('content-type'), body: text ? JSON.parse(text) : null };
+}
+
+test('issue_22 the MCP endpoint answers malformed JSON-RPC with its errors and never more than it allows', async (t) => {
+  const base = await serve(t);
+  assert.equal((await post(base, '{not json')).body.error.code, -32700);
+  assert.equal((await post(base, '[]')).body.error.code, -32600);
+  assert.equal((await post(base, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}')).body.result.tools.length, 2);
+  assert.equal((await post(base, '{"jsonrpc":"1.0","id":1,"method":"ping"}')).body.error.code, -32600);
+  assert.equal((await post(base, '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}')).body.error.code, -32600);
+  assert.equal((await post(base, '{"jsonrpc":"2.0","id":7,"method":"resources/list"}')).body.error.code, -32601);
+  assert.equal((await post(base, '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":[1]}')).body.error.code, -32602);
+  assert.deepEqual((await post(base, '{"jsonrpc":"2.0","id":"p","method":"ping"}')).body, { jsonrpc: '2.0', id: 'p', result: {} });
+  // Notifications and responses are accepted without a body.
+  const note = await post(base, '{"jsonrpc":"2.0","method":"notifications/initialized"}');
+  assert.equal(note.status, 202);
+  assert.equal(note.body, null);
+  // An unknown protocol version in the header is refused; initialize falls back to the newest it speaks.
+  assert.equal((await post(base, '{"jsonrpc":"2.0","id":1,"method":"ping"}', { 'mcp-protocol-version': '1999-01-01' })).status, 400);
+  const init = await post(base, '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2099-01-01","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}');
+  assert.equal(init.body.result.protocolVersion, '2025-06-18');
+  // Stateless: no event stream to open, no session to end.
+  assert.equal((await fetch(`${base}/mcp`)).status, 405);
+  assert.equal((await fetch(`${base}/mcp`, { method: 'DELETE' })).status, 405);
+  // A body over the bound is refused, whatever length it declares (here: none, chunked).
+  const big = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(MCP_MAX_BODY)}"}}`;
+  assert.equal((await post(base, big)).status, 413);
+  const chunked = await new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.on('error', reject);
+    for (let i = 0; i < 80; i++) req.write('x'.repeat(1024));
+    req.end();
+  });
+  assert.equal(chunked, 413);
+  // Not UTF-8.
+  assert.equal((await post(base, new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]))).body.error.code, -32700);
+});
