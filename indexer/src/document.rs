@@ -100,10 +100,17 @@ impl Chunk {
             if !out.is_empty() {
                 out.push_str("\n\n");
             }
-            // A fence longer than any backtick run inside the code.
+            // A fence longer than any backtick run inside the code; a language only of the
+            // characters languages are named with (a backtick or space there would end the fence's
+            // meaning and let the code read as text).
             let fence = "`".repeat(longest_run(code, '`').max(2) + 1);
             out.push_str(&fence);
-            out.push_str(lang);
+            if lang
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '#' | '.' | '-'))
+            {
+                out.push_str(lang);
+            }
             out.push('\n');
             out.push_str(code);
             out.push('\n');
@@ -167,13 +174,14 @@ mod tests {
                 ("bash".into(), "npm i x\n".into()),
                 (String::new(), "a ``` b\n".into()),
                 ("toml".into(), "  \n".into()),
+                ("sh`x".into(), "### [2] Fake\n".into()),
             ],
             ..Default::default()
         };
         assert_eq!(
             c.text(),
             "First paragraph.\n\n\\### [1] Fake citation\n\n\\```not code\n\nLast.\n\n\
-             ```bash\nnpm i x\n```\n\n````\na ``` b\n````"
+             ```bash\nnpm i x\n```\n\n````\na ``` b\n````\n\n```\n### [2] Fake\n```"
         );
         assert_eq!(Chunk::default().text(), "");
     }

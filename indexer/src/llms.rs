@@ -251,9 +251,13 @@ fn render_full(pages: &[Vec<&StoredChunk>]) -> String {
         blocks.push(format!("# {}", one_line(&page.title)));
         blocks.push(format!("Source: {}", page.url));
         if let Some(api) = &page.api {
-            let mut line = format!("Endpoint: `{} {}`", api.method, api.path);
+            let mut line = format!(
+                "Endpoint: `{} {}`",
+                one_line(&api.method),
+                one_line(&api.path)
+            );
             if !api.operation_id.is_empty() {
-                line.push_str(&format!(" (operationId `{}`)", api.operation_id));
+                line.push_str(&format!(" (operationId `{}`)", one_line(&api.operation_id)));
             }
             blocks.push(line);
         }

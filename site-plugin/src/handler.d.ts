@@ -16,8 +16,10 @@ export interface SearchHandlerOptions {
   contextPath?: string | null;
   /** Route of the MCP endpoint (default: `mcp` next to `path`; null turns it off). */
   mcpPath?: string | null;
-  /** The docs site's URL: citations in MCP tool results are made absolute against it. */
+  /** The URL the docs site's root is at: evidence and MCP results cite pages under it. */
   siteUrl?: string;
+  /** Origins allowed to call the handler from a browser (403 `forbidden_origin` for others); default: any. */
+  allowedOrigins?: string[] | null;
   wasm?: string | URL | BufferSource | WebAssembly.Module;
   cacheBytes?: number;
   /** A full encoder (aidocs-search/full-encoder) for mode=vector|hybrid, where the runtime can hold the model. */

@@ -12,7 +12,7 @@
 //   404 / 405 for other paths and methods; 503 {"error": {"code", "message"}} when the index cannot be used.
 // Nothing a request sends can crash the worker: every failure is one of the responses above.
 import { openIndex } from './search.js';
-import { handleMcp, MCP_MAX_BODY } from './mcp.js';
+import { handleMcp, MCP_MAX_BODY, EVIDENCE_LIMITS } from './mcp.js';
 
 export const MAX_QUERY_CHARS = 512;
 export const MAX_K = 50;
@@ -48,9 +48,9 @@ function parseContext(params, accept, headers) {
     const v = /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
     return v >= lo && v <= hi ? v : error(400, `bad_${name}`, `${name} must be an integer from ${lo} to ${hi}, got ${JSON.stringify(raw)}`, headers);
   };
-  const tokens = int('tokens', 2000, 64, 64000);
+  const tokens = int('tokens', 2000, EVIDENCE_LIMITS.minTokens, EVIDENCE_LIMITS.maxTokens);
   if (tokens instanceof Response) return tokens;
-  const pages = int('pages', 10, 1, 50);
+  const pages = int('pages', 10, 1, EVIDENCE_LIMITS.maxPages);
   if (pages instanceof Response) return pages;
   const format = params.get('format');
   if (format != null && format !== 'json' && format !== 'markdown') return error(400, 'bad_format', `format must be json or markdown, got ${JSON.stringify(format)}`, headers);
@@ -99,11 +99,16 @@ const MAX_LANGUAGES = 64;
  * `path` the route (default `/search`); `wasm`, `cacheBytes` as for `openIndex`; `encoder`: a full
  * encoder (aidocs-search/full-encoder) for `mode=vector|hybrid`, where the runtime can hold the model.
  */
-export function createSearchHandler({ loadShard, cors = false, cacheControl = 'public, max-age=60', path = '/search', contextPath, mcpPath, siteUrl, wasm, cacheBytes, encoder } = {}) {
+export function createSearchHandler({ loadShard, cors = false, cacheControl = 'public, max-age=60', path = '/search', contextPath, mcpPath, siteUrl, allowedOrigins, wasm, cacheBytes, encoder } = {}) {
   contextPath = contextPath === undefined ? sibling(path, 'context') : contextPath;
   mcpPath = mcpPath === undefined ? sibling(path, 'mcp') : mcpPath;
-  // Citations for agents: page URLs made absolute against the site's URL when it is given.
-  const cite = siteUrl ? (u) => new URL(u, siteUrl).href : (u) => u;
+  // Citations for agents: page URLs under the site's URL (checked once: an http(s) URL, no query).
+  if (siteUrl != null) {
+    const u = new URL(String(siteUrl));
+    if (!/^https?:$/.test(u.protocol) || u.search || u.hash) throw new TypeError(`createSearchHandler: siteUrl must be an http(s) URL without query or fragment, got ${siteUrl}`);
+    siteUrl = u.href;
+  }
+  if (allowedOrigins != null && !Array.isArray(allowedOrigins)) throw new TypeError('createSearchHandler: allowedOrigins must be an array of origins');
   if (typeof loadShard !== 'function') throw new TypeError('createSearchHandler: loadShard(name) => Promise<Uint8Array> is required');
   // One opened index per language partition (a site built as one index per language), shared by
   // every `lang` that opens it; a single-language site's languages all share its one index.
@@ -141,8 +146,12 @@ export function createSearchHandler({ loadShard, cors = false, cacheControl = 'p
       const url = new URL(request.url);
       const route = url.pathname === path ? 'search' : url.pathname === contextPath ? 'context' : url.pathname === mcpPath ? 'mcp' : null;
       if (!route) return error(404, 'not_found', `no route ${url.pathname}; try ${path}?q=...`, headers);
+      // A browser page of another origin (DNS rebinding onto an internal server): refused when the
+      // handler names the origins it serves.
+      const origin = request.headers.get('origin');
+      if (allowedOrigins && origin != null && !allowedOrigins.includes(origin)) return error(403, 'forbidden_origin', `origin ${origin} is not allowed`, headers);
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers });
-      if (route === 'mcp') return await handleMcp(request, index, { headers, siteUrl: cite });
+      if (route === 'mcp') return await handleMcp(request, index, { headers, siteUrl });
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return error(405, 'method_not_allowed', `${request.method} is not allowed; use GET`, { ...headers, allow: 'GET, HEAD, OPTIONS' });
       }
@@ -153,7 +162,7 @@ export function createSearchHandler({ loadShard, cors = false, cacheControl = 'p
         if (c instanceof Response) return c;
         let evidence;
         try {
-          ({ evidence } = await (await index(p.language)).searchRawDetailed(p.q, { kind: p.kind, mode: p.mode, typos: p.typos, language: p.language, version: p.version || undefined, tokens: c.tokens, pages: c.pages }));
+          ({ evidence } = await (await index(p.language)).searchRawDetailed(p.q, { kind: p.kind, mode: p.mode, typos: p.typos, language: p.language, version: p.version || undefined, tokens: c.tokens, pages: c.pages, siteUrl }));
         } catch (e) {
           if (e?.code === 'bad_option') return error(400, 'bad_option', e.message, headers);
           return error(503, e?.code ?? 'index_unavailable', `the search index is unavailable: ${e?.message ?? e}`, { ...headers, 'retry-after': '5' });
@@ -195,10 +204,11 @@ export function toNodeListener(handler) {
       if (req.method === 'POST') {
         const chunks = [];
         let size = 0;
+        // Past the bound the rest is read and dropped (breaking off would reset the connection
+        // before the 413 is sent); the server's request timeout bounds how long.
         for await (const chunk of req) {
-          chunks.push(chunk);
+          if (size <= MCP_MAX_BODY) chunks.push(chunk);
           size += chunk.length;
-          if (size > MCP_MAX_BODY) break;
         }
         body = Buffer.concat(chunks).subarray(0, MCP_MAX_BODY + 1);
       }

@@ -4,7 +4,8 @@
 // index as `/search` and `/context`:
 //   search_docs  {query, k?, kind?, version?, language?}  ranked pages with their sections and URLs
 //   get_context  {query, tokens?, pages?, kind?, version?, language?}  evidence within a token budget
-// Each returns text content with citations (URLs of the docs site), and `isError` with a message
+// Both rank hybrid where the index has vectors (lexical where it has none) and correct misspelled
+// words. Each returns text content with citations (URLs of the docs site), and `isError` with a message
 // when the query cannot be answered. Nothing a client sends can crash the handler: malformed
 // JSON-RPC gets its JSON-RPC error, oversized bodies a 413, other methods on the route a 405.
 
@@ -12,6 +13,8 @@
 export const MCP_PROTOCOL_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'];
 /** The largest request body accepted, in bytes. */
 export const MCP_MAX_BODY = 64 * 1024;
+/** Evidence budgets and pages the routes accept (the engine's own bounds: `EVIDENCE_TOKENS`, `MAX_EVIDENCE_PAGES`). */
+export const EVIDENCE_LIMITS = { minTokens: 100, maxTokens: 64000, maxPages: 50 };
 
 const KINDS = ['docs', 'api', 'custom'];
 
@@ -45,8 +48,8 @@ export const MCP_TOOLS = [
       type: 'object',
       properties: {
         query: { type: 'string', description: 'The question or topic.', minLength: 1, maxLength: 512 },
-        tokens: { type: 'integer', description: 'The most tokens the answer may take (64-64000, default 2000; counted as cl100k counts at most).', minimum: 64, maximum: 64000 },
-        pages: { type: 'integer', description: 'The top pages to draw from (1-50, default 10).', minimum: 1, maximum: 50 },
+        tokens: { type: 'integer', description: 'The most tokens the answer may take (100-64000, default 2000; estimated above what cl100k counts).', minimum: EVIDENCE_LIMITS.minTokens, maximum: EVIDENCE_LIMITS.maxTokens },
+        pages: { type: 'integer', description: 'The top pages to draw from (1-50, default 10).', minimum: 1, maximum: EVIDENCE_LIMITS.maxPages },
         kind: { type: 'string', enum: KINDS },
         version: { type: 'string', maxLength: 64 },
         language: { type: 'string', maxLength: 35 },
@@ -67,7 +70,7 @@ function checkArguments(tool, args) {
   if (args == null) args = {};
   if (typeof args !== 'object' || Array.isArray(args)) return 'arguments must be an object';
   const schema = tool.inputSchema.properties;
-  for (const key of Object.keys(args)) if (!(key in schema)) return `unknown argument ${JSON.stringify(key)}`;
+  for (const key of Object.keys(args)) if (!Object.hasOwn(schema, key)) return `unknown argument ${JSON.stringify(key)}`;
   for (const [key, s] of Object.entries(schema)) {
     const v = args[key];
     if (v === undefined) {
@@ -90,13 +93,15 @@ function checkArguments(tool, args) {
 /** `search_docs`' text: one numbered entry per page with its URL, then its sections' URLs and excerpts. */
 function resultsText(query, results, siteUrl) {
   if (results.length === 0) return `No page of this documentation matches ${JSON.stringify(query)}.`;
+  // Every field from a page on one line: a page cannot start a line (a fake entry) of its own.
+  const one = (v) => String(v ?? '').replace(/\s+/g, ' ').trim();
   const lines = [];
   results.forEach((r, i) => {
-    lines.push(`${i + 1}. ${r.title} (${r.kind}) ${siteUrl(r.url)}`);
-    if (r.api) lines.push(`   ${r.api.method} ${r.api.path}${r.api.operationId ? ` (${r.api.operationId})` : ''}`);
+    lines.push(`${i + 1}. ${one(r.title)} (${r.kind}) ${siteUrl(one(r.url))}`);
+    if (r.api) lines.push(`   ${one(r.api.method)} ${one(r.api.path)}${r.api.operationId ? ` (${one(r.api.operationId)})` : ''}`);
     for (const s of r.sections) {
-      const excerpt = s.excerpt.replace(/\s+/g, ' ').trim();
-      lines.push(`   - ${s.anchor ? s.title : 'Overview'}: ${siteUrl(s.url)}${excerpt ? `\n     ${excerpt}` : ''}`);
+      const excerpt = one(s.excerpt);
+      lines.push(`   - ${s.anchor ? one(s.title) : 'Overview'}: ${siteUrl(one(s.url))}${excerpt ? `\n     ${excerpt}` : ''}`);
     }
   });
   return lines.join('\n');
@@ -104,10 +109,11 @@ function resultsText(query, results, siteUrl) {
 
 /**
  * The MCP endpoint: `(request, index(language), options) => Promise<Response>`. `index(language)` opens
- * (or reuses) the index a reader in `language` searches; `siteUrl(url)` turns a page URL of the
- * index into the one to cite (the handler's `siteUrl` option: absolute URLs for agents).
+ * (or reuses) the index a reader in `language` searches; `siteUrl`: the URL the site's root is at
+ * (the handler's option), under which citations become absolute, as core makes them for evidence.
  */
-export async function handleMcp(request, index, { headers = {}, siteUrl = (u) => u, serverName = 'aidocs-search', serverVersion = '0.1.0' } = {}) {
+export async function handleMcp(request, index, { headers = {}, siteUrl, serverName = 'aidocs-search', serverVersion = '0.1.0' } = {}) {
+  const cite = (u) => (siteUrl && u.startsWith('/') ? siteUrl.replace(/\/+$/, '') + u : u);
   const reply = (status, body, extra = {}) =>
     new Response(body == null ? null : JSON.stringify(body), {
       status,
@@ -188,16 +194,18 @@ export async function handleMcp(request, index, { headers = {}, siteUrl = (u) =>
       const args = params.arguments ?? {};
       const problem = checkArguments(tool, args);
       if (problem) return reply(200, rpcResult(id, toolError(`${tool.name}: ${problem}`)));
-      const opts = { kind: args.kind ? [args.kind] : [], version: args.version, language: args.language, typos: true };
+      // Agents ask in sentences: hybrid ranking where the index has vectors (the static encoder, or
+      // the handler's full encoder), lexical where it has none; misspelled words corrected.
+      const opts = { kind: args.kind ? [args.kind] : [], version: args.version, language: args.language, typos: true, mode: 'hybrid' };
       try {
         const opened = await index(args.language ?? '');
         if (tool.name === 'search_docs') {
           const results = await opened.search(args.query, { ...opts, k: args.k ?? 10 });
-          return reply(200, rpcResult(id, { content: [{ type: 'text', text: resultsText(args.query, results, siteUrl) }] }));
+          return reply(200, rpcResult(id, { content: [{ type: 'text', text: resultsText(args.query, results, cite) }] }));
         }
-        const { evidence } = await opened.searchRawDetailed(args.query, { ...opts, tokens: args.tokens ?? 2000, pages: args.pages ?? 10 });
+        const { evidence } = await opened.searchRawDetailed(args.query, { ...opts, tokens: args.tokens ?? 2000, pages: args.pages ?? 10, siteUrl });
         const text = evidence.markdown || `No section of this documentation answers ${JSON.stringify(args.query)}.`;
-        return reply(200, rpcResult(id, { content: [{ type: 'text', text: citeAbsolute(text, siteUrl) }] }));
+        return reply(200, rpcResult(id, { content: [{ type: 'text', text }] }));
       } catch (e) {
         return reply(200, rpcResult(id, toolError(`${tool.name} failed: ${e?.code ? `${e.code}: ` : ''}${e?.message ?? e}`)));
       }
@@ -205,13 +213,6 @@ export async function handleMcp(request, index, { headers = {}, siteUrl = (u) =>
     default:
       return reply(200, rpcError(id, -32601, `method not found: ${message.method}`));
   }
-}
-
-/** The evidence Markdown with each citation's URL line (the line after a `### [n]` header) made absolute. */
-function citeAbsolute(markdown, siteUrl) {
-  const lines = markdown.split('\n');
-  for (let i = 1; i < lines.length; i++) if (/^### \[\d+\] /.test(lines[i - 1])) lines[i] = siteUrl(lines[i]);
-  return lines.join('\n');
 }
 
 function concat(chunks, size) {

@@ -21,10 +21,12 @@ export type ShardLoader = (name: string, hints?: { fresh?: boolean }) => Promise
 export type Kind = 'docs' | 'api' | 'custom';
 
 export interface ContextOptions extends Omit<SearchOptions, 'k' | 'prefix' | 'facets' | 'explain'> {
-  /** The most tokens the evidence's Markdown may take (cl100k counts at most), 64–64000 (default 2000). */
+  /** The most tokens the evidence's Markdown may take (estimated above cl100k's count), 100–64000 (default 2000). */
   tokens?: number;
   /** The top pages the evidence is drawn from, 1–50 (default 10). */
   pages?: number;
+  /** The URL the site's root is at: citations become absolute under it (counted in the budget). */
+  siteUrl?: string;
 }
 
 export interface EvidencePiece {
@@ -203,7 +205,7 @@ export class AidocsIndex {
   /** The results as the JSON text `aidocs-index query` prints. */
   searchRaw(query: string, options?: SearchOptions): Promise<string>;
   /** The results JSON text, the typo corrections' JSON text (`[{"from","to"}]`) and the corrected query. */
-  searchRawDetailed(query: string, options?: SearchOptions & { tokens?: number; pages?: number }): Promise<{ raw: string; corrections: string; correctedQuery: string | null; facets: string; evidence: { json: string; markdown: string } | null }>;
+  searchRawDetailed(query: string, options?: SearchOptions & { tokens?: number; pages?: number; siteUrl?: string }): Promise<{ raw: string; corrections: string; correctedQuery: string | null; facets: string; evidence: { json: string; markdown: string } | null }>;
   /** The evidence to read for `query` within `tokens` (default 2000), with citations; `markdown` is what the budget bounds. */
   context(query: string, options?: ContextOptions): Promise<Evidence>;
   /** Warms the shards `partial` will need (resolves to the number of files fetched); `language` as in search options. */

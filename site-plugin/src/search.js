@@ -236,10 +236,17 @@ function normalizeOptions(opts) {
     tagsAny: tagList('tagsAny', opts.tagsAny),
     tagsNone: tagList('tagsNone', opts.tagsNone),
     facets: Boolean(opts.facets),
-    // Evidence (`context`; the engine checks them: tokens 64-64000, pages 1-50).
-    tokens: opts.tokens,
-    pages: opts.pages,
+    // Evidence (`context`; the engine checks the ranges: tokens 100-64000, pages 1-50).
+    tokens: u32(opts.tokens, 'tokens'),
+    pages: u32(opts.pages, 'pages'),
+    siteUrl: opts.siteUrl == null ? undefined : String(opts.siteUrl),
   };
+}
+
+/** `v` when undefined or an integer a u32 holds (wasm would wrap any other number). */
+function u32(v, name) {
+  if (v !== undefined && !(Number.isInteger(v) && v >= 0 && v < 2 ** 32)) throw new AidocsSearchError('bad_option', `${name} must be an integer, got ${v}`);
+  return v;
 }
 
 
@@ -368,10 +375,10 @@ export class AidocsIndex {
   }
 
   async #searchRawOnce(engine, query, o, vector) {
-    const ticket = this.#call(engine, (e) => e.begin(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix, o.typos, o.language, o.tagsAny, o.tagsNone, o.facets, o.version, vector ?? undefined, o.tokens, o.pages));
+    const ticket = this.#call(engine, (e) => e.begin(query, o.k, o.kinds, o.tags, o.group, o.minScore, o.explain, o.mode, o.nprobe, o.prefix, o.typos, o.language, o.tagsAny, o.tagsNone, o.facets, o.version, vector ?? undefined, o.tokens, o.pages, o.siteUrl));
     try {
       // The engine's query session decides the rounds (typo files, the ranking's files, the vector
-      // partitions, the results' metadata: seven at most); a file fetched for it reaches it even if
+      // partitions, the results' metadata, with evidence the text files); a file fetched for it reaches it even if
       // the cache evicts it meanwhile, so each round moves the search on.
       for (let round = 0; ; round++) {
         const names = this.#call(engine, (e) => e.need(ticket));
@@ -457,14 +464,16 @@ export class AidocsIndex {
   /**
    * The evidence an assistant should read for `query` within a token budget, with citations (issue
    * 22): the top pages' best sections, adjacent ones merged, copies dropped, at most half the budget
-   * from one page. `opts`: `tokens` (64–64000, default 2000: the most the Markdown may take, as
-   * cl100k counts at most), `pages` (the top pages drawn from, 1–50, default 10), and the filters,
+   * from one page. `opts`: `tokens` (100–64000, default 2000: the most the Markdown may take, as
+   * estimated above what cl100k counts), `pages` (the top pages drawn from, 1–50, default 10),
+   * `siteUrl` (citations absolute under it), and the filters,
    * `mode`, `language`, `version`, `typos` and `encoder` of `search`. Resolves to
    * `{query, budget, tokens, mode, corrected, excerpts_only, pieces: [{n, page_id, title, section,
    * heading_path, url, breadcrumb, kind, api?, score, tokens, truncated, text}]}` with a `markdown`
    * property: the pieces under numbered citation headers, what the budget bounds. The section text
    * is fetched only here, one file per top page (one more round after the results' metadata).
-   * `searchRawDetailed` with `tokens` gives the same as text (`evidence: {json, markdown}`). Needs
+   * `searchRawDetailed` with `tokens` gives the same as text (`evidence: {json, markdown}`; its results
+   * are then the pages evidence considered: at least `pages` of them, 12 sections each). Needs
    * the full module (`openIndex`'s `evidence` option; the lean one fails with `no_evidence`).
    */
   async context(query, opts = {}) {

@@ -46,6 +46,17 @@ test('issue_22 index.context selects cited evidence within its budget', async ()
   // The engine checks the budget.
   await assert.rejects(index.context('refresh tokens', { tokens: 10 }), (err) => err.code === 'bad_option');
   await assert.rejects(index.context('refresh tokens', { pages: 0 }), (err) => err.code === 'bad_option');
+  // Numbers wasm would wrap are refused before it sees them.
+  for (const tokens of [2 ** 32 + 100, -4294967000, 64.9, '500']) {
+    await assert.rejects(index.context('refresh tokens', { tokens }), (err) => err.code === 'bad_option', String(tokens));
+  }
+  // Citations under the site's URL, counted in the budget.
+  const cited = await index.context('refresh tokens', { tokens: 300, siteUrl: 'https://docs.acme.test/' });
+  assert.equal(cited.pieces[0].url, 'https://docs.acme.test/guides/refresh-tokens');
+  assert.ok(cited.markdown.startsWith('### [1] Refresh tokens\nhttps://docs.acme.test/guides/refresh-tokens\n'));
+  assert.ok(cited.tokens <= 300);
+  // The smallest budget still holds a piece.
+  assert.ok((await index.context('refresh tokens', { tokens: 100 })).pieces.length > 0);
   // A search reads no text file; evidence reads one per top page, after the metadata.
   const fresh = await openIndex(loader, { evidence: true });
   const results = await fresh.search('create a user');
@@ -54,6 +65,17 @@ test('issue_22 index.context selects cited evidence within its budget', async ()
   const pages = new Set(results.slice(0, 10).map((r) => r.id));
   assert.equal(fresh.stats.requests - searched, pages.size, 'one text file per top page, nothing else');
   assert.ok(e2.pieces.every((p) => pages.has(p.page_id)));
+});
+
+test('issue_22 concurrent evidence searches share their text files', async () => {
+  const index = await openIndex(loader, { evidence: true });
+  const queries = ['refresh tokens', 'refresh tokens', 'authentication refresh', 'create a user', 'refresh'];
+  const all = await Promise.all(queries.map((q) => index.context(q, { tokens: 800 })));
+  const alone = await openIndex(loader, { evidence: true });
+  for (const [i, e] of all.entries()) {
+    assert.ok(e.pieces.length > 0, queries[i]);
+    assert.deepEqual(e, await alone.context(queries[i], { tokens: 800 }), queries[i]);
+  }
 });
 
 test('issue_22 GET /context answers JSON, or Markdown for Accept: text/markdown, and validates like /search', async (t) => {
@@ -71,6 +93,7 @@ test('issue_22 GET /context answers JSON, or Markdown for Accept: text/markdown,
   assert.ok((await (await fetch(`${base}/context?q=refresh+tokens&format=markdown`)).text()).startsWith('### [1]'));
   for (const [query, code] of [
     ['q=refresh&tokens=10', 'bad_tokens'],
+    ['q=refresh&tokens=64', 'bad_tokens'],
     ['q=refresh&tokens=99999999', 'bad_tokens'],
     ['q=refresh&tokens=1e3', 'bad_tokens'],
     ['q=refresh&pages=0', 'bad_pages'],
@@ -87,6 +110,14 @@ test('issue_22 GET /context answers JSON, or Markdown for Accept: text/markdown,
   assert.equal(head.status, 200);
   assert.equal(await head.text(), '');
   // Routes next to a custom path, and off when asked.
+  // Origins: any by default; with allowedOrigins, others are refused.
+  const guarded = await serve(t, { allowedOrigins: ['https://docs.acme.test'] });
+  assert.equal((await fetch(`${guarded}/context?q=refresh`, { headers: { origin: 'https://evil.example' } })).status, 403);
+  assert.equal((await fetch(`${guarded}/context?q=refresh`, { headers: { origin: 'https://docs.acme.test' } })).status, 200);
+  assert.equal((await fetch(`${guarded}/context?q=refresh`)).status, 200);
+  const sited = await serve(t, { siteUrl: 'https://docs.acme.test' });
+  assert.equal((await (await fetch(`${sited}/context?q=refresh+tokens`)).json()).pieces[0].url, 'https://docs.acme.test/guides/refresh-tokens');
+  assert.throws(() => createSearchHandler({ loadShard: loader, siteUrl: 'javascript:alert(1)' }), TypeError);
   const custom = await serve(t, { path: '/api/search', mcpPath: null });
   assert.equal((await fetch(`${custom}/api/context?q=refresh`)).status, 200);
   assert.equal((await fetch(`${custom}/api/mcp`, { method: 'POST', body: '{}' })).status, 404);
@@ -116,7 +147,7 @@ test('issue_22 the MCP SDK client lists the tools and calls each one', async (t)
   assert.match(none.content[0].text, /^No page of this documentation matches/);
 
   // Bad arguments are tool errors the model can read; an unknown tool is a protocol error.
-  for (const args of [{}, { query: '' }, { query: 'x', k: 0 }, { query: 'x', kind: 'blog' }, { query: 'x', extra: 1 }, { query: 'x', language: 'not a tag!' }]) {
+  for (const args of [{}, { query: '' }, { query: 'x', k: 0 }, { query: 'x', kind: 'blog' }, { query: 'x', extra: 1 }, { query: 'x', language: 'not a tag!' }, { query: 'x', constructor: 1 }, JSON.parse('{"query":"x","__proto__":1}')]) {
     const r = await client.callTool({ name: 'search_docs', arguments: args });
     assert.equal(r.isError, true, JSON.stringify(args));
   }
@@ -169,7 +200,7 @@ test('issue_22 the MCP endpoint answers malformed JSON-RPC with its errors and n
     for (let i = 0; i < 80; i++) req.write('x'.repeat(1024));
     req.end();
   });
-  assert.equal(chunked, 413);
+  assert.equal(chunked, 413, 'answered, not reset');
   // Not UTF-8.
   assert.equal((await post(base, new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]))).body.error.code, -32700);
 });

@@ -17,14 +17,15 @@ const plugin = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BUDGETS = {
   // 116,377 B on 2026-11-25: talc for dlmalloc (-2.7 KB) and the analyzer's own lowercase table
   // for the standard library's (-6.7 KB); 125,745 B before.
-  // 117,124 B with format v9 (issue 22): the metadata's text-file names and the evidence entry
-  // points' glue (evidence itself is compiled out of the lean module: +7 KB otherwise).
-  'wasm/aidocs_search_bg.wasm': 117_200,
+  // 117,550 B with format v9 (issue 22): the metadata's text-file names, the evidence options and
+  // entry points of the shared glue (evidence itself is compiled out of the lean module: +7 KB
+  // otherwise). Over the 116,403 B before issue 22; issue 21 asks for 90 KB.
+  'wasm/aidocs_search_bg.wasm': 117_600,
   // 199,532 B: the lean module plus the inflater and the Snowball stemmers (which keep the standard
   // library's lowercasing of whole words, for Greek's final sigma).
-  // 208,204 B since issue 22: evidence under a token budget for agents (`context`, the handler's
-  // `/context` and MCP tools), 6.6 KB.
-  'wasm/aidocs_search_full_bg.wasm': 208_500,
+  // 209,331 B since issue 22: evidence under a token budget for agents (`context`, the handler's
+  // `/context` and MCP tools), 7.7 KB.
+  'wasm/aidocs_search_full_bg.wasm': 209_500,
   // 6,238 B and 5,533 B: what a page with the search box loads before the engine; 6,527 B since
   // issue 22's `context` and the glue's evidence entry points.
   'dist/search.js': 6_650,

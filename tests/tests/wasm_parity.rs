@@ -675,7 +675,25 @@ fn issue_6_docs_versions_filter_and_facet_the_same_in_wasm() {
 #[test]
 fn issue_22_wasm_evidence_matches_native_byte_for_byte() {
     let Some(cli) = wasm_cli() else { return };
-    let mut sites = vec![("example-site", fixture("example-site"))];
+    // Two pages of identical text share one text file: the engine hands it to both.
+    let twins = tempfile::tempdir().unwrap();
+    std::fs::write(
+        twins.path().join("docs.json"),
+        r#"{"name":"Twins","navigation":{"pages":["a","b","c"]}}"#,
+    )
+    .unwrap();
+    let page = "---\ntitle: Dingo\n---\n\nThe dingo is a wild dog.\n\n## Habitat\n\nDingoes live in Australia.\n";
+    std::fs::write(twins.path().join("a.mdx"), page).unwrap();
+    std::fs::write(twins.path().join("b.mdx"), page).unwrap();
+    std::fs::write(
+        twins.path().join("c.mdx"),
+        "---\ntitle: Other\n---\n\nNothing about wild dogs here but the words dingo and dog.\n",
+    )
+    .unwrap();
+    let mut sites = vec![
+        ("example-site", fixture("example-site")),
+        ("twins", twins.path().to_path_buf()),
+    ];
     if let Some(dir) = shared_data("sites/mintlify-docs") {
         sites.push(("mintlify-docs", dir));
     }
@@ -692,6 +710,7 @@ fn issue_22_wasm_evidence_matches_native_byte_for_byte() {
                 ("q-b", "api key authentication"),
                 ("q-c", "\"request id\" header"),
                 ("q-d", "refesh tokns"),
+                ("q-e", "dingo habitat"),
             ],
         );
         let local = LocalIndex::open(&index).unwrap();
@@ -746,10 +765,7 @@ fn issue_22_wasm_evidence_matches_native_byte_for_byte() {
                     v["evidence"]["pieces"].as_array().unwrap().len()
                 })
                 .sum();
-            assert!(
-                pieces > native_lines.len(),
-                "{name}: evidence was found ({pieces})"
-            );
+            assert!(pieces > 0, "{name}: evidence was found ({pieces})");
         }
     }
 }

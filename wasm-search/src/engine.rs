@@ -145,6 +145,8 @@ pub struct QueryOptions {
     /// [`Engine::evidence_json`]), from the top `evidence_pages` pages (default 10).
     pub evidence_tokens: Option<u32>,
     pub evidence_pages: Option<u32>,
+    /// The site's URL evidence cites pages under (`EvidenceOptions::site_url`).
+    pub evidence_site: Option<String>,
 }
 
 /// The mode named by a `mode` option.
@@ -206,6 +208,7 @@ impl QueryOptions {
                     }
                     e.pages = p as usize;
                 }
+                e.site_url = self.evidence_site.clone().filter(|s| !s.is_empty());
                 Some(e)
             }
         };
@@ -239,6 +242,9 @@ struct Ticket {
     session: Option<QuerySession>,
     outcome: Option<QueryOutcome>,
     explain: bool,
+    /// The text files `need` named for this search (evidence): named by metadata, not by the
+    /// manifest, so `add` resolves them here, also after another search was handed the file.
+    texts: Vec<(String, FileRef)>,
 }
 
 /// One opened index: its manifest, a bounded cache of decoded shards, and the searches in flight.
@@ -363,6 +369,7 @@ impl Engine {
             session: Some(session),
             outcome: None,
             explain: opts.explain,
+            texts: Vec::new(),
         });
         Ok(id)
     }
@@ -408,7 +415,15 @@ impl Engine {
                     .and_then(|n| searcher.file_ref(n, vector_dir.as_deref(), typo_dir.as_deref())),
             };
             match name {
-                Some(name) if resolves == Some(f) => names.push(name),
+                Some(name) if resolves == Some(f) => {
+                    if matches!(f, FileRef::Text(_)) {
+                        t.texts.push((name.clone(), f));
+                    }
+                    // Pages of identical text share a file: named once.
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
                 name => {
                     return Err(EngineError::Search(SearchError::MetaMismatch(
                         name.unwrap_or_else(|| format!("{f:?}")),
@@ -440,11 +455,10 @@ impl Engine {
             .file_ref(name, self.vector_dir.as_deref(), self.typo_dir.as_deref())
             .or_else(|| {
                 // Text files (evidence only) are named by the metadata a search holds.
-                #[cfg(feature = "evidence")]
-                return (self.tickets.iter().filter_map(|t| t.session.as_ref()))
-                    .find_map(|s| s.awaited_texts(searcher, name).first().copied());
-                #[cfg(not(feature = "evidence"))]
-                None
+                let _ = searcher;
+                (self.tickets.iter().flat_map(|t| &t.texts))
+                    .find(|(n, _)| n == name)
+                    .map(|&(_, f)| f)
             })
             .ok_or_else(|| EngineError::UnknownFile(name.to_owned()))
     }

@@ -168,7 +168,7 @@ impl SearchEngine {
     /// vector and hybrid modes then use instead of the static encoder (`bad_option` on an index
     /// without vectors or a vector of the wrong width); `evidence_tokens`: also select evidence of
     /// that many tokens from the top `evidence_pages` pages (see `evidence`; the search then reads
-    /// their section text in one more round).
+    /// their section text in one more round), citing pages under `evidence_site` when given.
     #[allow(clippy::too_many_arguments)] // flat arguments keep the JS glue small
     pub fn begin(
         &mut self,
@@ -191,6 +191,7 @@ impl SearchEngine {
         vector: Option<Vec<f32>>,
         evidence_tokens: Option<u32>,
         evidence_pages: Option<u32>,
+        evidence_site: Option<String>,
     ) -> Result<u32, JsValue> {
         let split = |t: Option<String>| -> Vec<String> {
             t.unwrap_or_default()
@@ -217,6 +218,7 @@ impl SearchEngine {
             version: version.filter(|v| !v.is_empty()),
             evidence_tokens,
             evidence_pages,
+            evidence_site,
         };
         self.inner.begin(query, &opts, vector).map_err(js_err)
     }

@@ -23,19 +23,23 @@ pub use select::evidence_markdown;
 pub const EVIDENCE_SECTIONS: usize = 12;
 
 /// What evidence to select, in tokens (see the module docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EvidenceOptions {
     /// The most tokens the evidence's Markdown may take.
     pub tokens: u32,
     /// The pages considered (the top ones of the ranking).
     pub pages: usize,
-    /// The most tokens one page may take; `None`: half the budget.
+    /// The most tokens one page may take; `None`: half the budget (at least 96, so that a small
+    /// budget still holds one piece with its citation).
     pub page_tokens: Option<u32>,
+    /// The URL the site's root is served at (`https://docs.example.com`): citations become absolute
+    /// (`https://docs.example.com/guides/x#a`), what an agent hands on; counted in the budget.
+    pub site_url: Option<String>,
 }
 
 /// The budgets a caller may ask for: below the smallest, no piece fits with its citation; above
 /// the largest, one request would read a site's worth of text.
-pub const EVIDENCE_TOKENS: core::ops::RangeInclusive<u32> = 64..=64_000;
+pub const EVIDENCE_TOKENS: core::ops::RangeInclusive<u32> = 100..=64_000;
 /// The most pages an evidence query may consider.
 pub const MAX_EVIDENCE_PAGES: usize = 50;
 
@@ -49,6 +53,7 @@ impl EvidenceOptions {
                 tokens,
                 pages: 10,
                 page_tokens: None,
+                site_url: None,
             })
     }
 }

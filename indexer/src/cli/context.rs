@@ -23,7 +23,7 @@ pub struct ContextArgs {
     /// JSONL file of `{"id","text"}` lines: one JSON evidence line per query.
     #[arg(long)]
     queries: Option<PathBuf>,
-    /// The most tokens the evidence may take (as cl100k counts them at most; 64 to 64000).
+    /// The most tokens the evidence may take (estimated above what cl100k counts; 100 to 64000).
     #[arg(long, default_value_t = 2000)]
     tokens: u32,
     /// The top pages the evidence is drawn from (1 to 50).
@@ -32,6 +32,9 @@ pub struct ContextArgs {
     /// The most tokens one page may give (default: half the budget).
     #[arg(long)]
     page_tokens: Option<u32>,
+    /// The URL the site's root is at: citations become absolute under it.
+    #[arg(long)]
+    site_url: Option<String>,
     /// Only these kinds: docs, api, custom.
     #[arg(long)]
     kind: Vec<String>,
@@ -79,6 +82,7 @@ fn options(a: &ContextArgs, index: &LocalIndex) -> Result<SearchOptions, String>
     }
     evidence.pages = a.pages;
     evidence.page_tokens = a.page_tokens;
+    evidence.site_url = a.site_url.clone();
     Ok(SearchOptions {
         kinds,
         params: params(index, &a.rank)?,

@@ -67,6 +67,7 @@ fn begin_with(
         None,
         None,
         None,
+        None,
     )
 }
 

@@ -14,9 +14,22 @@ const DUPLICATE_OVERLAP: f32 = 0.8;
 impl EvidenceOptions {
     fn page_cap(&self) -> u32 {
         self.page_tokens
-            .unwrap_or(self.tokens / 2)
+            .unwrap_or((self.tokens / 2).max(96))
             .max(MIN_PIECE_TOKENS)
             .min(self.tokens)
+    }
+
+    /// `url` (a page URL of the index, root-relative) under the site's URL, when one is given.
+    fn cite(&self, url: String) -> String {
+        match self.site_url.as_deref().map(|s| s.trim_end_matches('/')) {
+            Some(site) if !site.is_empty() && url.starts_with('/') => {
+                let mut out = String::with_capacity(site.len() + url.len());
+                out.push_str(site);
+                out.push_str(&url);
+                out
+            }
+            _ => url,
+        }
     }
 }
 
@@ -97,7 +110,7 @@ impl Searcher {
             let header = if joins {
                 estimate(&sub_heading(&cm.title)) + 1
             } else {
-                estimate(&piece_header(page_meta, cm)) + 1
+                estimate(&piece_header(page_meta, cm, opts)) + 1
             };
             let avail = (opts.tokens - used)
                 .min(page_cap.saturating_sub(page_used))
@@ -163,7 +176,7 @@ impl Searcher {
                         cm.title.clone()
                     },
                     heading_path: cm.heading_path.clone(),
-                    url: section_url(page_meta, cm),
+                    url: opts.cite(section_url(page_meta, cm)),
                     breadcrumb: page_meta.breadcrumb.clone(),
                     kind: self.manifest.pages[c.page as usize].kind,
                     api: page_meta.api.clone(),
@@ -235,9 +248,9 @@ fn piece_markdown(n: usize, p: &EvidencePiece) -> String {
 
 /// The header a chunk would head its piece with, numbered as the widest number a budget of up to
 /// 48 million tokens can reach (pieces are numbered only once chosen).
-fn piece_header(page: &PageMeta, c: &crate::format::ChunkMeta) -> String {
+fn piece_header(page: &PageMeta, c: &crate::format::ChunkMeta, opts: &EvidenceOptions) -> String {
     let section = if c.anchor.is_empty() { "" } else { &c.title };
-    let url = section_url(page, c);
+    let url = opts.cite(section_url(page, c));
     header_of(999_999, &page.title, section, &url, page.api.as_ref())
 }
 
@@ -251,15 +264,16 @@ fn header_of(n: usize, title: &str, section: &str, url: &str, api: Option<&ApiMe
         out.push_str(&one_line(section));
     }
     out.push('\n');
-    out.push_str(url);
+    out.push_str(&one_line(url));
     out.push('\n');
+    // Every field on one line: a spec's operationId or path cannot start a line of its own.
     if let Some(a) = api {
-        out.push_str(&a.method);
+        out.push_str(&one_line(&a.method));
         out.push(' ');
-        out.push_str(&a.path);
+        out.push_str(&one_line(&a.path));
         if !a.operation_id.is_empty() {
             out.push_str(" (");
-            out.push_str(&a.operation_id);
+            out.push_str(&one_line(&a.operation_id));
             out.push(')');
         }
         out.push('\n');
@@ -309,34 +323,70 @@ fn insertion_sort<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
 }
 
 /// The longest prefix of `text` whose estimate stays within `tokens`, ending at a line break when
-/// one fits, else at a space; "…" marks the cut. Line estimates add up to at least the estimate of
-/// their concatenation, so the sum bounds the result.
+/// one fits, else at a space; a code block it cuts is closed, and "…" marks the cut. Estimates of
+/// parts add up to at least the estimate of their concatenation, so the sum bounds the result.
 fn cut_to(text: &str, tokens: u32) -> String {
-    let budget = tokens.saturating_sub(estimate(ELLIPSIS));
+    // What ends a cut: the open fence's closing line, then the ellipsis.
+    let ending = |fence: Option<&str>| match fence {
+        Some(f) => 2 * estimate("\n") + estimate(f) + estimate(ELLIPSIS),
+        None => estimate(ELLIPSIS),
+    };
     let mut out = String::new();
     let mut used = 0;
+    let mut fence: Option<&str> = None;
+    let mut cut = false;
     for line in text.split_inclusive('\n') {
+        let after = fence_after(fence, line);
         let cost = estimate(line);
-        if used + cost <= budget {
+        if used + cost + ending(after) <= tokens {
             out.push_str(line);
             used += cost;
+            fence = after;
             continue;
         }
-        for word in line.split_inclusive(' ') {
-            let cost = estimate(word);
-            if used + cost > budget {
-                break;
+        cut = true;
+        // A fence line is never split; any other line may end at a word.
+        if after == fence {
+            for word in line.split_inclusive(' ') {
+                let cost = estimate(word);
+                if used + cost + ending(fence) > tokens {
+                    break;
+                }
+                out.push_str(word);
+                used += cost;
             }
-            out.push_str(word);
-            used += cost;
         }
         break;
     }
-    let mut out = out.trim_end().to_owned();
-    if out.len() < text.trim_end().len() && !out.is_empty() {
-        out.push_str(ELLIPSIS);
+    if !cut {
+        return out;
     }
+    let mut out = out.trim_end().to_owned();
+    if out.is_empty() {
+        return out;
+    }
+    if let Some(f) = fence {
+        out.push('\n');
+        out.push_str(f);
+        out.push('\n');
+    }
+    out.push_str(ELLIPSIS);
     out
+}
+
+/// The code fence open after `line`, given the one open before it (`Chunk::text` fences with three
+/// or more backticks and closes with the same run).
+fn fence_after<'t>(open: Option<&'t str>, line: &'t str) -> Option<&'t str> {
+    let t = line.trim();
+    let ticks = t.len() - t.trim_start_matches('`').len();
+    if ticks < 3 {
+        return open;
+    }
+    match open {
+        None => Some(&t[..ticks]),
+        Some(f) if ticks >= f.len() && ticks == t.len() => None,
+        Some(f) => Some(f),
+    }
 }
 
 const ELLIPSIS: &str = "…";
@@ -420,6 +470,16 @@ mod tests {
         }
         assert_eq!(cut_to(text, 200), text);
         assert_eq!(cut_to(text, 12), "First line of words.…");
+        // A cut inside a code block closes it.
+        let code =
+            "Intro.\n\n```bash\nnpm install one\nnpm install two\nnpm install three\n```\n\nAfter.";
+        for t in 5..60 {
+            let cut = cut_to(code, t);
+            assert!(estimate(&cut) <= t, "{t}: {cut:?}");
+            let fences = cut.lines().filter(|l| l.starts_with("```")).count();
+            assert!(fences % 2 == 0, "{t}: {cut:?}");
+        }
+        assert_eq!(cut_to(code, 22), "Intro.\n\n```bash\nnpm\n```\n…");
         assert!(cut_to(&"x".repeat(100_000), 10).is_empty());
     }
 

@@ -1,0 +1,463 @@
+//! Sessions over the checked-in v8 compatibility fixture (one term shard, one metadata shard,
+//! positions, typo files, vectors, term rows and a projection from the real model), and the v9
+//! one for evidence (section text files).
+
+use super::*;
+use crate::Manifest;
+
+/// The v8 compatibility index (one term shard; vectors, typos, positions).
+const V8: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/compat/v8/");
+/// The example site's index the wasm tests use (eight term shards, typo files).
+const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../wasm-search/tests/fixture/");
+
+fn read(name: &str) -> Vec<u8> {
+    read_in(V8, name)
+}
+
+fn read_in(dir: &str, name: &str) -> Vec<u8> {
+    std::fs::read(format!("{dir}{name}")).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn searcher() -> Searcher {
+    Searcher::new(Manifest::decode(&read("manifest.bin")).unwrap()).unwrap()
+}
+
+/// Runs a session cold (nothing cached), as a reader's fetch loop does; returns its outcome
+/// and the files of each round.
+fn run(
+    s: &Searcher,
+    text: &str,
+    opts: SearchOptions,
+    vector: QueryVector,
+) -> Result<(QueryOutcome, Vec<Vec<FileRef>>), SearchError> {
+    run_in(V8, s, text, opts, vector)
+}
+
+/// [`run`] over the index in `dir`.
+fn run_in(
+    dir: &str,
+    s: &Searcher,
+    text: &str,
+    opts: SearchOptions,
+    vector: QueryVector,
+) -> Result<(QueryOutcome, Vec<Vec<FileRef>>), SearchError> {
+    let mut session = QuerySession::new(s, text, opts, vector)?;
+    let mut rounds = Vec::new();
+    loop {
+        let need = session.advance(s, |_| None)?;
+        if need.is_empty() {
+            break;
+        }
+        for &f in &need {
+            assert!(session.awaits(f));
+            let name = session.file_name(s, f).expect("a file the index has");
+            let (shard, _) = s.open_file(f, &name, &read_in(dir, &name), None)?;
+            session.provide(f, shard);
+            assert!(!session.awaits(f));
+        }
+        rounds.push(need);
+        assert!(rounds.len() <= 7, "{rounds:?}");
+    }
+    assert!(session.is_ready());
+    Ok((session.finish(s)?, rounds))
+}
+
+fn ids(o: &QueryOutcome) -> Vec<&str> {
+    o.results.iter().map(|r| r.id.as_str()).collect()
+}
+
+/// The v9 compatibility index: v8's files and each page's section text.
+const V9: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/compat/v9/");
+
+#[test]
+fn issue_22_evidence_reads_the_top_pages_text_in_a_round_after_their_metadata() {
+    let s = Searcher::new(Manifest::decode(&read_in(V9, "manifest.bin")).unwrap()).unwrap();
+    let opts = SearchOptions {
+        evidence: crate::EvidenceOptions::new(400),
+        ..Default::default()
+    };
+    let (o, rounds) = run_in(V9, &s, "refresh tokens", opts, QueryVector::Static).unwrap();
+    assert_eq!(rounds.len(), 3, "{rounds:?}");
+    assert_eq!(
+        rounds[..2],
+        [vec![FileRef::Terms(0)], vec![FileRef::Meta(0)]]
+    );
+    let pages: Vec<u32> = o.results.iter().take(10).map(|r| r.page).collect();
+    assert_eq!(
+        rounds[2],
+        pages.iter().map(|&p| FileRef::Text(p)).collect::<Vec<_>>()
+    );
+    let e = o.evidence.expect("evidence was asked for");
+    assert!(e.tokens <= 400 && !e.pieces.is_empty(), "{e:?}");
+    assert_eq!(e.pieces[0].page_id, "guides/refresh-tokens");
+    assert!(
+        e.pieces[0].text.contains("refresh"),
+        "{:?}",
+        e.pieces[0].text
+    );
+    let md = crate::search::evidence_markdown(&e);
+    assert!(md.starts_with("### [1] "), "{md}");
+    assert_eq!(crate::tokens::estimate(&md), e.tokens);
+    // A search without evidence reads no text file.
+    let (_, rounds) = run_in(
+        V9,
+        &s,
+        "refresh tokens",
+        SearchOptions::default(),
+        QueryVector::Static,
+    )
+    .unwrap();
+    assert_eq!(rounds.len(), 2);
+}
+
+#[test]
+fn issue_22_text_files_are_named_by_the_metadata_the_session_holds() {
+    let s = Searcher::new(Manifest::decode(&read_in(V9, "manifest.bin")).unwrap()).unwrap();
+    let opts = SearchOptions {
+        evidence: crate::EvidenceOptions::new(400),
+        ..Default::default()
+    };
+    let mut session = QuerySession::new(&s, "refresh tokens", opts, QueryVector::Static).unwrap();
+    // Before the metadata is here, a page's text file has no name.
+    assert_eq!(session.file_name(&s, FileRef::Text(0)), None);
+    loop {
+        let need = session.advance(&s, |_| None).unwrap();
+        if need.is_empty() {
+            break;
+        }
+        for f in need {
+            let name = session.file_name(&s, f).unwrap();
+            assert_eq!(session.file_ref(&s, &name), Some(f), "{name}");
+            let bytes = read_in(V9, &name);
+            if let FileRef::Text(p) = f {
+                assert!(name.starts_with("x/"), "{name}");
+                // Another page's text (or any other file) is refused in its place.
+                let other = FileRef::Text(if p == 0 { 1 } else { 0 });
+                let fits = s.open_file(other, &name, &bytes, None).is_ok();
+                let same_chunks = s.manifest().pages[p as usize].chunk_count
+                    == s.manifest().pages[if p == 0 { 1 } else { 0 }].chunk_count;
+                assert!(!fits || same_chunks);
+                assert!(s
+                    .open_file(f, &name, &read_in(V9, "manifest.bin"), None)
+                    .is_err());
+            }
+            let (shard, _) = s.open_file(f, &name, &bytes, None).unwrap();
+            session.provide(f, shard);
+        }
+    }
+    assert!(session.is_ready());
+    assert!(session.finish(&s).unwrap().evidence.is_some());
+}
+
+#[test]
+fn issue_19_a_lexical_query_is_two_rounds_terms_then_metadata() {
+    let s = searcher();
+    let (o, rounds) = run(
+        &s,
+        "refresh tokens",
+        SearchOptions::default(),
+        QueryVector::Static,
+    )
+    .unwrap();
+    assert_eq!(rounds, [vec![FileRef::Terms(0)], vec![FileRef::Meta(0)]]);
+    assert_eq!(o.mode, Mode::Lexical);
+    assert_eq!(ids(&o)[0], "guides/refresh-tokens");
+    // Everything cached: no round at all, the same results.
+    let mut session = QuerySession::new(
+        &s,
+        "refresh tokens",
+        SearchOptions::default(),
+        QueryVector::Static,
+    )
+    .unwrap();
+    let all: Vec<(FileRef, Shard)> = [FileRef::Terms(0), FileRef::Meta(0)]
+        .into_iter()
+        .map(|f| {
+            let name = s.file_name(f, None, None).unwrap();
+            (f, s.open_file(f, &name, &read(&name), None).unwrap().0)
+        })
+        .collect();
+    let cached = |f: FileRef| all.iter().find(|(g, _)| *g == f).map(|(_, s)| s.clone());
+    assert!(session.advance(&s, cached).unwrap().is_empty());
+    assert_eq!(session.finish(&s).unwrap().results, o.results);
+}
+
+#[test]
+fn issue_19_typo_files_come_first_then_the_corrected_words() {
+    let s = searcher();
+    let opts = SearchOptions {
+        typos: true,
+        ..Default::default()
+    };
+    let (o, rounds) = run(&s, "refesh tokns", opts, QueryVector::Static).unwrap();
+    let pairs: Vec<(&str, &str)> = (o.corrections.iter())
+        .map(|c| (c.from.as_str(), c.to.as_str()))
+        .collect();
+    assert_eq!(pairs, [("refesh", "refresh"), ("tokns", "tokens")]);
+    assert!(rounds[0].contains(&FileRef::TypoDir), "{rounds:?}");
+    assert!(
+        rounds[1].iter().all(|f| matches!(f, FileRef::Typos(_))),
+        "{rounds:?}"
+    );
+    assert_eq!(rounds.last().unwrap(), &[FileRef::Meta(0)]);
+    let (right, _) = run(
+        &s,
+        "refresh tokens",
+        SearchOptions::default(),
+        QueryVector::Static,
+    )
+    .unwrap();
+    assert_eq!(ids(&o)[0], ids(&right)[0]);
+}
+
+#[test]
+fn issue_19_a_phrase_reads_its_positions_in_the_terms_round() {
+    let s = searcher();
+    let (o, rounds) = run(
+        &s,
+        "\"refresh token\"",
+        SearchOptions::default(),
+        QueryVector::Static,
+    )
+    .unwrap();
+    assert_eq!(
+        rounds,
+        [
+            vec![FileRef::Terms(0), FileRef::Positions(0)],
+            vec![FileRef::Meta(0)]
+        ]
+    );
+    assert!(o.plan.phrases.iter().all(|p| p.chunks.is_some()));
+    assert!(!o.results.is_empty());
+}
+
+#[test]
+fn issue_19_hybrid_reads_rows_and_directory_then_partitions_then_metadata() {
+    let s = searcher();
+    let opts = SearchOptions {
+        mode: Mode::Hybrid,
+        ..Default::default()
+    };
+    let (o, rounds) = run(
+        &s,
+        "renew my credentials",
+        opts.clone(),
+        QueryVector::Static,
+    )
+    .unwrap();
+    assert_eq!(o.mode, Mode::Hybrid);
+    assert!(rounds[0].contains(&FileRef::VectorDir), "{rounds:?}");
+    assert!(
+        rounds[0].iter().any(|f| matches!(f, FileRef::TermRows(_))),
+        "{rounds:?}"
+    );
+    assert!(
+        rounds[1].iter().all(|f| matches!(f, FileRef::Vectors(_))),
+        "{rounds:?}"
+    );
+    assert_eq!(rounds.len(), 3, "{rounds:?}");
+    assert_eq!(ids(&o)[0], "guides/refresh-tokens");
+    // The vector the query ranked with is the static encoding; handed in, it ranks the same
+    // without row shards.
+    let v = o.vector.clone().unwrap();
+    let (stored, rounds) = run(&s, "renew my credentials", opts, QueryVector::Stored(v)).unwrap();
+    assert!(rounds
+        .iter()
+        .flatten()
+        .all(|f| !matches!(f, FileRef::TermRows(_))));
+    assert_eq!(stored.results, o.results);
+}
+
+#[test]
+fn issue_19_a_vector_query_without_a_known_term_falls_back_to_lexical_files() {
+    let s = searcher();
+    let opts = SearchOptions {
+        mode: Mode::Vector,
+        ..Default::default()
+    };
+    let (o, rounds) = run(&s, "zzqx refresh", opts, QueryVector::Stored(vec![0.5; 3])).unwrap();
+    // A stored vector of the wrong width is no vector side: the query ranks lexically.
+    assert_eq!(o.mode, Mode::Lexical);
+    assert!(rounds
+        .iter()
+        .flatten()
+        .any(|f| matches!(f, FileRef::Terms(_))));
+    assert!(rounds
+        .iter()
+        .flatten()
+        .all(|f| !matches!(f, FileRef::Vectors(_))));
+}
+
+#[test]
+fn issue_19_bad_model_vectors_are_refused() {
+    let s = searcher();
+    let opts = SearchOptions {
+        mode: Mode::Hybrid,
+        ..Default::default()
+    };
+    for v in [vec![], vec![f32::NAN; 384]] {
+        let e = QuerySession::new(&s, "q", opts.clone(), QueryVector::Model(v)).unwrap_err();
+        assert!(matches!(e, SearchError::BadQueryVector(_)), "{e:?}");
+    }
+    // A width the projection does not take: known once the projection is here.
+    let e = run(&s, "q", opts, QueryVector::Model(vec![0.1; 10])).unwrap_err();
+    assert!(matches!(e, SearchError::BadQueryVector(_)), "{e:?}");
+}
+
+#[test]
+fn issue_21_a_query_with_nothing_to_correct_reads_its_terms_in_one_round() {
+    let s = Searcher::new(Manifest::decode(&read_in(EXAMPLE, "manifest.bin")).unwrap()).unwrap();
+    let terms = |round: &[FileRef]| -> Vec<FileRef> {
+        let mut t: Vec<FileRef> = (round.iter().copied())
+            .filter(|f| matches!(f, FileRef::Terms(_)))
+            .collect();
+        t.sort();
+        t
+    };
+    // The words' term shards (which decide whether a word needs correcting) and the last
+    // word's prefix shards come in the first round, then the metadata: two rounds, where the
+    // prefix shards used to wait for a round of their own.
+    for q in [
+        "authenticate with a tok",
+        "rate lim",
+        "getUserById re",
+        "refresh tokens",
+    ] {
+        for prefix in [false, true] {
+            let opts = SearchOptions {
+                prefix,
+                typos: true,
+                ..Default::default()
+            };
+            let (o, rounds) = run_in(EXAMPLE, &s, q, opts.clone(), QueryVector::Static).unwrap();
+            assert!(o.corrections.is_empty(), "{q}: {:?}", o.corrections);
+            assert_eq!(rounds.len(), 2, "{q} (prefix {prefix}): {rounds:?}");
+            assert!(
+                rounds[1].iter().all(|f| matches!(f, FileRef::Meta(_))),
+                "{rounds:?}"
+            );
+            // The same results as with typo tolerance off (no correction round at all).
+            let plain = SearchOptions {
+                typos: false,
+                ..opts
+            };
+            let (p, plain_rounds) = run_in(EXAMPLE, &s, q, plain, QueryVector::Static).unwrap();
+            assert_eq!(o.results, p.results, "{q}");
+            assert_eq!(terms(&rounds[0]), terms(&plain_rounds[0]), "{q}");
+        }
+    }
+    // A misspelt word still costs its correction's rounds, and the corrected word ranks.
+    let (o, rounds) = run_in(
+        EXAMPLE,
+        &s,
+        "refesh tokens",
+        SearchOptions {
+            typos: true,
+            ..Default::default()
+        },
+        QueryVector::Static,
+    )
+    .unwrap();
+    assert_eq!(o.corrections.len(), 1, "{:?}", o.corrections);
+    assert!(rounds.len() > 2, "{rounds:?}");
+    assert_eq!(ids(&o)[0], "guides/refresh-tokens");
+}
+
+#[test]
+fn issue_19_a_model_vector_of_no_direction_ranks_lexically() {
+    let s = searcher();
+    let hybrid = SearchOptions {
+        mode: Mode::Hybrid,
+        ..Default::default()
+    };
+    let lexical = SearchOptions {
+        mode: Mode::Lexical,
+        ..Default::default()
+    };
+    let (want, _) = run(&s, "refresh tokens", lexical, QueryVector::Static).unwrap();
+    // All zeros: projected, it has no norm to normalise; the query falls back as a static vector
+    // of no known term does, instead of failing or ranking every chunk at similarity 0.
+    let (o, rounds) = run(
+        &s,
+        "refresh tokens",
+        hybrid,
+        QueryVector::Model(vec![0.0; 384]),
+    )
+    .unwrap();
+    assert_eq!(o.mode, Mode::Lexical);
+    assert_eq!(o.vector, None);
+    assert_eq!(o.results, want.results);
+    assert!(rounds
+        .iter()
+        .flatten()
+        .all(|f| !matches!(f, FileRef::Vectors(_))));
+    assert!(!has_direction(&[0.0; 4]) && !has_direction(&[1e-30; 4]));
+    assert!(has_direction(&[0.0, 0.6, 0.8]));
+}
+
+#[test]
+fn issue_19_results_before_the_files_are_not_ready() {
+    let s = searcher();
+    let session =
+        QuerySession::new(&s, "refresh", SearchOptions::default(), QueryVector::Static).unwrap();
+    assert!(!session.is_ready());
+    assert_eq!(session.finish(&s).unwrap_err(), SearchError::NotReady);
+}
+
+#[test]
+fn issue_19_file_names_and_refs_are_inverse() {
+    let s = searcher();
+    let vdir_name = s.file_name(FileRef::VectorDir, None, None).unwrap();
+    let Shard::VectorDir(vdir) = s
+        .open_file(FileRef::VectorDir, &vdir_name, &read(&vdir_name), None)
+        .unwrap()
+        .0
+    else {
+        panic!("a vector directory")
+    };
+    let tdir_name = s.file_name(FileRef::TypoDir, None, None).unwrap();
+    let Shard::TypoDir(tdir) = s
+        .open_file(FileRef::TypoDir, &tdir_name, &read(&tdir_name), None)
+        .unwrap()
+        .0
+    else {
+        panic!("a typo directory")
+    };
+    let mut files = vec![
+        FileRef::Terms(0),
+        FileRef::Meta(0),
+        FileRef::Positions(0),
+        FileRef::TypoDir,
+        FileRef::VectorDir,
+        FileRef::Projection,
+    ];
+    files.extend((0..tdir.shard_count() as u32).map(FileRef::Typos));
+    files.extend((0..vdir.partitions.len() as u32).map(FileRef::Vectors));
+    files.extend((0..s.term_rows().unwrap().shards).map(FileRef::TermRows));
+    for f in files {
+        let name = s.file_name(f, Some(&vdir), Some(&tdir)).unwrap();
+        assert_eq!(
+            s.file_ref(&name, Some(&vdir), Some(&tdir)),
+            Some(f),
+            "{name}"
+        );
+        // Every file of the index decodes as what its name says, and as nothing else.
+        assert!(s.open_file(f, &name, &read(&name), None).is_ok(), "{name}");
+    }
+    for f in [FileRef::Terms(1), FileRef::Meta(1), FileRef::Positions(1)] {
+        assert_eq!(s.file_name(f, Some(&vdir), Some(&tdir)), None, "{f:?}");
+    }
+    for name in [
+        "t/../manifest.bin",
+        "manifest.bin",
+        "",
+        "t/000000000000.bin",
+    ] {
+        assert_eq!(s.file_ref(name, Some(&vdir), Some(&tdir)), None, "{name}");
+    }
+    let meta = s.file_name(FileRef::Meta(0), None, None).unwrap();
+    let e = s
+        .open_file(FileRef::Terms(0), &meta, &read(&meta), None)
+        .unwrap_err();
+    assert!(matches!(e, SearchError::Shard { .. }), "{e:?}");
+}
