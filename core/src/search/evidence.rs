@@ -1,14 +1,18 @@
 //! Here are a query's ranked pages with their metadata and section text, and a token budget, give me
-//! the evidence an assistant should read (issue 22): the best sections first, adjacent sections of
+//! the evidence an assistant should read (issue 22): each top page's best section first, in rank
+//! order, at most `tokens / (pages + 2)` of it (breadth: which pages answer; on CoNaLa train it put
+//! the judged page in 2,000-token evidence for 0.588 of the intents where the best section by score
+//! alone did for 0.505), then the other sections by score (depth), adjacent sections of
 //! a page merged into one piece, near-duplicates dropped, at most `page_tokens` from any one page,
 //! each piece with its citation, and the whole never over budget as [`crate::tokens::estimate`]
-//! counts it (an upper bound of cl100k's count).
+//! counts it (above cl100k's count on every corpus measured).
 //!
 //! What the budget bounds is the Markdown rendering ([`evidence_markdown`]: a citation header per
 //! piece, then its text), what an agent reads; the JSON ([`crate::json::evidence_json`]) carries the
-//! same pieces. Sections are candidates in score order (section scores are comparable across pages:
-//! a page scores its best section); a candidate that does not fit is cut at a line, then a word,
-//! when at least 48 tokens remain, else skipped for a smaller one.
+//! same pieces. After the breadth pass, sections are candidates in score order (section scores are
+//! comparable across pages: a page scores its best section); a candidate that does not fit is cut
+//! at a line, then a word (a code block it cuts is closed), when at least 48 tokens remain, else
+//! skipped for a smaller one.
 
 use crate::format::{ApiMeta, Kind};
 

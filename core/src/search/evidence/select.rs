@@ -54,15 +54,28 @@ impl Searcher {
         mode: Mode,
         corrected: bool,
     ) -> Result<Evidence, SearchError> {
+        // Breadth, then depth: each top page's best section first, in rank order, at most
+        // `breadth_cap` tokens of it (an agent learns which pages answer), then the other
+        // sections by score (scores are comparable across pages: a page scores its best section).
+        let mut breadth: Vec<(u32, u32, f32)> = Vec::new();
         let mut candidates: Vec<(u32, u32, f32)> = Vec::new();
         for (rank, hit) in hits.iter().take(opts.pages).enumerate() {
-            for s in &hit.sections {
-                candidates.push((rank as u32, s.chunk, s.score));
+            for (i, s) in hit.sections.iter().enumerate() {
+                let c = (rank as u32, s.chunk, s.score);
+                if i == 0 {
+                    breadth.push(c);
+                } else {
+                    candidates.push(c);
+                }
             }
         }
         insertion_sort(&mut candidates, |a, b| {
             (b.2, a.0, a.1).partial_cmp(&(a.2, b.0, b.1)) == Some(core::cmp::Ordering::Less)
         });
+        let breadth_cap = (opts.tokens / (opts.pages as u32 + 2)).max(2 * MIN_PIECE_TOKENS);
+        let firsts = breadth.len();
+        breadth.extend(candidates);
+        let candidates = breadth;
 
         let page_cap = opts.page_cap();
         let mut used_by_page: Vec<(u32, u32)> = Vec::new();
@@ -70,7 +83,7 @@ impl Searcher {
         let mut chosen: Vec<Chosen> = Vec::new();
         let mut shingles: Vec<Signature> = Vec::new();
         let mut excerpts_only = false;
-        for (rank, chunk, score) in candidates {
+        for (n, (rank, chunk, score)) in candidates.into_iter().enumerate() {
             let hit = &hits[rank as usize];
             let page_meta = self.page_meta(hit.page, &meta)?;
             let first = self.page_first_chunk[hit.page as usize];
@@ -112,10 +125,13 @@ impl Searcher {
             } else {
                 estimate(&piece_header(page_meta, cm, opts)) + 1
             };
-            let avail = (opts.tokens - used)
+            let mut avail = (opts.tokens - used)
                 .min(page_cap.saturating_sub(page_used))
                 .saturating_sub(header);
-            let (body, truncated) = if estimate(body) + 1 <= avail {
+            if n < firsts {
+                avail = avail.min(breadth_cap);
+            }
+            let (body, truncated) = if estimate(body) < avail {
                 (body.to_owned(), false)
             } else if avail >= MIN_PIECE_TOKENS {
                 (cut_to(body, avail - 1), true)

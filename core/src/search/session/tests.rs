@@ -69,6 +69,20 @@ fn ids(o: &QueryOutcome) -> Vec<&str> {
 /// The v9 compatibility index: v8's files and each page's section text.
 const V9: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/compat/v9/");
 
+/// Issue 22: a reader without the `evidence` feature (the lean wasm module) refuses evidence at once.
+#[cfg(not(feature = "evidence"))]
+#[test]
+fn issue_22_a_reader_without_evidence_refuses_it() {
+    let s = Searcher::new(Manifest::decode(&read_in(V9, "manifest.bin")).unwrap()).unwrap();
+    let opts = SearchOptions {
+        evidence: crate::EvidenceOptions::new(400),
+        ..Default::default()
+    };
+    let err = QuerySession::new(&s, "refresh tokens", opts, QueryVector::Static).unwrap_err();
+    assert!(matches!(err, SearchError::NoEvidence), "{err}");
+}
+
+#[cfg(feature = "evidence")]
 #[test]
 fn issue_22_evidence_reads_the_top_pages_text_in_a_round_after_their_metadata() {
     let s = Searcher::new(Manifest::decode(&read_in(V9, "manifest.bin")).unwrap()).unwrap();
@@ -110,6 +124,7 @@ fn issue_22_evidence_reads_the_top_pages_text_in_a_round_after_their_metadata() 
     assert_eq!(rounds.len(), 2);
 }
 
+#[cfg(feature = "evidence")]
 #[test]
 fn issue_22_text_files_are_named_by_the_metadata_the_session_holds() {
     let s = Searcher::new(Manifest::decode(&read_in(V9, "manifest.bin")).unwrap()).unwrap();
