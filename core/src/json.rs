@@ -194,6 +194,16 @@ impl<'a> JsonWriter<'a> {
     }
 }
 
+/// `"api":{"method","path","operationId"}` of an API page.
+fn write_api(w: &mut JsonWriter, api: &crate::format::ApiMeta) {
+    w.key("api")
+        .begin_object()
+        .string_field("method", &api.method)
+        .string_field("path", &api.path)
+        .string_field("operationId", &api.operation_id)
+        .end_object();
+}
+
 /// Appends one result object.
 pub fn push_result(out: &mut String, r: &SearchResult, explain: bool) {
     write_result(&mut JsonWriter::new(out), r, explain);
@@ -220,12 +230,7 @@ fn write_result(w: &mut JsonWriter, r: &SearchResult, explain: bool) {
     }
     w.end_array();
     if let Some(api) = &r.api {
-        w.key("api")
-            .begin_object()
-            .string_field("method", &api.method)
-            .string_field("path", &api.path)
-            .string_field("operationId", &api.operation_id)
-            .end_object();
+        write_api(w, api);
     }
     if let (true, Some(e)) = (explain, &r.explanation) {
         w.key("explain")
@@ -373,12 +378,7 @@ pub fn evidence_json(query: &str, e: &crate::search::Evidence) -> String {
             .strings(p.breadcrumb.iter().map(String::as_str))
             .string_field("kind", p.kind.name());
         if let Some(api) = &p.api {
-            w.key("api")
-                .begin_object()
-                .string_field("method", &api.method)
-                .string_field("path", &api.path)
-                .string_field("operationId", &api.operation_id)
-                .end_object();
+            write_api(&mut w, api);
         }
         w.score_field("score", p.score)
             .key("tokens")

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use aidocs_core::{Bm25Params, SearchOptions};
+use aidocs_core::{Bm25Params, QueryVector, SearchOptions};
 use aidocs_index::embed::{locate as locate_model, Embedder};
 use aidocs_reader::local_index::LocalIndex;
 use aidocs_reader::QueryEncoder;
@@ -178,4 +178,31 @@ pub fn params(index: &LocalIndex, r: &RankArgs) -> Result<Option<Bm25Params>, St
         p.weights.copy_from_slice(&parts);
     }
     Ok(Some(p))
+}
+
+/// What a querying command (`query`, `context`) runs with: the index a reader in `language` opens,
+/// its search options (`options`, then the vector flags) and the query encoder. On failure, the
+/// exit to take: 1 unreadable index, 2 bad options, 3 no usable encoder.
+pub fn open_for_queries(
+    dir: &std::path::Path,
+    language: Option<&str>,
+    vector: &VectorArgs,
+    options: impl FnOnce(&LocalIndex) -> Result<SearchOptions, String>,
+) -> Result<(LocalIndex, SearchOptions, Option<QueryEncoder>), ExitCode> {
+    let index = LocalIndex::open_language(dir, language).map_err(|e| fail(1, e))?;
+    let mut opts = options(&index).map_err(|e| fail(2, e))?;
+    vector.apply(&mut opts);
+    let encoder = vector.encoder(&index).map_err(|e| fail(3, e))?;
+    Ok((index, opts, encoder))
+}
+
+/// The query vector of `text`: the encoder's, or the index's static encoder without one.
+pub fn query_vector(encoder: Option<&QueryEncoder>, text: &str) -> Result<QueryVector, String> {
+    match encoder {
+        None => Ok(QueryVector::Static),
+        Some(enc) => enc
+            .query_vectors(&[text])
+            .map(|mut v| v.pop().unwrap_or(QueryVector::Static))
+            .map_err(|e| e.to_string()),
+    }
 }

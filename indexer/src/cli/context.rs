@@ -7,12 +7,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use aidocs_core::search::{evidence_markdown, EVIDENCE_TOKENS, MAX_EVIDENCE_PAGES};
-use aidocs_core::{EvidenceOptions, Kind, QueryVector, SearchOptions};
+use aidocs_core::{EvidenceOptions, Kind, SearchOptions};
 use aidocs_reader::eval::read_queries;
 use aidocs_reader::local_index::LocalIndex;
 use clap::Args;
 
-use super::common::{fail, params, RankArgs, VectorArgs};
+use super::common::{fail, open_for_queries, params, query_vector, RankArgs, VectorArgs};
 
 #[derive(Args)]
 pub struct ContextArgs {
@@ -96,27 +96,15 @@ fn options(a: &ContextArgs, index: &LocalIndex) -> Result<SearchOptions, String>
 }
 
 pub fn run_context(a: ContextArgs) -> ExitCode {
-    let index = match LocalIndex::open_language(&a.index, a.language.as_deref()) {
-        Ok(i) => i,
-        Err(e) => return fail(1, e),
-    };
-    let mut opts = match options(&a, &index) {
-        Ok(o) => o,
-        Err(e) => return fail(2, e),
-    };
-    a.vector.apply(&mut opts);
-    let encoder = match a.vector.encoder(&index) {
-        Ok(e) => e,
-        Err(e) => return fail(3, e),
-    };
-    let evidence = |text: &str| -> Result<aidocs_core::Evidence, String> {
-        let vector = match &encoder {
-            None => QueryVector::Static,
-            Some(enc) => enc
-                .query_vectors(&[text])
-                .map(|mut v| v.pop().unwrap_or(QueryVector::Static))
-                .map_err(|e| e.to_string())?,
+    let (index, opts, encoder) =
+        match open_for_queries(&a.index, a.language.as_deref(), &a.vector, |i| {
+            options(&a, i)
+        }) {
+            Ok(o) => o,
+            Err(code) => return code,
         };
+    let evidence = |text: &str| -> Result<aidocs_core::Evidence, String> {
+        let vector = query_vector(encoder.as_ref(), text)?;
         let outcome = index
             .query(text, vector, &opts)
             .map_err(|e| e.to_string())?;

@@ -5,12 +5,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use aidocs_core::{Kind, QueryVector, SearchOptions};
+use aidocs_core::{Kind, SearchOptions};
 use aidocs_reader::eval::read_queries;
 use aidocs_reader::local_index::{result_json, LocalIndex};
 use clap::Args;
 
-use super::common::{fail, params, RankArgs, VectorArgs};
+use super::common::{fail, open_for_queries, params, query_vector, RankArgs, VectorArgs};
 
 #[derive(Args)]
 pub struct QueryArgs {
@@ -100,28 +100,14 @@ fn search_options(a: &QueryArgs, index: &LocalIndex) -> Result<SearchOptions, St
 }
 
 pub fn run_query(a: QueryArgs) -> ExitCode {
-    let index = match LocalIndex::open_language(&a.index, a.language.as_deref()) {
-        Ok(i) => i,
-        Err(e) => return fail(1, e),
-    };
-    let mut opts = match search_options(&a, &index) {
-        Ok(o) => o,
-        Err(e) => return fail(2, e),
-    };
-    a.vector.apply(&mut opts);
-    let encoder = match a.vector.encoder(&index) {
-        Ok(e) => e,
-        Err(e) => return fail(3, e),
-    };
-    let encode = |text: &str| -> Result<QueryVector, String> {
-        match &encoder {
-            None => Ok(QueryVector::Static),
-            Some(enc) => enc
-                .query_vectors(&[text])
-                .map(|mut v| v.pop().unwrap_or(QueryVector::Static))
-                .map_err(|e| e.to_string()),
-        }
-    };
+    let (index, opts, encoder) =
+        match open_for_queries(&a.index, a.language.as_deref(), &a.vector, |i| {
+            search_options(&a, i)
+        }) {
+            Ok(o) => o,
+            Err(code) => return code,
+        };
+    let encode = |text: &str| query_vector(encoder.as_ref(), text);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if let Some(qfile) = &a.queries {

@@ -54,21 +54,18 @@ impl Searcher {
         mode: Mode,
         corrected: bool,
     ) -> Result<Evidence, SearchError> {
-        // Breadth, then depth: each top page's best section first, in rank order, at most
-        // `breadth_cap` tokens of it (an agent learns which pages answer), then the other
-        // sections by score (scores are comparable across pages: a page scores its best section).
+        // Breadth, then depth: each top page's best usable section first (an empty one or a copy
+        // gives way to the page's next), in rank order, at most `breadth_cap` tokens of it (an
+        // agent learns which pages answer), then the other sections by score (scores are
+        // comparable across pages: a page scores its best section).
         let mut breadth: Vec<(u32, u32, f32)> = Vec::new();
         let mut candidates: Vec<(u32, u32, f32)> = Vec::new();
         for (rank, hit) in hits.iter().take(opts.pages).enumerate() {
-            for (i, s) in hit.sections.iter().enumerate() {
-                let c = (rank as u32, s.chunk, s.score);
-                if i == 0 {
-                    breadth.push(c);
-                } else {
-                    candidates.push(c);
-                }
+            for s in &hit.sections {
+                breadth.push((rank as u32, s.chunk, s.score));
             }
         }
+        candidates.extend_from_slice(&breadth);
         insertion_sort(&mut candidates, |a, b| {
             (b.2, a.0, a.1).partial_cmp(&(a.2, b.0, b.1)) == Some(core::cmp::Ordering::Less)
         });
@@ -85,6 +82,11 @@ impl Searcher {
         let mut excerpts_only = false;
         for (n, (rank, chunk, score)) in candidates.into_iter().enumerate() {
             let hit = &hits[rank as usize];
+            // A page gives one section to the breadth pass; a section is taken once.
+            let taken = |c: &Chosen| c.chunk == chunk || (n < firsts && c.page == hit.page);
+            if chosen.iter().any(taken) {
+                continue;
+            }
             let page_meta = self.page_meta(hit.page, &meta)?;
             let first = self.page_first_chunk[hit.page as usize];
             let local = (chunk - first) as usize;
