@@ -12,7 +12,7 @@
 //   404 / 405 for other paths and methods; 503 {"error": {"code", "message"}} when the index cannot be used.
 // Nothing a request sends can crash the worker: every failure is one of the responses above.
 import { openIndex } from './search.js';
-import { handleMcp, MCP_MAX_BODY, EVIDENCE_LIMITS } from './mcp.js';
+import { handleMcp, MCP_MAX_BODY, EVIDENCE_LIMITS, LANGUAGE_TAG } from './mcp.js';
 
 export const MAX_QUERY_CHARS = 512;
 export const MAX_K = 50;
@@ -82,7 +82,7 @@ function parseQuery(params, headers) {
   const typosRaw = params.get('typos') ?? '1';
   if (typosRaw !== '0' && typosRaw !== '1') return error(400, 'bad_typos', `typos must be 0 or 1, got ${JSON.stringify(typosRaw)}`, headers);
   const language = params.get('lang') ?? '';
-  if (!/^[A-Za-z]{0,8}(-[A-Za-z0-9]{1,8})*$/.test(language)) return error(400, 'bad_lang', `lang must be a language tag such as fr or zh-CN, got ${JSON.stringify(language)}`, headers);
+  if (!LANGUAGE_TAG.test(language)) return error(400, 'bad_lang', `lang must be a language tag such as fr or zh-CN, got ${JSON.stringify(language)}`, headers);
   const facetsRaw = params.get('facets') ?? '0';
   if (facetsRaw !== '0' && facetsRaw !== '1') return error(400, 'bad_facets', `facets must be 0 or 1, got ${JSON.stringify(facetsRaw)}`, headers);
   const version = params.get('version') ?? '';

@@ -15,6 +15,8 @@ export const MCP_PROTOCOL_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'];
 export const MCP_MAX_BODY = 64 * 1024;
 /** Evidence budgets and pages the routes accept (the engine's own bounds: `EVIDENCE_TOKENS`, `MAX_EVIDENCE_PAGES`). */
 export const EVIDENCE_LIMITS = { minTokens: 100, maxTokens: 64000, maxPages: 50 };
+/** A language tag as `lang` and the tools' `language` take it (`fr`, `zh-CN`; empty for none). */
+export const LANGUAGE_TAG = /^[A-Za-z]{0,8}(-[A-Za-z0-9]{1,8})*$/;
 
 const KINDS = ['docs', 'api', 'custom'];
 
@@ -86,7 +88,7 @@ function checkArguments(tool, args) {
       if (!Number.isInteger(v) || v < s.minimum || v > s.maximum) return `${key} must be an integer from ${s.minimum} to ${s.maximum}`;
     }
   }
-  if (args.language !== undefined && !/^[A-Za-z]{0,8}(-[A-Za-z0-9]{1,8})*$/.test(args.language)) return 'language must be a language tag such as fr or zh-CN';
+  if (args.language !== undefined && !LANGUAGE_TAG.test(args.language)) return 'language must be a language tag such as fr or zh-CN';
   return null;
 }
 

@@ -244,6 +244,7 @@ struct Ticket {
     explain: bool,
     /// The text files `need` named for this search (evidence): named by metadata, not by the
     /// manifest, so `add` resolves them here, also after another search was handed the file.
+    #[cfg(feature = "evidence")]
     texts: Vec<(String, FileRef)>,
 }
 
@@ -369,6 +370,7 @@ impl Engine {
             session: Some(session),
             outcome: None,
             explain: opts.explain,
+            #[cfg(feature = "evidence")]
             texts: Vec::new(),
         });
         Ok(id)
@@ -416,6 +418,7 @@ impl Engine {
             };
             match name {
                 Some(name) if resolves == Some(f) => {
+                    #[cfg(feature = "evidence")]
                     if matches!(f, FileRef::Text(_)) {
                         t.texts.push((name.clone(), f));
                     }
@@ -450,17 +453,16 @@ impl Engine {
 
     /// What index file `name` is (a text file: to the first search that asked for it).
     fn file(&self, name: &str) -> Result<FileRef, EngineError> {
-        let searcher = &self.searcher;
-        searcher
-            .file_ref(name, self.vector_dir.as_deref(), self.typo_dir.as_deref())
-            .or_else(|| {
-                // Text files (evidence only) are named by the metadata a search holds.
-                let _ = searcher;
-                (self.tickets.iter().flat_map(|t| &t.texts))
-                    .find(|(n, _)| n == name)
-                    .map(|&(_, f)| f)
-            })
-            .ok_or_else(|| EngineError::UnknownFile(name.to_owned()))
+        let f =
+            (self.searcher).file_ref(name, self.vector_dir.as_deref(), self.typo_dir.as_deref());
+        // Text files (evidence only) are named by the metadata a search holds.
+        #[cfg(feature = "evidence")]
+        let f = f.or_else(|| {
+            (self.tickets.iter().flat_map(|t| &t.texts))
+                .find(|(n, _)| n == name)
+                .map(|&(_, f)| f)
+        });
+        f.ok_or_else(|| EngineError::UnknownFile(name.to_owned()))
     }
 
     /// The kind of shard `name` is in this index.
@@ -476,8 +478,6 @@ impl Engine {
         raw: Option<Vec<u8>>,
     ) -> Result<(), EngineError> {
         let f = self.file(name)?;
-        #[cfg(feature = "evidence")]
-        let raw_copy = matches!(f, FileRef::Text(_)).then(|| raw.clone()).flatten();
         let shard = match self.cache.get(f) {
             // Names are content hashes: a file fetched twice (two searches at once) is decoded once.
             Some(s) => s,
@@ -499,11 +499,19 @@ impl Engine {
             if s.awaits(f) {
                 s.provide(f, shard.clone());
             }
-            // Another page of the same text: checked against that page before it is handed over.
+            // Another page of the same text: the decoded file, checked against that page first.
             #[cfg(feature = "evidence")]
             for g in s.awaited_texts(&self.searcher, name) {
-                let (other, _) = self.searcher.open_file(g, name, file, raw_copy.clone())?;
-                s.provide(g, other);
+                match (g, &shard) {
+                    (FileRef::Text(page), Shard::Text(t)) if self.searcher.text_fits(page, t) => {
+                        s.provide(g, shard.clone())
+                    }
+                    _ => {
+                        return Err(EngineError::Search(SearchError::MetaMismatch(
+                            name.to_owned(),
+                        )))
+                    }
+                }
             }
         }
         Ok(())

@@ -127,6 +127,14 @@ impl Searcher {
         }
     }
 
+    /// Whether `text` can be page `page`'s: one section per chunk of the page. What `open_file`
+    /// checks, and what a reader checks before it hands one decoded file to another page of the same
+    /// text.
+    pub fn text_fits(&self, page: u32, text: &PageText) -> bool {
+        (self.manifest.pages.get(page as usize))
+            .is_some_and(|e| e.chunk_count as usize == text.sections.len())
+    }
+
     /// The text file of page `page`, named in `meta` (the metadata shard the manifest assigns the
     /// page); `None` for a page without one (an index before v9) or a shard of other pages.
     pub fn text_file_name(&self, page: u32, meta: &MetaShard) -> Option<String> {
@@ -253,9 +261,8 @@ impl Searcher {
             FileRef::Text(page) => {
                 // The text of another page (or build) would cite the wrong words: its sections must
                 // be the page's chunks.
-                let entry = m.pages.get(page as usize).ok_or_else(mismatch)?;
                 let text = PageText::decode_payload(&raw).map_err(shard_err)?;
-                check(text.sections.len() == entry.chunk_count as usize)?;
+                check(self.text_fits(page, &text))?;
                 Shard::Text(Rc::new(text))
             }
             // Read for evidence only, which a reader without the feature never asks for.

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use aidocs_core::{Bm25Params, QueryVector, SearchOptions};
+use aidocs_core::{Bm25Params, Kind, QueryVector, SearchOptions};
 use aidocs_index::embed::{locate as locate_model, Embedder};
 use aidocs_reader::local_index::LocalIndex;
 use aidocs_reader::QueryEncoder;
@@ -205,4 +205,13 @@ pub fn query_vector(encoder: Option<&QueryEncoder>, text: &str) -> Result<QueryV
             .map(|mut v| v.pop().unwrap_or(QueryVector::Static))
             .map_err(|e| e.to_string()),
     }
+}
+
+/// The kinds of `--kind` flags (docs, api, custom).
+pub fn parse_kinds(flags: &[String]) -> Result<Vec<Kind>, String> {
+    (flags.iter())
+        .map(|k| {
+            Kind::parse(k).ok_or_else(|| format!("--kind `{k}`: expected docs, api or custom"))
+        })
+        .collect()
 }

@@ -7,12 +7,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use aidocs_core::search::{evidence_markdown, EVIDENCE_TOKENS, MAX_EVIDENCE_PAGES};
-use aidocs_core::{EvidenceOptions, Kind, SearchOptions};
+use aidocs_core::{EvidenceOptions, SearchOptions};
 use aidocs_reader::eval::read_queries;
 use aidocs_reader::local_index::LocalIndex;
 use clap::Args;
 
-use super::common::{fail, open_for_queries, params, query_vector, RankArgs, VectorArgs};
+use super::common::{
+    fail, open_for_queries, params, parse_kinds, query_vector, RankArgs, VectorArgs,
+};
 
 #[derive(Args)]
 pub struct ContextArgs {
@@ -60,12 +62,7 @@ pub struct ContextArgs {
 }
 
 fn options(a: &ContextArgs, index: &LocalIndex) -> Result<SearchOptions, String> {
-    let mut kinds = Vec::new();
-    for k in &a.kind {
-        kinds.push(
-            Kind::parse(k).ok_or_else(|| format!("--kind `{k}`: expected docs, api or custom"))?,
-        );
-    }
+    let kinds = parse_kinds(&a.kind)?;
     let mut evidence = EvidenceOptions::new(a.tokens).ok_or_else(|| {
         format!(
             "--tokens {}: expected {} to {}",

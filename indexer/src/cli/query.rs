@@ -5,12 +5,14 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use aidocs_core::{Kind, SearchOptions};
+use aidocs_core::SearchOptions;
 use aidocs_reader::eval::read_queries;
 use aidocs_reader::local_index::{result_json, LocalIndex};
 use clap::Args;
 
-use super::common::{fail, open_for_queries, params, query_vector, RankArgs, VectorArgs};
+use super::common::{
+    fail, open_for_queries, params, parse_kinds, query_vector, RankArgs, VectorArgs,
+};
 
 #[derive(Args)]
 pub struct QueryArgs {
@@ -73,12 +75,7 @@ pub struct QueryArgs {
 }
 
 fn search_options(a: &QueryArgs, index: &LocalIndex) -> Result<SearchOptions, String> {
-    let mut kinds = Vec::new();
-    for k in &a.kind {
-        kinds.push(
-            Kind::parse(k).ok_or_else(|| format!("--kind `{k}`: expected docs, api or custom"))?,
-        );
-    }
+    let kinds = parse_kinds(&a.kind)?;
     Ok(SearchOptions {
         k: a.k,
         kinds,
