@@ -24,9 +24,11 @@ pub const MAGIC: [u8; 4] = *b"AIDX";
 /// manifest's optional typo directory reference); version 7 the position shards of quoted phrases (the
 /// manifest's optional positions reference); version 8 the language partitions (`manifest.bin` of a
 /// multilingual site is a partition table naming one index manifest per language); version 9 each
-/// page's section text (a text file per page, named by its metadata, read only for evidence). Each version's index is the next one's
-/// without the new parts or with the older encoding, so all are read.
-pub const FORMAT_VERSION: u16 = 9;
+/// page's section text (a text file per page, named by its metadata, read only for evidence); version
+/// 10 names every shard an edit can change by its own bytes (position shards beside their term
+/// shards, typo shards in their directory), so an edit renames only what it changed. Each version's
+/// index is the next one's without the new parts or with the older encoding, so all are read.
+pub const FORMAT_VERSION: u16 = 10;
 /// The oldest version this code reads.
 pub const MIN_FORMAT_VERSION: u16 = 1;
 pub const HEADER_LEN: usize = 20;
@@ -264,7 +266,7 @@ mod tests {
         bad[0] = b'X';
         assert_eq!(open(&bad, ShardKind::Meta).unwrap_err().code(), "bad_magic");
         let mut bad = file.clone();
-        bad[4] = 10;
+        bad[4] = (FORMAT_VERSION + 1) as u8;
         assert_eq!(
             open(&bad, ShardKind::Meta).unwrap_err().code(),
             "unsupported_version"

@@ -17,6 +17,7 @@ use crate::bytes::{ByteReader, ByteWriter};
 use crate::envelope::{self, ShardKind};
 use crate::error::{invalid, ShardError};
 use crate::format::common_prefix;
+use crate::names::{check_file_name, NameList};
 
 /// Shorter typed words are never corrected: too many words lie one edit away.
 pub const TYPO_MIN_CHARS: usize = 4;
@@ -197,12 +198,18 @@ impl TypoShard {
 }
 
 /// Which typo shard holds which keys: shard `i` holds the keys from `separators[i - 1]` (inclusive)
-/// up to `separators[i]`. Shards are named `{prefix}{i:x}.bin`, one hash for them all.
+/// up to `separators[i]`, in the file `shard_files[i]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TypoDirectory {
-    pub shard_prefix: String,
+    /// One name per shard (`separators.len() + 1`). Since format v10 each shard is named by its own
+    /// content hash (`y/<h>.bin`), so an edit renames only the shards whose words it changes; v6–v9
+    /// named them `{prefix}{i:x}.bin`, one hash over them all, which decoding spells out.
+    pub shard_files: Vec<String>,
     pub separators: Vec<String>,
 }
+
+/// Where typo shards live (`y/<12 hex digits>.bin`).
+pub const TYPO_DIR: &str = "y";
 
 impl TypoDirectory {
     pub fn shard_count(&self) -> usize {
@@ -215,14 +222,24 @@ impl TypoDirectory {
     }
 
     pub fn shard_file(&self, i: usize) -> String {
-        crate::vectors::partition_file(&self.shard_prefix, i)
+        self.shard_files.get(i).cloned().unwrap_or_default()
     }
 
+    /// The shard the file `name` is, if it is one of this directory's.
+    pub fn shard_of_file(&self, name: &str) -> Option<usize> {
+        self.shard_files.iter().position(|f| f == name)
+    }
+
+    /// The v10 payload: the name mode, the separators, then one name per shard.
     pub fn encode_payload(&self) -> Vec<u8> {
         let mut w = ByteWriter::new();
-        w.str(&self.shard_prefix);
+        let names = NameList::of(TYPO_DIR, self.shard_files.iter().map(String::as_str));
+        names.write_mode(&mut w);
         w.varint(self.separators.len() as u64);
         write_front_coded(&mut w, self.separators.iter().map(String::as_str));
+        for f in &self.shard_files {
+            names.write(&mut w, f);
+        }
         w.into_inner()
     }
 
@@ -231,13 +248,26 @@ impl TypoDirectory {
     }
 
     pub fn decode(file: &[u8]) -> Result<Self, ShardError> {
-        Self::decode_payload(&envelope::open(file, ShardKind::TypoDir)?)
+        let version = envelope::read_header(file)?.version;
+        Self::decode_versioned(&envelope::open(file, ShardKind::TypoDir)?, version)
     }
 
+    /// A payload of the current format version.
     pub fn decode_payload(raw: &[u8]) -> Result<Self, ShardError> {
+        Self::decode_versioned(raw, envelope::FORMAT_VERSION)
+    }
+
+    /// A payload written by format `version` (the envelope's): v6–v9 name the shards by one prefix,
+    /// v10 each by its own name.
+    pub fn decode_versioned(raw: &[u8], version: u16) -> Result<Self, ShardError> {
         let mut r = ByteReader::new(raw);
-        let shard_prefix = r.str("typo shard prefix")?.to_owned();
-        crate::names::check_file_name(&crate::vectors::partition_file(&shard_prefix, 0))?;
+        let (prefix, names) = if version < 10 {
+            let prefix = r.str("typo shard prefix")?.to_owned();
+            check_file_name(&crate::vectors::partition_file(&prefix, 0))?;
+            (Some(prefix), None)
+        } else {
+            (None, Some(NameList::read_mode(&mut r, true, TYPO_DIR)?))
+        };
         let n = r.count("typo separator count", 2)?;
         let mut separators: Vec<String> = Vec::with_capacity(n);
         for _ in 0..n {
@@ -248,9 +278,18 @@ impl TypoDirectory {
             }
             separators.push(s);
         }
+        let shard_files = match (prefix, names) {
+            (Some(prefix), _) => (0..=n)
+                .map(|i| crate::vectors::partition_file(&prefix, i))
+                .collect(),
+            (None, Some(names)) => (0..=n)
+                .map(|_| names.read(&mut r))
+                .collect::<Result<_, _>>()?,
+            (None, None) => unreachable!("one of the two forms was read"),
+        };
         r.finish("typo directory")?;
         Ok(TypoDirectory {
-            shard_prefix,
+            shard_files,
             separators,
         })
     }
@@ -424,10 +463,33 @@ mod tests {
     #[test]
     fn directories_roundtrip_and_locate_keys() {
         let d = TypoDirectory {
-            shard_prefix: "y/0123456789ab-".into(),
+            shard_files: ["y/0123456789ab.bin", "y/other.bin", "y/a.bin", "y/b.bin"]
+                .map(String::from)
+                .to_vec(),
             separators: vec!["d".into(), "deb".into(), "m".into()],
         };
         assert_eq!(TypoDirectory::decode(&d.encode()).unwrap(), d);
+        assert_eq!(d.shard_of_file("y/a.bin"), Some(2));
+        assert_eq!(d.shard_of_file("y/c.bin"), None);
+        // Issue 25 (v10): each shard by its own name, 6 bytes when content-hashed.
+        let hashed = TypoDirectory {
+            shard_files: vec!["y/0123456789ab.bin".into(), "y/ba9876543210.bin".into()],
+            separators: vec!["m".into()],
+        };
+        assert_eq!(hashed.encode_payload().len(), 1 + 1 + 3 + 12);
+        assert_eq!(TypoDirectory::decode(&hashed.encode()).unwrap(), hashed);
+        // v6–v9: one prefix, spelt out per shard.
+        let mut old = ByteWriter::new();
+        old.str("y/0123456789ab-");
+        old.varint(1);
+        write_front_coded(&mut old, ["m"].into_iter());
+        assert_eq!(
+            TypoDirectory::decode_versioned(&old.into_inner(), 9).unwrap(),
+            TypoDirectory {
+                shard_files: vec!["y/0123456789ab-0.bin".into(), "y/0123456789ab-1.bin".into()],
+                separators: vec!["m".into()],
+            }
+        );
         assert_eq!(d.shard_for("a"), 0);
         assert_eq!(d.shard_for("d"), 1);
         assert_eq!(d.shard_for("dea"), 1);
@@ -442,10 +504,14 @@ mod tests {
             );
         }
         let hostile = TypoDirectory {
-            shard_prefix: "../x".into(),
+            shard_files: vec!["../x".into()],
             separators: vec![],
         };
         assert!(TypoDirectory::decode_payload(&hostile.encode_payload()).is_err());
+        let mut hostile_prefix = ByteWriter::new();
+        hostile_prefix.str("../x");
+        hostile_prefix.varint(0);
+        assert!(TypoDirectory::decode_versioned(&hostile_prefix.into_inner(), 9).is_err());
     }
 
     #[test]

@@ -10,11 +10,12 @@ use aidocs_core::{
     MANIFEST_FILE, SCORED_FIELDS,
 };
 
+use crate::shard_cuts::ContentCuts;
 use crate::static_fit::{self, FitOptions};
 use crate::tantivy_cache::{IndexContents, StoredChunk};
 use crate::vectors::ShortExamples;
 use crate::vectors::{export_vectors, ChunkVectors};
-use aidocs_core::format::TEXT_DIR;
+use aidocs_core::format::{PositionFiles, TEXT_DIR};
 use aidocs_core::partitions::{LanguagePartition, PartitionTable, PARTITION_DIR};
 use aidocs_core::positions::{PositionPosting, PositionShard};
 
@@ -376,10 +377,12 @@ fn export(
 
     let mut files = Vec::new();
 
-    // Term shards: sorted terms cut into runs near the target size.
+    // Term shards: sorted terms cut into runs near the target size, where their own bytes say
+    // (content-defined: an edit moves no later boundary).
     let mut term_entries = Vec::new();
+    let mut term_files: Vec<Vec<u8>> = Vec::new();
     let mut current: Vec<TermPostings> = Vec::new();
-    let mut current_bytes = 0usize;
+    let mut cuts = ContentCuts::new(sizes.term_bytes);
     // CJK terms (characters and bigrams: 30,000 of mintlify-docs' 48,000 terms, from its 267 Chinese
     // pages) sort after every Latin, Greek and Cyrillic term. Their shards go without filters, so
     // that they do not price the other languages' filters out of the budget: a CJK query's bigrams
@@ -395,7 +398,7 @@ fn export(
     let mut current_positions: Vec<Vec<PositionPosting>> = Vec::new();
     let mut position_shards: Vec<PositionShard> = Vec::new();
     let flush = |current: &mut Vec<TermPostings>,
-                 files: &mut Vec<(String, Vec<u8>)>,
+                 term_files: &mut Vec<Vec<u8>>,
                  entries: &mut Vec<TermShardEntry>,
                  lasts: &mut Vec<String>,
                  current_positions: &mut Vec<Vec<PositionPosting>>,
@@ -410,11 +413,9 @@ fn export(
             terms: std::mem::take(current),
         };
         lasts.push(shard.terms[shard.terms.len() - 1].term.clone());
-        let bytes = shard.encode();
-        let file = content_name(aidocs_core::format::TERM_DIR, &bytes);
         entries.push(TermShardEntry {
             first: shard.terms[0].term.clone(),
-            file: file.clone(),
+            file: String::new(), // named with its positions, below
             term_count: shard.terms.len() as u32,
             filter: if with_filters
                 && (sizes.filters != TermFilters::Auto
@@ -425,7 +426,7 @@ fn export(
                 None
             },
         });
-        files.push((file, bytes));
+        term_files.push(shard.encode());
     };
     for (term, mut raw) in contents.terms {
         raw.sort_unstable();
@@ -440,32 +441,31 @@ fn export(
                 p.norm[f] = norm;
             }
         }
-        current_bytes += term.len() + 2 + postings.len() * 4;
+        let end = cuts.end_after(term.as_bytes(), term.len() + 2 + postings.len() * 4);
         current_positions.push(position_postings(
             positions.remove(&term).unwrap_or_default(),
         ));
         current.push(TermPostings { term, postings });
-        if current_bytes >= sizes.term_bytes {
+        if end {
             flush(
                 &mut current,
-                &mut files,
+                &mut term_files,
                 &mut term_entries,
                 &mut term_lasts,
                 &mut current_positions,
                 &mut position_shards,
             );
-            current_bytes = 0;
         }
     }
     flush(
         &mut current,
-        &mut files,
+        &mut term_files,
         &mut term_entries,
         &mut term_lasts,
         &mut current_positions,
         &mut position_shards,
     );
-    let positions_prefix = export_positions(&position_shards, &mut files);
+    let positions = name_term_shards(&mut term_entries, term_files, &position_shards, &mut files);
     // The manifest locates a term by the shard whose first term is the greatest at or below it: any
     // string after the previous shard's last term and up to this shard's first does as well, and the
     // shortest such prefix costs every reader fewer manifest bytes (about 2 KB on a 10,000-page site).
@@ -473,11 +473,12 @@ fn export(
         entry.first = shortest_separator(prev_last, &entry.first);
     }
 
-    // Metadata shards: consecutive pages near the target size.
+    // Metadata shards: consecutive pages near the target size, cut where the pages say
+    // (content-defined, as the term shards).
     let mut meta_entries = Vec::new();
     let mut batch: Vec<PageMeta> = Vec::new();
     let mut batch_first = 0u32;
-    let mut batch_bytes = 0usize;
+    let mut meta_cuts = ContentCuts::new(sizes.meta_bytes);
     let flush_meta = |batch: &mut Vec<PageMeta>,
                       first: u32,
                       files: &mut Vec<(String, Vec<u8>)>,
@@ -543,11 +544,10 @@ fn export(
         if batch.is_empty() {
             batch_first = pi as u32;
         }
+        let end = meta_cuts.end_after(meta.id.as_bytes(), size);
         batch.push(meta);
-        batch_bytes += size;
-        if batch_bytes >= sizes.meta_bytes {
+        if end {
             flush_meta(&mut batch, batch_first, &mut files, &mut meta_entries);
-            batch_bytes = 0;
         }
     }
     flush_meta(&mut batch, batch_first, &mut files, &mut meta_entries);
@@ -596,7 +596,7 @@ fn export(
         vectors: vector_ref,
         typos,
         languages,
-        positions: positions_prefix,
+        positions,
         versions,
     };
     files.push((MANIFEST_FILE.to_owned(), manifest.encode()));
@@ -639,29 +639,43 @@ fn position_postings(mut raw: Vec<(u32, u8, Vec<u32>)>) -> Vec<PositionPosting> 
     out
 }
 
-/// Writes one position shard per term shard, named `p/<hash of them all>-<i>.bin`; returns the
-/// prefix, or `None` when no term has positions.
-fn export_positions(shards: &[PositionShard], files: &mut NamedFiles) -> Option<String> {
-    if shards.iter().all(|s| s.terms.iter().all(Vec::is_empty)) {
-        return None;
+/// Names the term shards (`entries`, whose encoded files are `term_files`) and writes them with
+/// their position shards: without positions each is `t/<hash of its bytes>.bin`; with them, term
+/// shard and position shard share one name, `t/<h>.bin` and `p/<h>.bin` with `<h>` a hash over both
+/// files' bytes, so a reader finds the positions by the term shard's name and an edit renames only
+/// the pairs whose bytes it changes (format v10). Returns how the manifest names the positions.
+fn name_term_shards(
+    entries: &mut [TermShardEntry],
+    term_files: Vec<Vec<u8>>,
+    positions: &[PositionShard],
+    files: &mut NamedFiles,
+) -> Option<PositionFiles> {
+    let with_positions = !positions.iter().all(|s| s.terms.iter().all(Vec::is_empty));
+    for ((entry, bytes), pos) in entries.iter_mut().zip(term_files).zip(positions) {
+        if !with_positions {
+            entry.file = content_name(aidocs_core::format::TERM_DIR, &bytes);
+            files.push((entry.file.clone(), bytes));
+            continue;
+        }
+        let pos = pos.encode();
+        let mut h = blake3::Hasher::new();
+        h.update(blake3::hash(&bytes).as_bytes());
+        h.update(blake3::hash(&pos).as_bytes());
+        let stem = &h.finalize().to_hex()[..12];
+        entry.file = format!("{}/{stem}.bin", aidocs_core::format::TERM_DIR);
+        files.push((entry.file.clone(), bytes));
+        files.push((format!("p/{stem}.bin"), pos));
     }
-    let encoded: Vec<Vec<u8>> = shards.iter().map(PositionShard::encode).collect();
-    let mut h = blake3::Hasher::new();
-    for e in &encoded {
-        h.update(blake3::hash(e).as_bytes());
-    }
-    let prefix = format!("p/{}-", &h.finalize().to_hex()[..12]);
-    for (i, bytes) in encoded.into_iter().enumerate() {
-        files.push((format!("{prefix}{i:x}.bin"), bytes));
-    }
-    Some(prefix)
+    with_positions.then_some(PositionFiles::BesideTerms)
 }
 
 /// The typo-tolerance files: every word of the site under each of its deletion keys, sorted by key and
 /// cut into shards near `target_bytes` (never inside one key's entries), named by one hash of them all,
 /// and their directory (returned first). `None` when the site has no words.
 fn export_typos(chunks: &[StoredChunk], target_bytes: usize) -> Option<(String, NamedFiles)> {
-    use aidocs_core::typos::{deletion_keys, frequency_bucket, TypoDirectory, TypoShard, TypoWord};
+    use aidocs_core::typos::{
+        deletion_keys, frequency_bucket, TypoDirectory, TypoShard, TypoWord, TYPO_DIR,
+    };
     let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
     for c in chunks {
         for (w, n) in &c.words {
@@ -681,15 +695,21 @@ fn export_typos(chunks: &[StoredChunk], target_bytes: usize) -> Option<(String, 
         entries.extend(deletion_keys(word).into_iter().map(|k| (k, wi)));
     }
     entries.sort_unstable();
-    // Cut between keys near `target_bytes` of keys; a shard holds the words of its keys, each once.
+    // Cut between keys near `target_bytes` of keys, where the keys say (content-defined: a new word
+    // changes the shards of its own keys, and moves no other boundary); a shard holds the words of
+    // its keys, each once.
     let mut cuts: Vec<(usize, usize)> = Vec::new(); // entry ranges
-    let (mut start, mut bytes) = (0, 0);
-    for (i, (key, _)) in entries.iter().enumerate() {
-        if bytes >= target_bytes && i > start && entries[i - 1].0 != *key {
+    let mut content_cuts = ContentCuts::new(target_bytes);
+    let mut start = 0;
+    let mut i = 0;
+    while i < entries.len() {
+        let key = &entries[i].0;
+        let run = entries[i..].partition_point(|e| e.0 == *key);
+        i += run;
+        if content_cuts.end_after(key.as_bytes(), run * (key.len() + 2)) && i < entries.len() {
             cuts.push((start, i));
-            (start, bytes) = (i, 0);
+            start = i;
         }
-        bytes += key.len() + 2;
     }
     cuts.push((start, entries.len()));
     let shards: Vec<TypoShard> = cuts
@@ -713,20 +733,18 @@ fn export_typos(chunks: &[StoredChunk], target_bytes: usize) -> Option<(String, 
         .windows(2)
         .map(|w| shortest_separator(&entries[w[0].1 - 1].0, &entries[w[1].0].0))
         .collect();
-    let encoded: Vec<Vec<u8>> = shards.iter().map(TypoShard::encode).collect();
-    let mut h = blake3::Hasher::new();
-    for e in &encoded {
-        h.update(blake3::hash(e).as_bytes());
-    }
+    // Each shard named by its own bytes (format v10): an edit renames only the shards it changes.
+    let mut files: Vec<(String, Vec<u8>)> = shards
+        .iter()
+        .map(|s| {
+            let bytes = s.encode();
+            (content_name(TYPO_DIR, &bytes), bytes)
+        })
+        .collect();
     let dir = TypoDirectory {
-        shard_prefix: format!("y/{}-", &h.finalize().to_hex()[..12]),
+        shard_files: files.iter().map(|(n, _)| n.clone()).collect(),
         separators,
     };
-    let mut files: Vec<(String, Vec<u8>)> = encoded
-        .into_iter()
-        .enumerate()
-        .map(|(i, bytes)| (dir.shard_file(i), bytes))
-        .collect();
     let bytes = dir.encode();
     let name = content_name("y", &bytes);
     files.push((name.clone(), bytes));

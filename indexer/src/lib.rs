@@ -22,6 +22,7 @@ pub mod mdx;
 pub mod openapi;
 pub mod pages;
 pub mod serve;
+mod shard_cuts;
 pub mod site;
 pub mod static_fit;
 pub mod tantivy_cache;

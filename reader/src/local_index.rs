@@ -280,8 +280,10 @@ impl LocalIndex {
             .unwrap_or(0)
     }
 
-    /// Bytes and requests a cold browser client fetches for `text`: the manifest and every file the
-    /// query's session names (typo files, term and position shards, the vector side, metadata).
+    /// Bytes and requests a cold browser client fetches for `text`: `manifest.bin`, on a multilingual
+    /// site the language partition's manifest it names (issue 25: the figure left it out), and every
+    /// file the query's session names (typo files, term and position shards, the vector side,
+    /// metadata).
     pub fn cold_cost(
         &self,
         text: &str,
@@ -290,6 +292,7 @@ impl LocalIndex {
     ) -> Result<(u64, usize), QueryError> {
         let (_, mut files) = self.run(text, vector, opts, true)?;
         files.push(MANIFEST_FILE.to_owned());
+        files.extend(self.partition.as_ref().map(|p| p.manifest.clone()));
         Ok((files.iter().map(|f| self.file_size(f)).sum(), files.len()))
     }
 

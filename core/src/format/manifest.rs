@@ -64,15 +64,29 @@ pub struct Manifest {
     pub typos: Option<String>,
     /// The pages' languages (format v6), sorted (`en`, `fr`, `zh`...); empty on a one-language site.
     pub languages: Vec<String>,
-    /// The position shards' file prefix (format v7, `p/<hash>-`): term shard `i`'s positions are
-    /// `{prefix}{i:x}.bin` ([`Manifest::positions_file`]). `None`: quoted phrases are not checked.
-    pub positions: Option<String>,
+    /// Where each term shard's positions are (format v7, [`Manifest::positions_file`]). `None`:
+    /// quoted phrases are not checked.
+    pub positions: Option<PositionFiles>,
     /// The docs versions of the pages (format v8: the navigation's `versions`), sorted; empty on an
     /// unversioned site.
     pub versions: Vec<String>,
 }
 
 pub const MANIFEST_FILE: &str = "manifest.bin";
+
+/// How the position shards are named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PositionFiles {
+    /// Format v7–v9: term shard `i`'s positions are `{prefix}{i:x}.bin`, the prefix one hash over
+    /// them all, so that any edit renamed every position shard.
+    Prefix(String),
+    /// Format v10: term shard `t/<h>.bin`'s positions are `p/<h>.bin`, `<h>` one hash over both
+    /// files' bytes: an edit renames only the pairs it changes, and the manifest names none of them.
+    BesideTerms,
+}
+
+/// Where a term shard's positions are named beside it (format v10).
+const POSITIONS_DIR: &str = "p";
 
 impl Manifest {
     pub fn encode(&self) -> Vec<u8> {
@@ -158,10 +172,11 @@ impl Manifest {
         );
         // v7: the position shards.
         match &self.positions {
-            Some(prefix) => {
+            Some(PositionFiles::Prefix(prefix)) => {
                 w.u8(1);
                 w.str(prefix);
             }
+            Some(PositionFiles::BesideTerms) => w.u8(2),
             None => w.u8(0),
         }
         // v8: docs versions and each page's.
@@ -364,9 +379,19 @@ impl Manifest {
                     let prefix = r.str("positions prefix")?.to_owned();
                     // The prefix becomes a path: the same rules as every other file name.
                     check_file_name(&format!("{prefix}0.bin"))?;
-                    Some(prefix)
+                    Some(PositionFiles::Prefix(prefix))
                 }
-                _ => return Err(invalid("positions flag", "not 0 or 1")),
+                // v10: each beside its term shard, which must be a `t/` file for that to name one.
+                2 if version >= 10 => {
+                    if !term_shards.iter().all(|s| s.file.starts_with("t/")) {
+                        return Err(invalid(
+                            "positions flag",
+                            "positions beside term shards outside t/",
+                        ));
+                    }
+                    Some(PositionFiles::BesideTerms)
+                }
+                _ => return Err(invalid("positions flag", "not 0, 1 or (v10) 2")),
             }
         };
         let versions = if version >= 8 {
@@ -399,14 +424,26 @@ impl Manifest {
 
     /// The position shard of term shard `i`, when the index has positions.
     pub fn positions_file(&self, i: usize) -> Option<String> {
-        self.positions.as_ref().map(|p| format!("{p}{i:x}.bin"))
+        match self.positions.as_ref()? {
+            PositionFiles::Prefix(p) => Some(format!("{p}{i:x}.bin")),
+            PositionFiles::BesideTerms => {
+                let stem = self.term_shards.get(i)?.file.strip_prefix("t/")?;
+                Some(format!("{POSITIONS_DIR}/{stem}"))
+            }
+        }
     }
 
     /// The term shard whose positions `name` holds, if it is one of this index's position shards.
     pub fn positions_shard_of(&self, name: &str) -> Option<usize> {
-        let hex = name
-            .strip_prefix(self.positions.as_deref()?)?
-            .strip_suffix(".bin")?;
+        let prefix = match self.positions.as_ref()? {
+            PositionFiles::Prefix(p) => p,
+            PositionFiles::BesideTerms => {
+                let stem = name.strip_prefix(POSITIONS_DIR)?.strip_prefix('/')?;
+                return (self.term_shards.iter())
+                    .position(|s| s.file.strip_prefix("t/") == Some(stem));
+            }
+        };
+        let hex = name.strip_prefix(prefix.as_str())?.strip_suffix(".bin")?;
         // Lowercase hex without leading zeros: one name per shard.
         let canonical = (hex == "0" || !hex.starts_with('0'))
             && hex.len() <= 8
@@ -599,7 +636,7 @@ mod tests {
         multi.versions = vec!["v1".into(), "v2".into()];
         multi.pages[1].version = Some(1);
         // Issue 6 (v7): the position shards' prefix.
-        multi.positions = Some("p/0123456789ab-".into());
+        multi.positions = Some(PositionFiles::Prefix("p/0123456789ab-".into()));
         assert_eq!(
             multi.positions_file(10).as_deref(),
             Some("p/0123456789ab-a.bin")
@@ -608,7 +645,7 @@ mod tests {
         assert_eq!(multi.positions_shard_of("p/0123456789ab-00.bin"), None);
         assert_eq!(multi.positions_shard_of("p/other-0.bin"), None);
         let mut bad_prefix = multi.clone();
-        bad_prefix.positions = Some("../p/x-".into());
+        bad_prefix.positions = Some(PositionFiles::Prefix("../p/x-".into()));
         assert!(Manifest::decode(&bad_prefix.encode()).is_err());
         let file = multi.encode();
         assert_eq!(Manifest::decode(&file).unwrap(), multi);
@@ -616,6 +653,23 @@ mod tests {
         for cut in 0..raw.len() {
             assert!(Manifest::decode_payload(&raw[..cut]).is_err(), "cut {cut}");
         }
+        // Issue 25 (v10): each term shard's positions beside it, under the same hash.
+        let mut beside = multi.clone();
+        beside.positions = Some(PositionFiles::BesideTerms);
+        assert_eq!(
+            beside.positions_file(0).as_deref(),
+            Some(format!("p/{}", &beside.term_shards[0].file[2..]).as_str())
+        );
+        assert_eq!(beside.positions_file(beside.term_shards.len()), None);
+        let last = beside.term_shards.len() - 1;
+        let name = beside.positions_file(last).unwrap();
+        assert_eq!(beside.positions_shard_of(&name), Some(last));
+        assert_eq!(beside.positions_shard_of(&beside.term_shards[0].file), None);
+        assert_eq!(beside.positions_shard_of("p/ffffffffffff.bin"), None);
+        assert_eq!(Manifest::decode(&beside.encode()).unwrap(), beside);
+        let mut outside = beside.clone();
+        outside.term_shards[0].file = "q/0123456789ab.bin".into();
+        assert!(Manifest::decode(&outside.encode()).is_err());
         let mut unsorted = multi.clone();
         unsorted.languages = vec!["zh".into(), "en".into()];
         assert!(Manifest::decode(&unsorted.encode()).is_err());

@@ -20,7 +20,9 @@ mod text_shard;
 
 use crate::error::FormatError;
 pub use crate::names::{META_DIR, TERM_DIR};
-pub use manifest::{Manifest, MetaShardEntry, PageEntry, TermShardEntry, MANIFEST_FILE};
+pub use manifest::{
+    Manifest, MetaShardEntry, PageEntry, PositionFiles, TermShardEntry, MANIFEST_FILE,
+};
 pub use meta_shard::{ApiMeta, ChunkMeta, MetaShard, PageMeta};
 #[cfg(test)]
 pub(crate) use term_shard::analyzed_postings;

@@ -202,7 +202,7 @@ mod typo_tests {
                 .collect(),
         };
         let dir = TypoDirectory {
-            shard_prefix: "y/s-".into(),
+            shard_files: vec!["y/s-0.bin".into()],
             separators: Vec::new(),
         };
         (Searcher::new(manifest).unwrap(), shards, dir, typo)

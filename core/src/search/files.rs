@@ -168,15 +168,8 @@ impl Searcher {
         if m.typos.as_deref() == Some(name) {
             return Some(FileRef::TypoDir);
         }
-        if let Some(d) = typo_dir {
-            // `{prefix}{i:x}.bin`, one name per shard (checked by formatting it back).
-            let hex = name
-                .strip_prefix(d.shard_prefix.as_str())
-                .and_then(|r| r.strip_suffix(".bin"));
-            let i = hex.and_then(|h| usize::from_str_radix(h, 16).ok());
-            if let Some(i) = i.filter(|&i| i < d.shard_count() && d.shard_file(i) == name) {
-                return Some(FileRef::Typos(i as u32));
-            }
+        if let Some(i) = typo_dir.and_then(|d| d.shard_of_file(name)) {
+            return Some(FileRef::Typos(i as u32));
         }
         let v = m.vectors.as_ref()?;
         if v.file == name {
@@ -229,8 +222,9 @@ impl Searcher {
             FileRef::Positions(_) => Shard::Positions(Rc::new(
                 PositionShard::decode_payload(&raw, m.num_chunks).map_err(shard_err)?,
             )),
+            // v10 names each typo shard, v6–v9 one prefix for them all: the header says which.
             FileRef::TypoDir => Shard::TypoDir(Rc::new(
-                TypoDirectory::decode_payload(&raw).map_err(shard_err)?,
+                TypoDirectory::decode_versioned(&raw, header.version).map_err(shard_err)?,
             )),
             FileRef::Typos(_) => {
                 Shard::Typos(Rc::new(TypoShard::decode_payload(&raw).map_err(shard_err)?))

@@ -154,7 +154,7 @@ mod phrase_tests {
             })
             .collect();
         let mut m = s.manifest.clone();
-        m.positions = Some("p/x-".into());
+        m.positions = Some(crate::format::PositionFiles::Prefix("p/x-".into()));
         (Searcher::new(m).unwrap(), shards, positions)
     }
 
