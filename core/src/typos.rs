@@ -261,13 +261,15 @@ impl TypoDirectory {
     /// v10 each by its own name.
     pub fn decode_versioned(raw: &[u8], version: u16) -> Result<Self, ShardError> {
         let mut r = ByteReader::new(raw);
-        let (prefix, names) = if version < 10 {
-            let prefix = r.str("typo shard prefix")?.to_owned();
-            check_file_name(&crate::vectors::partition_file(&prefix, 0))?;
-            (Some(prefix), None)
+        let mut prefix = None;
+        let mut names = NameList::Strings;
+        if version < 10 {
+            let p = r.str("typo shard prefix")?.to_owned();
+            check_file_name(&crate::vectors::partition_file(&p, 0))?;
+            prefix = Some(p);
         } else {
-            (None, Some(NameList::read_mode(&mut r, true, TYPO_DIR)?))
-        };
+            names = NameList::read_mode(&mut r, true, TYPO_DIR)?;
+        }
         let n = r.count("typo separator count", 2)?;
         let mut separators: Vec<String> = Vec::with_capacity(n);
         for _ in 0..n {
@@ -278,15 +280,13 @@ impl TypoDirectory {
             }
             separators.push(s);
         }
-        let shard_files = match (prefix, names) {
-            (Some(prefix), _) => (0..=n)
-                .map(|i| crate::vectors::partition_file(&prefix, i))
-                .collect(),
-            (None, Some(names)) => (0..=n)
-                .map(|_| names.read(&mut r))
-                .collect::<Result<_, _>>()?,
-            (None, None) => unreachable!("one of the two forms was read"),
-        };
+        let mut shard_files = Vec::with_capacity(n + 1);
+        for i in 0..=n {
+            shard_files.push(match &prefix {
+                Some(p) => crate::vectors::partition_file(p, i),
+                None => names.read(&mut r)?,
+            });
+        }
         r.finish("typo directory")?;
         Ok(TypoDirectory {
             shard_files,
