@@ -15,9 +15,11 @@ use crate::static_fit::{self, FitOptions};
 use crate::tantivy_cache::{IndexContents, StoredChunk};
 use crate::vectors::ShortExamples;
 use crate::vectors::{export_vectors, ChunkVectors};
+use aidocs_core::envelope::{self, ShardKind};
 use aidocs_core::format::{PositionFiles, TEXT_DIR};
 use aidocs_core::partitions::{LanguagePartition, PartitionTable, PARTITION_DIR};
 use aidocs_core::positions::{PositionPosting, PositionShard};
+use rayon::prelude::*;
 
 /// The directories of an index's files: terms, metadata, vectors, static-encoder rows, typos,
 /// positions, section text (v9), language partitions' manifests.
@@ -426,7 +428,7 @@ fn export(
                 None
             },
         });
-        term_files.push(shard.encode());
+        term_files.push(shard.encode_payload());
     };
     for (term, mut raw) in contents.terms {
         raw.sort_unstable();
@@ -479,9 +481,11 @@ fn export(
     let mut batch: Vec<PageMeta> = Vec::new();
     let mut batch_first = 0u32;
     let mut meta_cuts = ContentCuts::new(sizes.meta_bytes);
+    // Payloads now, sealed on every core below.
+    let mut meta_payloads: Vec<Vec<u8>> = Vec::new();
     let flush_meta = |batch: &mut Vec<PageMeta>,
                       first: u32,
-                      files: &mut Vec<(String, Vec<u8>)>,
+                      payloads: &mut Vec<Vec<u8>>,
                       entries: &mut Vec<MetaShardEntry>| {
         if batch.is_empty() {
             return;
@@ -490,16 +494,28 @@ fn export(
             first_page: first,
             pages: std::mem::take(batch),
         };
-        let bytes = shard.encode();
-        let file = content_name(aidocs_core::format::META_DIR, &bytes);
+        payloads.push(shard.encode_payload());
         entries.push(MetaShardEntry {
             first_page: first,
             page_count: shard.pages.len() as u32,
-            file: file.clone(),
+            file: String::new(),
         });
-        files.push((file, bytes));
     };
-    for (pi, &(first, n)) in pages.iter().enumerate() {
+    // Each page's section text (format v9), one file per page (an edit renames only its own),
+    // sealed on every core before the metadata that names them.
+    let texts: Vec<(String, Vec<u8>)> = pages
+        .par_iter()
+        .map(|&(first, n)| {
+            let text = PageText {
+                sections: (contents.chunks[first..first + n].iter())
+                    .map(|c| c.text.clone())
+                    .collect(),
+            }
+            .encode();
+            (content_name(TEXT_DIR, &text), text)
+        })
+        .collect();
+    for (pi, (&(first, n), (text_file, text))) in pages.iter().zip(texts).enumerate() {
         let c0 = &contents.chunks[first];
         let meta = PageMeta {
             id: c0.page.id.clone(),
@@ -520,14 +536,6 @@ fn export(
                 .collect(),
             text: None,
         };
-        // The page's section text (format v9), one file per page: an edit renames only its own.
-        let text = PageText {
-            sections: (contents.chunks[first..first + n].iter())
-                .map(|c| c.text.clone())
-                .collect(),
-        }
-        .encode();
-        let text_file = content_name(TEXT_DIR, &text);
         files.push((text_file.clone(), text));
         let meta = PageMeta {
             text: Some(text_file),
@@ -547,10 +555,27 @@ fn export(
         let end = meta_cuts.end_after(meta.id.as_bytes(), size);
         batch.push(meta);
         if end {
-            flush_meta(&mut batch, batch_first, &mut files, &mut meta_entries);
+            flush_meta(
+                &mut batch,
+                batch_first,
+                &mut meta_payloads,
+                &mut meta_entries,
+            );
         }
     }
-    flush_meta(&mut batch, batch_first, &mut files, &mut meta_entries);
+    flush_meta(
+        &mut batch,
+        batch_first,
+        &mut meta_payloads,
+        &mut meta_entries,
+    );
+    let sealed: Vec<Vec<u8>> = (meta_payloads.into_par_iter())
+        .map(|p| envelope::seal(ShardKind::Meta, &p))
+        .collect();
+    for (entry, bytes) in meta_entries.iter_mut().zip(sealed) {
+        entry.file = content_name(aidocs_core::format::META_DIR, &bytes);
+        files.push((entry.file.clone(), bytes));
+    }
 
     let vector_ref = vectors.map(|v| {
         let (mut r, vfiles) =
@@ -646,18 +671,25 @@ fn position_postings(mut raw: Vec<(u32, u8, Vec<u32>)>) -> Vec<PositionPosting> 
 /// the pairs whose bytes it changes (format v10). Returns how the manifest names the positions.
 fn name_term_shards(
     entries: &mut [TermShardEntry],
-    term_files: Vec<Vec<u8>>,
+    term_payloads: Vec<Vec<u8>>,
     positions: &[PositionShard],
     files: &mut NamedFiles,
 ) -> Option<PositionFiles> {
     let with_positions = !positions.iter().all(|s| s.terms.iter().all(Vec::is_empty));
-    for ((entry, bytes), pos) in entries.iter_mut().zip(term_files).zip(positions) {
-        if !with_positions {
+    // Sealing (zlib at level 9) is most of an export's time: every core takes a share.
+    let sealed: Vec<(Vec<u8>, Option<Vec<u8>>)> = (term_payloads.into_par_iter())
+        .zip(positions.par_iter())
+        .map(|(terms, pos)| {
+            let terms = envelope::seal(ShardKind::Terms, &terms);
+            (terms, with_positions.then(|| pos.encode()))
+        })
+        .collect();
+    for (entry, (bytes, pos)) in entries.iter_mut().zip(sealed) {
+        let Some(pos) = pos else {
             entry.file = content_name(aidocs_core::format::TERM_DIR, &bytes);
             files.push((entry.file.clone(), bytes));
             continue;
-        }
-        let pos = pos.encode();
+        };
         let mut h = blake3::Hasher::new();
         h.update(blake3::hash(&bytes).as_bytes());
         h.update(blake3::hash(&pos).as_bytes());
@@ -735,7 +767,7 @@ fn export_typos(chunks: &[StoredChunk], target_bytes: usize) -> Option<(String, 
         .collect();
     // Each shard named by its own bytes (format v10): an edit renames only the shards it changes.
     let mut files: Vec<(String, Vec<u8>)> = shards
-        .iter()
+        .par_iter()
         .map(|s| {
             let bytes = s.encode();
             (content_name(TYPO_DIR, &bytes), bytes)
@@ -781,27 +813,36 @@ pub fn write(export: &Export, out: &Path, keep_old: bool) -> std::io::Result<Wri
             )));
         }
     }
+    // Shards on every core (creating thousands of files is much of a cold build's time), then the
+    // manifest, so that no reader sees a manifest naming a shard not yet written.
+    // Each name once (a multilingual site's languages share identical files).
+    let unique: Vec<(&str, &[u8])> = seen.into_iter().collect();
+    let shards = (unique.par_iter())
+        .filter(|(name, _)| *name != MANIFEST_FILE)
+        .map(|&(name, bytes)| -> std::io::Result<usize> {
+            let path = out.join(name);
+            if path.is_file()
+                && std::fs::metadata(&path)?.len() == bytes.len() as u64
+                && std::fs::read(&path)? == bytes
+            {
+                return Ok(0); // content-hashed: same name, same bytes
+            }
+            std::fs::write(&path, bytes)?;
+            Ok(1)
+        })
+        .collect::<std::io::Result<Vec<usize>>>()?;
+    stats.new_files += shards.iter().sum::<usize>();
     for (name, bytes) in &export.files {
-        let path = out.join(name);
         stats.files += 1;
         stats.bytes += bytes.len() as u64;
-        if name != MANIFEST_FILE
-            && path.is_file()
-            && std::fs::metadata(&path)?.len() == bytes.len() as u64
-            && std::fs::read(&path)? == *bytes
-        {
-            continue; // content-hashed: same name, same bytes
-        }
         if name == MANIFEST_FILE {
+            let path = out.join(name);
             if std::fs::read(&path).ok().as_deref() != Some(bytes.as_slice()) {
                 stats.new_files += 1;
             }
             let tmp = out.join(".manifest.bin.tmp");
             std::fs::write(&tmp, bytes)?;
             std::fs::rename(&tmp, &path)?;
-        } else {
-            stats.new_files += 1;
-            std::fs::write(&path, bytes)?;
         }
     }
     if !keep_old {
