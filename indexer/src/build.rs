@@ -24,6 +24,9 @@ pub struct BuildOptions {
     /// Where the tantivy index and the vectors persist between builds; default: the user's cache
     /// directory ([`default_cache_dir`]). Never inside the output or its parent directory.
     pub cache_dir: Option<PathBuf>,
+    /// Where the chunk vectors persist: default `cache_dir` when one is given, else one directory
+    /// per site and audience ([`default_embeddings_dir`]), shared by every output built from them.
+    pub embeddings_dir: Option<PathBuf>,
     /// The largest file the build reads (`--max-file-bytes`).
     pub max_file_bytes: u64,
     pub audience: Visibility,
@@ -64,6 +67,7 @@ impl BuildOptions {
             input: input.into(),
             out: out.into(),
             cache_dir: None,
+            embeddings_dir: None,
             max_file_bytes: crate::visibility::DEFAULT_MAX_FILE_BYTES,
             audience: Visibility::Public,
             include_unlisted: false,
@@ -177,28 +181,43 @@ fn lock_cache(cache_dir: &Path) -> Result<std::fs::File, BuildError> {
 /// and audience. Never beside the output (with `--out public/_search` that is the web root) nor in
 /// the site's source (which hosted platforms deploy).
 pub fn default_cache_dir(opts: &BuildOptions) -> PathBuf {
-    let canon = |p: &Path| {
-        p.canonicalize()
-            .or_else(|_| std::path::absolute(p))
-            .unwrap_or_else(|_| p.to_path_buf())
-    };
-    let input = canon(&opts.input);
     let out = std::path::absolute(&opts.out).unwrap_or_else(|_| opts.out.clone());
-    let key = blake3::hash(
-        format!("{}|{}|{:?}", input.display(), out.display(), opts.audience).as_bytes(),
-    )
-    .to_hex()[..16]
-        .to_owned();
+    cache_base().join(cache_key(opts, Some(&out)))
+}
+
+/// The default home of a build's chunk vectors when no `--cache-dir` is given: one directory per
+/// site and audience (`<site key>-embeddings` beside the builds' caches), so `build`, `build
+/// --search-box` and `demo` of one site at one visibility level embed each text once (issue 25:
+/// each new output re-embedded the whole site, 3.5 minutes for 314 pages on 2 cores). Vectors are
+/// keyed by model and text; a build prunes the ones of text it no longer indexes, as before.
+pub fn default_embeddings_dir(opts: &BuildOptions) -> PathBuf {
+    cache_base().join(format!("{}-embeddings", cache_key(opts, None)))
+}
+
+/// The directory of the default caches: `$AIDOCS_CACHE_DIR`, else `$XDG_CACHE_HOME/aidocs/builds`,
+/// else `~/.cache/aidocs/builds`, else the system's temporary directory.
+fn cache_base() -> PathBuf {
     let env = |k: &str| {
         std::env::var_os(k)
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
     };
-    let base = env("AIDOCS_CACHE_DIR")
+    env("AIDOCS_CACHE_DIR")
         .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("aidocs").join("builds")))
         .or_else(|| env("HOME").map(|d| d.join(".cache").join("aidocs").join("builds")))
-        .unwrap_or_else(|| std::env::temp_dir().join("aidocs").join("builds"));
-    base.join(key)
+        .unwrap_or_else(|| std::env::temp_dir().join("aidocs").join("builds"))
+}
+
+/// 16 hex digits naming the cache of the site, audience and (for a build's own cache) output.
+fn cache_key(opts: &BuildOptions, out: Option<&Path>) -> String {
+    let input = (opts.input.canonicalize())
+        .or_else(|_| std::path::absolute(&opts.input))
+        .unwrap_or_else(|_| opts.input.clone());
+    let key = match out {
+        Some(out) => format!("{}|{}|{:?}", input.display(), out.display(), opts.audience),
+        None => format!("{}|{:?}", input.display(), opts.audience),
+    };
+    blake3::hash(key.as_bytes()).to_hex()[..16].to_owned()
 }
 
 /// Refuses a cache directory inside the output or the output's parent directory (the web root of
@@ -329,6 +348,12 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         .clone()
         .unwrap_or_else(|| default_cache_dir(opts));
     check_cache_dir(&cache_dir, &opts.out, &opts.input)?;
+    let embeddings_dir = (opts.embeddings_dir.clone())
+        .or_else(|| opts.cache_dir.clone())
+        .unwrap_or_else(|| default_embeddings_dir(opts));
+    if embeddings_dir != cache_dir {
+        check_cache_dir(&embeddings_dir, &opts.out, &opts.input)?;
+    }
     let ingested = ingest(&opts.input, &ingest_opts).map_err(BuildError::Input)?;
     let mut warnings = ingested.diagnostics.clone();
     remove_served_caches(&opts.out, &cache_dir, &mut warnings);
@@ -356,6 +381,16 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     })?;
     // Held until the build returns (the lock is released when the file closes).
     let _cache_lock = lock_cache(&cache_dir)?;
+    // A shared vector cache is another build's too: held as long (it is read, pruned and appended).
+    let _embeddings_lock = if embeddings_dir != cache_dir {
+        std::fs::create_dir_all(&embeddings_dir).map_err(|source| BuildError::Write {
+            path: embeddings_dir.clone(),
+            source,
+        })?;
+        Some(lock_cache(&embeddings_dir)?)
+    } else {
+        None
+    };
     let index = BuildIndex::open(&cache_dir)?;
     let cached = index.fingerprints()?;
 
@@ -464,8 +499,12 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     if withdrawn {
         let current = embedder
             .as_ref()
-            .map(|e| crate::embed::EmbeddingCache::path_in(&cache_dir, &e.model_id));
-        remove_vector_caches(&cache_dir, current.as_deref())?;
+            .map(|e| crate::embed::EmbeddingCache::path_in(&embeddings_dir, &e.model_id));
+        remove_vector_caches(&embeddings_dir, current.as_deref())?;
+        // Vectors an older build kept in its own cache, before they moved to a shared one.
+        if embeddings_dir != cache_dir {
+            remove_vector_caches(&cache_dir, None)?;
+        }
     }
 
     let contents = index.read_contents()?;
@@ -492,7 +531,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
             let (v, n, short) = embed_chunks(
                 e,
                 &contents,
-                &cache_dir,
+                &embeddings_dir,
                 &parsed_pages,
                 reparse,
                 opts.encoder.sentences,

@@ -272,6 +272,9 @@ pub fn render_demo(
     let mut opts = BuildOptions::new(site, out.join(INDEX_DIR));
     opts.audience = Visibility::Public;
     opts.cache_dir = Some(out.with_extension("cache"));
+    // The site's public vectors, shared with its `build`s (issue 25): the demo embeds nothing they
+    // already did.
+    opts.embeddings_dir = Some(crate::build::default_embeddings_dir(&opts));
     // Semantic search when the model is installed (the search box asks for hybrid ranking), a warning
     // and a lexical index otherwise.
     opts.embeddings = crate::build::Embeddings::Auto;

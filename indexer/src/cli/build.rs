@@ -34,8 +34,10 @@ pub struct BuildArgs {
     #[arg(long)]
     include_unlisted: bool,
     /// Persistent build cache (default: $AIDOCS_CACHE_DIR, else the user's cache directory,
-    /// `~/.cache/aidocs/builds/<site and output>`). Refused inside the output or its parent
-    /// directory, which may be served with the site.
+    /// `~/.cache/aidocs/builds/<site and output>`, with the chunk vectors in
+    /// `<site and audience>-embeddings`, shared by every output of the site at that audience).
+    /// Given, it holds the vectors too. Refused inside the output or its parent directory, which
+    /// may be served with the site.
     #[arg(long)]
     cache_dir: Option<PathBuf>,
     /// The largest file (page, snippet, spec, navigation file) the build reads; larger ones are
