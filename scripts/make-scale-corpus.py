@@ -12,8 +12,8 @@ How it is made:
      one page from its summary, description, parameters and request-body properties, plus a curl line;
    - every SciFact abstract; every section of the CoNaLa Python-docs pages (reStructuredText split at
      its underlined headings, literal blocks turned into fences, roles into code spans).
-   Non-MDX text is escaped for MDX (`\\<`, `\\{`). The real pages are shuffled with a fixed seed and
-   the first N kept.
+   Non-MDX text is escaped for MDX (`\\<`, `\\{`). Sections repeated word for word are kept once.
+   The real pages are shuffled with a fixed seed and the first N kept.
 2. Past the real pages, generated pages keep the vocabulary growing. Each one recombines real
    sentences, real `## ` headings and real code blocks with derived terms: product/identifier names
    made from real morphemes (a prefix and a suffix of real words, three parts once the pairs run
@@ -21,7 +21,8 @@ How it is made:
    as many new derived terms as it takes for the distinct-word count to reach V_R * (n / R)^0.6
    (R real pages holding V_R distinct words: Heaps' law, beta 0.6), and reuses earlier derived terms
    Zipf-like (early ones more often), so old terms keep recurring the way product names do.
-Pages go to `OUT_DIR/<source>/<bucket>/<slug>.mdx` (at most 1,000 files per directory), each with
+Pages go to `OUT_DIR/<source>/<bucket>/<slug>-<n>.mdx` (`.md` for the sites' `.md` files; at most 1,000
+files per directory), each with
 `title:` and `description:` frontmatter; no docs.json (the indexer takes every page of a directory).
 Prints pages written, real pages, bytes, the distinct lowercase words ([a-z0-9]+) at checkpoints and
 the fitted Heaps exponent beta.
@@ -71,8 +72,8 @@ def fence_split(text):
 
 def mintlify_pages(site, skip_dirs):
     root = os.path.join(DATA, "sites", site)
-    for dirpath, dirnames, files in sorted(os.walk(root)):
-        dirnames[:] = sorted(d for d in dirnames if not (dirpath == root and d in skip_dirs) and d != "node_modules")
+    for dirpath, dirnames, files in os.walk(root):  # top-down, pruned and sorted in place
+        dirnames[:] = sorted(d for d in dirnames if d not in skip_dirs and d != "node_modules")
         for fn in sorted(files):
             if not fn.endswith((".mdx", ".md")):
                 continue
@@ -272,7 +273,8 @@ def real_pages():
             continue
         print(f"{name}: {len(got)} pages", file=sys.stderr)
         pages += got
-    return pages
+    seen = set()  # distinct text: a section repeated word for word (shared snippets, boilerplate) once
+    return [p for p in pages if not (p[3] in seen or seen.add(p[3]))]
 
 
 def morphemes(vocab):
@@ -297,7 +299,7 @@ def main():
         slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60] or "page"
         rel = os.path.join(source, "p%03d" % (bucket[0] // PER_DIR), f"{slug}-{idx}.{ext}")
         bucket[0] += 1
-        q = lambda s: '"' + re.sub(r"\s+", " ", s).replace("\\", "\\\\").replace('"', '\\"').strip() + '"'
+        q = lambda s: '"' + re.sub(r"[\s\x00-\x1f\x7f-\x9f]+", " ", s).replace("\\", "\\\\").replace('"', '\\"').strip() + '"'
         text = f"---\ntitle: {q(title)}\ndescription: {q(desc or title)}\n---\n\n{body}"
         path = os.path.join(out, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -333,8 +335,9 @@ def main():
         def fresh():
             nonlocal k
             while True:
-                a, b = k % len(pre), k // len(pre)
-                name = pre[a] + (suf[b] if b < len(suf) else pre[b % len(pre)] + suf[(b // len(pre)) % len(suf)])
+                a, b = k % len(pre), k // len(pre)  # diagonals: consecutive names differ in both parts
+                c = (a + b) % len(suf)
+                name = pre[a] + (suf[c] if b < len(suf) else pre[b % len(pre)] + suf[(c + b // len(pre)) % len(suf)])
                 k += 1
                 if name not in vocab:
                     vocab.add(name)
@@ -353,7 +356,7 @@ def main():
             terms = new + [reuse() for _ in range(rng.randint(3, 8))]
             product, ver = terms[0].capitalize(), f"{rng.randint(1, 9)}.{rng.randint(0, 40)}.{rng.randint(0, 20)}"
             topic = rng.choice(headings)
-            body = [f"{product} {ver} {para(1)[0].lower()}{para(1)[1:]}", "", para(rng.randint(2, 4)), ""]
+            body = [f"{product} {ver}: {para(rng.randint(2, 4))}", "", para(rng.randint(1, 3)), ""]
             for j in range(rng.randint(1, 3)):
                 body += [f"## {rng.choice(headings)}", "", para(rng.randint(1, 3)), ""]
                 if j == 0:

@@ -12,7 +12,7 @@ use aidocs_core::{
 
 use crate::shard_cuts::ContentCuts;
 use crate::static_fit::{self, FitOptions};
-use crate::tantivy_cache::{IndexContents, StoredChunk};
+use crate::tantivy_cache::{IndexContents, StoredChunk, TermPositions};
 use crate::vectors::ShortExamples;
 use crate::vectors::{export_vectors, ChunkVectors};
 use aidocs_core::envelope::{self, ShardKind};
@@ -148,10 +148,7 @@ fn language_subset(contents: &IndexContents, language: &str) -> (IndexContents, 
         .positions
         .iter()
         .filter_map(|(term, postings)| {
-            let p: Vec<_> = postings
-                .iter()
-                .filter_map(|(c, f, ps)| new_chunk(*c).map(|c| (c, *f, ps.clone())))
-                .collect();
+            let p = postings.filter_map_chunks(new_chunk);
             (!p.is_empty()).then(|| (term.clone(), p))
         })
         .collect();
@@ -164,6 +161,43 @@ fn language_subset(contents: &IndexContents, language: &str) -> (IndexContents, 
         },
         kept,
     )
+}
+
+/// [`language_subset`] of contents the caller no longer needs: filtered and renumbered in place.
+fn language_subset_owned(
+    mut contents: IndexContents,
+    language: &str,
+) -> (IndexContents, Vec<usize>) {
+    let mut renumber: Vec<Option<u32>> = vec![None; contents.chunks.len()];
+    let mut kept = Vec::new();
+    for (i, c) in contents.chunks.iter().enumerate() {
+        let lang = c.page.language.as_deref().filter(|l| !l.is_empty());
+        if lang.is_none_or(|l| l == language) {
+            renumber[i] = Some(kept.len() as u32);
+            kept.push(i);
+        }
+    }
+    let new_chunk = |c: u32| renumber.get(c as usize).copied().flatten();
+    let mut i = 0;
+    contents.chunks.retain(|_| {
+        i += 1;
+        renumber[i - 1].is_some()
+    });
+    contents.terms.retain(|_, postings| {
+        postings.retain_mut(|p| match new_chunk(p.0) {
+            Some(c) => {
+                p.0 = c;
+                true
+            }
+            None => false,
+        });
+        !postings.is_empty()
+    });
+    contents.positions.retain(|_, p| {
+        *p = p.filter_map_chunks(new_chunk);
+        !p.is_empty()
+    });
+    (contents, kept)
 }
 
 /// The vectors of a partition's chunks (`kept`, old ordinals in order), and the short examples that
@@ -210,8 +244,30 @@ pub fn export_site(
     let mut files: NamedFiles = Vec::new();
     let mut named: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut partitions: Vec<ExportedPartition> = Vec::new();
-    for language in languages {
-        let (subset, kept) = language_subset(&contents, &language);
+    // The largest language last, cut out of `contents` itself rather than copied: a site mostly in
+    // one language is never held twice (issue 25). Partitions are listed by tag whatever the order.
+    let mut order: Vec<(usize, String)> = (languages.into_iter())
+        .map(|l| {
+            let chunks = (contents.chunks.iter())
+                .filter(|c| (c.page.language.as_deref()).is_none_or(|p| p.is_empty() || p == l))
+                .count();
+            (chunks, l)
+        })
+        .collect();
+    order.sort();
+    let largest = order.pop().map(|(_, l)| l);
+    let mut contents = Some(contents);
+    let jobs = order.into_iter().map(|(_, l)| l).chain(largest);
+    let total = jobs.size_hint().0;
+    for (j, language) in jobs.enumerate() {
+        let Some(all) = contents.take() else { break };
+        let (subset, kept) = if j + 1 == total {
+            language_subset_owned(all, &language)
+        } else {
+            let cut = language_subset(&all, &language);
+            contents = Some(all);
+            cut
+        };
         let sub_vectors = vectors.map(|v| vectors_subset(v, &kept, &subset.terms));
         let Export {
             manifest,
@@ -239,6 +295,7 @@ pub fn export_site(
             manifest,
         });
     }
+    partitions.sort_by(|a, b| a.language.cmp(&b.language));
     // The default: the language with the most pages (the first of them in tag order).
     let mut default = 0;
     for (i, p) in partitions.iter().enumerate() {
@@ -637,7 +694,8 @@ type NamedFiles = Vec<(String, Vec<u8>)>;
 
 /// A term's positions as read from the index, `(chunk, field, positions)` unsorted, as position
 /// postings: by chunk, packed positions ([`aidocs_core::positions::pack`]) sorted and deduplicated.
-fn position_postings(mut raw: Vec<(u32, u8, Vec<u32>)>) -> Vec<PositionPosting> {
+fn position_postings(raw: TermPositions) -> Vec<PositionPosting> {
+    let mut raw: Vec<(u32, u8, &[u32])> = raw.iter().collect();
     raw.sort_unstable_by_key(|&(chunk, field, _)| (chunk, field));
     let mut out: Vec<PositionPosting> = Vec::new();
     for (chunk, field, ps) in raw {
@@ -652,8 +710,8 @@ fn position_postings(mut raw: Vec<(u32, u8, Vec<u32>)>) -> Vec<PositionPosting> 
         }
         if let Some(p) = out.last_mut() {
             p.positions.extend(
-                ps.into_iter()
-                    .map(|pos| aidocs_core::positions::pack(field, pos)),
+                ps.iter()
+                    .map(|&pos| aidocs_core::positions::pack(field, pos)),
             );
         }
     }

@@ -507,8 +507,49 @@ pub struct IndexContents {
     pub chunks: Vec<StoredChunk>,
     /// term → postings (chunk ordinal, field, tf, norm code), unsorted.
     pub terms: BTreeMap<String, Vec<(u32, u8, u32, u8)>>,
-    /// term → (chunk ordinal, scored field, token positions) of the analyzed fields, unsorted.
-    pub positions: BTreeMap<String, Vec<(u32, u8, Vec<u32>)>>,
+    /// term → its (chunk ordinal, scored field, token positions) of the analyzed fields, unsorted.
+    pub positions: BTreeMap<String, TermPositions>,
+}
+
+/// One term's positions over the index, flat: posting `i` is (chunk ordinal, scored field) with the
+/// token positions `positions[ends[i - 1]..ends[i]]`. Three vectors per term where a vector per
+/// (term, chunk, field) made the positions most of a large build's peak memory (issue 25).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct TermPositions {
+    postings: Vec<(u32, u8)>,
+    ends: Vec<u32>,
+    positions: Vec<u32>,
+}
+
+impl TermPositions {
+    pub fn push(&mut self, chunk: u32, field: u8, positions: &[u32]) {
+        self.postings.push((chunk, field));
+        self.positions.extend_from_slice(positions);
+        self.ends.push(self.positions.len() as u32);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.postings.is_empty()
+    }
+
+    /// (chunk ordinal, scored field, token positions), in the order pushed.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, u8, &[u32])> + '_ {
+        (self.postings.iter().zip(&self.ends).enumerate()).map(|(i, (&(chunk, field), &end))| {
+            let start = if i == 0 { 0 } else { self.ends[i - 1] };
+            (chunk, field, &self.positions[start as usize..end as usize])
+        })
+    }
+
+    /// The postings whose chunk `renumber` keeps, renumbered.
+    pub fn filter_map_chunks(&self, renumber: impl Fn(u32) -> Option<u32>) -> Self {
+        let mut out = TermPositions::default();
+        for (chunk, field, ps) in self.iter() {
+            if let Some(c) = renumber(chunk) {
+                out.push(c, field, ps);
+            }
+        }
+        out
+    }
 }
 
 impl BuildIndex {
@@ -546,7 +587,8 @@ impl BuildIndex {
             ord_of.insert((*si, *doc), ord as u32);
         }
         let mut terms: BTreeMap<String, Vec<(u32, u8, u32, u8)>> = BTreeMap::new();
-        let mut positions: BTreeMap<String, Vec<(u32, u8, Vec<u32>)>> = BTreeMap::new();
+        let mut positions: BTreeMap<String, TermPositions> = BTreeMap::new();
+        let mut ps = Vec::new();
         for (si, seg) in searcher.segment_readers().iter().enumerate() {
             for (fi, &field) in self.fields.text.iter().enumerate() {
                 let inv = seg.inverted_index(field).map_err(|e| self.tv(e))?;
@@ -571,15 +613,14 @@ impl BuildIndex {
                         .map_err(|e| self.tv(e.into()))?;
                     let mut doc = postings.doc();
                     let mut list = Vec::new();
-                    let mut where_ = Vec::new();
+                    let mut where_ = TermPositions::default();
                     while doc != TERMINATED {
                         if let Some(&ord) = ord_of.get(&(si, doc)) {
                             let norm = norms.as_ref().map_or(0, |n| n.fieldnorm_id(doc));
                             list.push((ord, fi as u8, postings.term_freq(), norm));
                             if scored {
-                                let mut ps = Vec::new();
                                 postings.positions(&mut ps);
-                                where_.push((ord, fi as u8, ps));
+                                where_.push(ord, fi as u8, &ps);
                             }
                         }
                         doc = postings.advance();
@@ -588,7 +629,12 @@ impl BuildIndex {
                         terms.entry(term.to_owned()).or_default().extend(list);
                     }
                     if !where_.is_empty() {
-                        positions.entry(term.to_owned()).or_default().extend(where_);
+                        match positions.get_mut(term) {
+                            Some(all) => where_.iter().for_each(|(c, f, p)| all.push(c, f, p)),
+                            None => {
+                                positions.insert(term.to_owned(), where_);
+                            }
+                        }
                     }
                 }
             }
