@@ -117,7 +117,7 @@ pub struct BuildSummary {
 }
 
 /// One language partition of a build.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct PartitionSummary {
     pub language: String,
     pub pages: usize,
@@ -507,6 +507,43 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         }
     }
 
+    // Nothing parsed, nothing withdrawn, every input as the last build into this output had it:
+    // its files are this build's, and when they are all still there nothing is exported.
+    let record_key =
+        crate::export_record::key(opts, embedder.as_ref().map(|e| &e.model_id), &ingested);
+    let unchanged = to_parse.is_empty() && removed.is_empty() && !withdrawn;
+    if let Some(index) = unchanged
+        .then(|| crate::export_record::current(&cache_dir, &opts.out, &record_key))
+        .flatten()
+    {
+        return Ok(BuildSummary {
+            pages: index.pages,
+            chunks: index.chunks,
+            term_shards: index.term_shards,
+            meta_shards: index.meta_shards,
+            terms: index.terms,
+            manifest_bytes: index.manifest_bytes,
+            partitions: index.partitions,
+            output: WriteStats {
+                files: index.files,
+                bytes: index.bytes,
+                new_files: 0,
+                removed_files: 0,
+            },
+            pages_parsed: 0,
+            pages_reused: reused.len(),
+            pages_removed: 0,
+            withheld_by_visibility: ingested.withheld,
+            skipped_noindex: ingested.noindex,
+            warnings,
+            embedding_model: index.embedding_model,
+            chunks_embedded: 0,
+            short_texts_embedded: 0,
+            embed_seconds: 0.0,
+            seconds: started.elapsed().as_secs_f64(),
+        });
+    }
+
     let contents = index.read_contents()?;
     let audience = if opts.audience == Visibility::Internal {
         Audience::Internal
@@ -584,14 +621,15 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
             },
         });
     }
-    let stats = write(&exported, &opts.out, keep_old)
+    let stats = crate::export_record::forget(&cache_dir, &opts.out)
+        .and_then(|()| write(&exported, &opts.out, keep_old))
         .and_then(|stats| crate::llms::write(&opts.out, llms.as_ref()).map(|()| stats))
         .map_err(|source| BuildError::Write {
             path: opts.out.clone(),
             source,
         })?;
     let manifest_bytes = exported.files.last().map_or(0, |(_, b)| b.len());
-    Ok(BuildSummary {
+    let summary = BuildSummary {
         pages,
         chunks,
         // A multilingual site's shards: every partition's.
@@ -623,7 +661,36 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         short_texts_embedded,
         embed_seconds,
         seconds: started.elapsed().as_secs_f64(),
-    })
+    };
+    let llms_files: &[&str] = match llms {
+        Some(_) => &[crate::llms::INDEX_FILE, crate::llms::FULL_FILE],
+        None => &[],
+    };
+    let recorded = crate::export_record::RecordedIndex {
+        pages: summary.pages,
+        chunks: summary.chunks,
+        term_shards: summary.term_shards,
+        meta_shards: summary.meta_shards,
+        terms: summary.terms,
+        manifest_bytes: summary.manifest_bytes,
+        partitions: summary.partitions.clone(),
+        files: summary.output.files,
+        bytes: summary.output.bytes,
+        embedding_model: summary.embedding_model.clone(),
+    };
+    crate::export_record::save(
+        &cache_dir,
+        &opts.out,
+        &record_key,
+        &exported,
+        llms_files,
+        recorded,
+    )
+    .map_err(|source| BuildError::Write {
+        path: cache_dir.clone(),
+        source,
+    })?;
+    Ok(summary)
 }
 
 /// Removes the vector cache files (`embeddings-*.bin`) of `cache_dir` other than `keep`.

@@ -14,6 +14,7 @@ pub mod demo;
 pub mod document;
 pub mod embed;
 pub mod export;
+mod export_record;
 pub mod ingest;
 pub mod json;
 pub mod llms;
