@@ -17,7 +17,10 @@
 // the page belongs to (only its pages, and pages in no version, are searched). `facets`: a row of filter
 // chips under the input, from the query's facet counts: the kinds, the docs versions, the commonest
 // navigation groups (one at a time each) and the commonest tags (all of the pressed ones), each with
-// how many matching pages it has.
+// how many matching pages it has. `copy-context`: a "Copy as context" action puts the query's evidence
+// for an assistant on the clipboard (Markdown with numbered citations, `context-tokens`, 2,000), from
+// `context-endpoint` (the handler's `/context`) when set, else selected in the page (the full module,
+// about 92 KB more, loads instead of the lean one).
 // Theme: --aidocs-accent, --aidocs-bg, --aidocs-fg, --aidocs-muted, --aidocs-border, --aidocs-mark,
 // --aidocs-radius, --aidocs-font (light and dark defaults follow prefers-color-scheme).
 
@@ -134,9 +137,9 @@ mark { background: var(--mk); color: inherit; border-radius: 2px; }
 .badge.get { background: #059669; } .badge.post { background: #2563eb; } .badge.put, .badge.patch { background: #d97706; }
 .badge.delete { background: #dc2626; }
 .row { display: flex; gap: .5rem; align-items: center; }
-button.curl { margin-left: auto; font: .75rem inherit; border: 1px solid var(--bd); background: var(--bg); color: var(--fg);
+button.curl, button.ctx { margin-left: auto; font: .75rem inherit; border: 1px solid var(--bd); background: var(--bg); color: var(--fg);
   border-radius: 6px; padding: .15rem .45rem; cursor: pointer; }
-.note { padding: .4rem 1rem; font-size: .8rem; color: var(--mu); border-top: 1px solid var(--bd); }
+.note { display: flex; padding: .4rem 1rem; font-size: .8rem; color: var(--mu); border-top: 1px solid var(--bd); }
 .facets { display: flex; flex-wrap: wrap; gap: .35rem; padding: .5rem 1rem 0; }
 .facets:empty { display: none; }
 button.chip { font: .78rem inherit; border: 1px solid var(--bd); background: var(--bg); color: var(--fg);
@@ -182,7 +185,7 @@ export class AidocsSearchElement extends HTMLElement {
 <div class="facets" role="toolbar" aria-label="Filters"></div>
 <div class="status" role="status" aria-live="polite"></div>
 <ul id="listbox" role="listbox" aria-label="Search results"></ul>
-<div class="note">↑↓ to move · Enter to open · Esc to close</div></div></div>`;
+<div class="note">↑↓ to move · Enter to open · Esc to close<button class="ctx" type="button" hidden>Copy as context</button></div></div></div>`;
     this.$ = (s) => root.querySelector(s);
     this.$('.label').textContent = this.placeholder;
     this.$('input').placeholder = this.placeholder;
@@ -193,6 +196,7 @@ export class AidocsSearchElement extends HTMLElement {
     this.$('input').addEventListener('keydown', (e) => this.#onKey(e));
     this.$('#listbox').addEventListener('click', (e) => this.#onClick(e));
     this.$('.facets').addEventListener('click', (e) => this.#onChip(e));
+    this.$('button.ctx').addEventListener('click', () => this.#copyContext());
     this.onGlobalKey = (e) => {
       const typing = e.target instanceof HTMLElement && (e.target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName));
       if ((e.key === 'k' || e.key === 'K') && (e.metaKey || e.ctrlKey)) {
@@ -222,7 +226,13 @@ export class AidocsSearchElement extends HTMLElement {
   /** Loads the engine and opens the index once; concurrent callers share the promise. */
   #engine() {
     this.#opening ??= import('./search.js')
-      .then(({ openIndex }) => openIndex(this.getAttribute('index') ?? '/_search/', { language: this.#language() }))
+      .then(({ openIndex }) =>
+        openIndex(this.getAttribute('index') ?? '/_search/', {
+          language: this.#language(),
+          // "Copy as context" without a server selects evidence here: the full module.
+          evidence: this.hasAttribute('copy-context') && !this.getAttribute('context-endpoint'),
+        }),
+      )
       .then((index) => (this.#index = index))
       .catch((e) => {
         this.#opening = null;
@@ -262,6 +272,7 @@ export class AidocsSearchElement extends HTMLElement {
     if (!q.trim()) {
       this.#render([], '');
       this.$('.facets').innerHTML = '';
+      this.$('button.ctx').hidden = true;
       this.#status('');
       return;
     }
@@ -305,6 +316,7 @@ export class AidocsSearchElement extends HTMLElement {
       // Marks follow the words searched: the corrected ones where typo tolerance stepped in.
       if (!upgrade || this.#shown !== results.map((r) => r.url).join('\n')) this.#render(results, results.correctedQuery ?? q);
       if (facets) this.#renderFacets(results.facets);
+      this.$('button.ctx').hidden = !this.hasAttribute('copy-context') || !results.length;
       // Typo tolerance searched corrected words: say so (textContent, never HTML).
       const fixed = results.correctedQuery;
       this.#status(!results.length ? `No results for “${q}”` : fixed ? `Showing results for “${fixed}”` : '');
@@ -450,6 +462,43 @@ export class AidocsSearchElement extends HTMLElement {
       e.preventDefault();
       this.close();
     }
+  }
+
+  /**
+   * Issue 22: the query's evidence for an assistant, as Markdown with numbered citations (absolute
+   * URLs), on the clipboard: from `context-endpoint` (the handler's `/context`) when set, else
+   * selected here by the index (`context`).
+   */
+  async #copyContext() {
+    const btn = this.$('button.ctx');
+    const q = this.$('input').value.trim();
+    if (!q) return;
+    const tokens = Number(this.getAttribute('context-tokens') ?? 2000);
+    const language = this.#language();
+    btn.textContent = 'Copying…';
+    try {
+      const endpoint = this.getAttribute('context-endpoint');
+      let text;
+      if (endpoint) {
+        const u = new URL(endpoint, document.baseURI);
+        u.searchParams.set('q', q);
+        u.searchParams.set('tokens', String(tokens));
+        if (language) u.searchParams.set('lang', language);
+        const r = await fetch(u, { headers: { accept: 'text/markdown' } });
+        if (!r.ok) throw new Error(`${u.pathname} answered ${r.status}`);
+        text = await r.text();
+      } else {
+        const index = this.#index ?? (await this.#engine());
+        text = (await index.context(q, { tokens, language, siteUrl: location.origin })).markdown;
+      }
+      await navigator.clipboard.writeText(text);
+      btn.textContent = 'Copied';
+      this.dispatchEvent(new CustomEvent('aidocs-copy', { detail: { context: text, query: q } }));
+    } catch (e) {
+      btn.textContent = 'Copy failed';
+      this.#status(`Copy as context failed: ${e.message}`, true);
+    }
+    setTimeout(() => (btn.textContent = 'Copy as context'), 1500);
   }
 
   async #onClick(e) {

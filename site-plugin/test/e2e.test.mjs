@@ -429,6 +429,62 @@ test('an API result shows its method and path and copies a working curl command'
   await context.close();
 });
 
+/** Opens the demo's search box with `attrs` set, types `q` and copies its context; returns the clipboard. */
+async function copyContext(attrs, q) {
+  const { page, context, net } = await newPage();
+  await page.goto(`${base}/`);
+  await settle(page);
+  await page.evaluate((attrs) => {
+    for (const [k, v] of Object.entries(attrs)) document.querySelector('aidocs-search').setAttribute(k, v);
+  }, attrs);
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type(q);
+  const btn = box(page).locator('button.ctx');
+  await btn.waitFor({ state: 'visible', timeout: 30000 });
+  await btn.click();
+  await btn.getByText('Copied').waitFor({ timeout: 30000 }).catch(async (e) => {
+    const shown = await box(page).evaluate((el) => el.shadowRoot.querySelector('.status').textContent).catch(() => '?');
+    throw new Error(`${e.message}\nthe status line shows: ${shown}`);
+  });
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  await context.close();
+  return { copied, urls: net.urls };
+}
+
+test('issue 22: "Copy as context" puts cited evidence on the clipboard, selected in the page or by the handler', async () => {
+  // In the page: the full module selects the evidence, citing absolute URLs of this site.
+  const local = await copyContext({ 'copy-context': '', 'context-tokens': '600' }, 'refresh tokens');
+  assert.match(local.copied, /^### \[1\] Refresh tokens\nhttps?:\/\/[^/\s]+\/guides\/refresh-tokens/, local.copied);
+  assert.ok(local.urls.some((u) => u.endsWith('aidocs_search_full_bg.wasm')), 'the full module loads');
+  assert.ok(local.urls.some((u) => /\/x\/[0-9a-f]{12}\.bin$/.test(u)), 'the section text is fetched');
+  // Without the attribute there is no action, and the lean module loads.
+  const { page, context, net } = await newPage();
+  await page.goto(`${base}/`);
+  await settle(page);
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('refresh tokens');
+  await options(page).first().waitFor({ timeout: 30000 });
+  assert.equal(await box(page).locator('button.ctx').isVisible(), false);
+  assert.ok(!net.urls.some((u) => u.endsWith('aidocs_search_full_bg.wasm')));
+  await context.close();
+
+  // From the handler's /context (a real handler over the demo's index, on another origin).
+  const { createSearchHandler, toNodeListener } = await import('../src/handler.js');
+  const { createServer } = await import('node:http');
+  const dir = join(work, 'site', '_search');
+  const loadShard = async (name) => new Uint8Array(readFileSync(join(dir, name)));
+  const server = createServer(toNodeListener(createSearchHandler({ loadShard, cors: true })));
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const endpoint = `http://127.0.0.1:${server.address().port}/context`;
+    const remote = await copyContext({ 'copy-context': '', 'context-endpoint': endpoint, 'context-tokens': '600' }, 'refresh tokens');
+    assert.match(remote.copied, /^### \[1\] Refresh tokens\n/, remote.copied);
+    assert.ok(!remote.urls.some((u) => u.endsWith('aidocs_search_full_bg.wasm')), 'the page keeps the lean module');
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+});
+
 test('issue 18: a result whose URL is javascript: is listed as text, never a link: Enter and click run nothing', async () => {
   const { page, context } = await newPage();
   await page.goto(`${base}/quickstart/`);

@@ -33,7 +33,8 @@ const BUDGETS = {
   // 6,238 B and 5,533 B: what a page with the search box loads before the engine; 6,527 B since
   // issue 22's `context` and the glue's evidence entry points.
   'dist/search.js': 6_650,
-  'dist/element.js': 5_700,
+  // 5,881 B with issue 22's "Copy as context" action (`copy-context`, `context-endpoint`).
+  'dist/element.js': 5_950,
 };
 
 for (const [file, budget] of Object.entries(BUDGETS)) {
