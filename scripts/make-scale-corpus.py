@@ -15,7 +15,7 @@ How it is made:
    Non-MDX text is escaped for MDX (`\\<`, `\\{`). Sections repeated word for word are kept once.
    The real pages are shuffled with a fixed seed and the first N kept.
 2. Past the real pages, generated pages keep the vocabulary growing. Each one recombines real
-   sentences, real `## ` headings and real code blocks with derived terms: product/identifier names
+   sentences of one source (drawn in proportion to the sources' real pages), real `## ` headings and real code blocks with derived terms: product/identifier names
    made from real morphemes (a prefix and a suffix of real words, three parts once the pairs run
    out, never a word the real text has), numbered API fields, version strings. Page n introduces
    as many new derived terms as it takes for the distinct-word count to reach V_R * (n / R)^0.6
@@ -291,7 +291,7 @@ def main():
     rng.shuffle(real)
     real = real[:n]
     vocab, counts, total_bytes, dir_fill = set(), [], 0, {}
-    sentences, headings, codes = [], [], []
+    sentences, headings, codes = {}, [], []  # sentences by source
 
     def write(source, title, desc, body, ext, idx):
         nonlocal total_bytes
@@ -321,11 +321,12 @@ def main():
             elif para.startswith("## "):
                 headings.append(para.split("\n")[0][3:].strip())
             elif not re.search(r"[<>{}|\[\]*#\\`]", para):
-                sentences += [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", para.replace("\n", " "))
-                              if 40 <= len(s) <= 300 and s[-1] in ".!?"]
+                sentences.setdefault(source, []).extend(s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", para.replace("\n", " "))
+                              if 40 <= len(s) <= 300 and s[-1] in ".!?")
     n_real = len(real)
     if n > n_real:
-        sentences = sorted(set(sentences))
+        pools = {src: sorted(set(v)) for src, v in sorted(sentences.items())}
+        page_sources = [src for src, *_ in real if src in pools]
         headings = sorted({h for h in headings if 3 <= len(h) <= 60 and not re.search(r"[<>{}`*\\\[\]]", h)})
         codes = sorted(set(codes))
         pre, suf = morphemes(vocab)
@@ -347,12 +348,13 @@ def main():
             return derived[int(len(derived) * rng.random() ** 3)] if derived else fresh()
 
         def para(m):
-            return " ".join(rng.choice(sentences) for _ in range(m))
+            return " ".join(rng.choice(pool) for _ in range(m))
 
         for i in range(n_real, n):
             need = max(1, round(v_r * ((i + 1) / n_real) ** BETA) - len(vocab))
             new = [fresh() for _ in range(need)]
             derived += new
+            pool = pools[rng.choice(page_sources)]  # one source's sentences a page, weighted by its pages
             terms = new + [reuse() for _ in range(rng.randint(3, 8))]
             product, ver = terms[0].capitalize(), f"{rng.randint(1, 9)}.{rng.randint(0, 40)}.{rng.randint(0, 20)}"
             topic = rng.choice(headings)
@@ -361,12 +363,12 @@ def main():
                 body += [f"## {rng.choice(headings)}", "", para(rng.randint(1, 3)), ""]
                 if j == 0:
                     body += [f"- `{t}_{rng.choice(('id', 'url', 'name', 'count', 'enabled'))}{rng.randint(1, 99)}`: "
-                             f"{rng.choice(sentences)}" for t in terms[:rng.randint(2, 6)]] + [""]
+                             f"{rng.choice(pool)}" for t in terms[:rng.randint(2, 6)]] + [""]
                 if rng.random() < 0.4 and codes:
                     body += [rng.choice(codes), ""]
             body += ["```bash", f"curl https://api.{terms[0]}.dev/v{ver.split('.')[0]}/{terms[-1]} \\",
                      f'  -H "X-{product}-Version: {ver}"', "```", ""]
-            write("products", f"{product} {topic}", rng.choice(sentences), "\n".join(body), "mdx", i)
+            write("products", f"{product} {topic}", rng.choice(pool), "\n".join(body), "mdx", i)
     print(f"pages written: {n}; from real text: {n_real}; generated: {n - n_real}; "
           f"bytes: {total_bytes}; directory: {out}")
     marks = [m for m in (1000, 3000, 10000, 30000, 100000, 300000, 1000000) if m <= n] + [n]

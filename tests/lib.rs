@@ -204,3 +204,16 @@ pub fn page_url_of(rel: &str) -> String {
         format!("/{key}")
     }
 }
+
+/// Copies the directory tree `from` to `to` (a fixture site a test then edits).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}

@@ -119,10 +119,12 @@ fn site_languages(contents: &IndexContents) -> Vec<String> {
     set.into_iter().map(str::to_owned).collect()
 }
 
-/// The part of `contents` a `language` partition holds: the chunks of pages in that language or in
-/// none, renumbered in the same order, and the postings and positions of those chunks. Also returns
-/// the old ordinals of the kept chunks.
-fn language_subset(contents: &IndexContents, language: &str) -> (IndexContents, Vec<usize>) {
+/// Each chunk's ordinal in the `language` partition (pages in that language or in none), and the
+/// old ordinals of the kept chunks in order.
+fn language_renumbering(
+    contents: &IndexContents,
+    language: &str,
+) -> (Vec<Option<u32>>, Vec<usize>) {
     let mut renumber: Vec<Option<u32>> = vec![None; contents.chunks.len()];
     let mut kept = Vec::new();
     for (i, c) in contents.chunks.iter().enumerate() {
@@ -132,6 +134,14 @@ fn language_subset(contents: &IndexContents, language: &str) -> (IndexContents, 
             kept.push(i);
         }
     }
+    (renumber, kept)
+}
+
+/// The part of `contents` a `language` partition holds: the chunks of pages in that language or in
+/// none, renumbered in the same order, and the postings and positions of those chunks. Also returns
+/// the old ordinals of the kept chunks.
+fn language_subset(contents: &IndexContents, language: &str) -> (IndexContents, Vec<usize>) {
+    let (renumber, kept) = language_renumbering(contents, language);
     let new_chunk = |c: u32| renumber.get(c as usize).copied().flatten();
     let terms = contents
         .terms
@@ -168,15 +178,7 @@ fn language_subset_owned(
     mut contents: IndexContents,
     language: &str,
 ) -> (IndexContents, Vec<usize>) {
-    let mut renumber: Vec<Option<u32>> = vec![None; contents.chunks.len()];
-    let mut kept = Vec::new();
-    for (i, c) in contents.chunks.iter().enumerate() {
-        let lang = c.page.language.as_deref().filter(|l| !l.is_empty());
-        if lang.is_none_or(|l| l == language) {
-            renumber[i] = Some(kept.len() as u32);
-            kept.push(i);
-        }
-    }
+    let (renumber, kept) = language_renumbering(&contents, language);
     let new_chunk = |c: u32| renumber.get(c as usize).copied().flatten();
     let mut i = 0;
     contents.chunks.retain(|_| {

@@ -1,21 +1,9 @@
 //! Issue 2: the same input gives byte-identical shards; a warm rebuild equals a cold one; editing one
 //! page re-parses one page and rewrites few files.
 
-use aidocs_e2e::{build, build_with, files, fixture};
+use aidocs_e2e::{build, build_with, copy_dir, files, fixture};
 use aidocs_index::export::ShardSizes;
 use aidocs_index::Visibility;
-
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
-}
 
 #[test]
 fn issue_2_two_builds_are_byte_identical() {

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use aidocs_e2e::{build, build_with, canaries_in, fixture};
+use aidocs_e2e::{build, build_with, canaries_in, copy_dir, fixture};
 use aidocs_index::llms::{FULL_FILE, INDEX_FILE};
 use aidocs_index::Visibility;
 
@@ -45,18 +45,6 @@ fn llms_only(out: &Path, tmp: &Path) -> PathBuf {
         std::fs::copy(out.join(name), dir.join(name)).unwrap();
     }
     dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 /// The link lines' URLs of `llms.txt`, in order.

@@ -2,20 +2,8 @@
 //! output (a page, an option, a file missing from the output, another build's files in it) makes the
 //! build export again: the output is always what a cold build of the same input writes.
 
-use aidocs_e2e::{build_with, files, fixture};
+use aidocs_e2e::{build_with, copy_dir, files, fixture};
 use aidocs_index::export::ShardSizes;
-
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
-}
 
 #[test]
 fn issue_25_a_warm_rebuild_with_nothing_changed_exports_nothing() {
