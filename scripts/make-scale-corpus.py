@@ -36,7 +36,8 @@ FENCE = re.compile(r"^\s*(```|~~~)")
 
 
 def mdx_escape(text):
-    """Escape `<`, `{`, `}` outside code spans and fences: MDX reads them as JSX or expressions."""
+    """Escape `<`, `{`, `}` outside code spans and fences (MDX reads them as JSX or expressions); indent
+    a prose line starting `import `/`export ` by a space (MDX reads it as an ESM block)."""
     out, in_fence = [], False
     for line in text.split("\n"):
         if FENCE.match(line):
@@ -44,6 +45,7 @@ def mdx_escape(text):
         elif not in_fence:
             parts = re.split(r"(`[^`\n]*`)", line)
             line = "".join(p if i % 2 else re.sub(r"([<{}])", r"\\\1", p) for i, p in enumerate(parts))
+            line = " " + line if line.startswith(("import ", "export ")) else line  # not an ESM block
         out.append(line)
     return "\n".join(out)
 
