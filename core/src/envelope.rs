@@ -3,7 +3,7 @@
 //! ```text
 //! offset size  field
 //! 0      4     magic  b"AIDX"
-//! 4      2     format version (u16 LE), currently 9 (readers accept 1 to 9)
+//! 4      2     format version (u16 LE), currently 10 (readers accept 1 to 10)
 //! 6      1     shard kind (manifest = 1, terms = 2, meta = 3, vector directory = 4, vectors = 5)
 //! 7      1     codec (0 = stored, 1 = zlib, which a browser inflates with DecompressionStream("deflate"))
 //! 8      4     inflated payload length (u32 LE)

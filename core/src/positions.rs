@@ -1,7 +1,8 @@
 //! Position shards (format v7): where each term occurs inside each chunk, so a quoted phrase
 //! (`"refresh token"`) matches only chunks with its words next to each other, in order, in one field.
 //!
-//! One position shard per term shard, `p/<hash of all>-<i>.bin` beside `t/…` shard `i`, holding the
+//! One position shard per term shard, `p/<h>.bin` beside term shard `t/<h>.bin` (format v10; v7–v9:
+//! `p/<hash of all>-<i>.bin` beside shard `i`), holding the
 //! same terms in the same order with the same postings: for each posting, per scored field the term
 //! occurs in, its token positions. They are fetched only for the words of a quoted phrase, so a query
 //! without one pays nothing for them.

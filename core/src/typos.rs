@@ -16,7 +16,7 @@
 use crate::bytes::{ByteReader, ByteWriter};
 use crate::envelope::{self, ShardKind};
 use crate::error::{invalid, ShardError};
-use crate::format::common_prefix;
+use crate::format::{common_prefix, front_coded_budget};
 use crate::names::{check_file_name, NameList};
 
 /// Shorter typed words are never corrected: too many words lie one edit away.
@@ -139,18 +139,23 @@ fn write_front_coded<'a>(w: &mut ByteWriter, items: impl Iterator<Item = &'a str
     }
 }
 
-/// Reads one front-coded string after `prev`, which must sort before it.
+/// Reads one front-coded string after `prev`, which must sort before it, and takes its length from
+/// `budget` ([`front_coded_budget`]).
 fn read_front_coded(
     r: &mut ByteReader<'_>,
     prev: &str,
     what: &'static str,
+    budget: &mut usize,
 ) -> Result<String, ShardError> {
     let shared = r.varint(what)? as usize;
     if shared > prev.len() || !prev.is_char_boundary(shared) {
         return Err(invalid(what, "shares more than the previous entry"));
     }
+    let suffix = r.str(what)?;
+    *budget = (budget.checked_sub(shared + suffix.len()))
+        .ok_or_else(|| invalid(what, "front coding expands past its bound"))?;
     let mut s = prev[..shared].to_owned();
-    s.push_str(r.str(what)?);
+    s.push_str(suffix);
     if !prev.is_empty() && *prev >= *s {
         return Err(invalid(what, "not strictly increasing"));
     }
@@ -181,8 +186,9 @@ impl TypoShard {
         let n = r.count("typo word count", 3)?;
         let mut words: Vec<TypoWord> = Vec::with_capacity(n);
         let mut prev = String::new();
+        let mut budget = front_coded_budget(raw.len());
         for _ in 0..n {
-            let word = read_front_coded(&mut r, &prev, "typo word")?;
+            let word = read_front_coded(&mut r, &prev, "typo word", &mut budget)?;
             if word.is_empty() {
                 return Err(invalid("typo word", "empty"));
             }
@@ -272,9 +278,10 @@ impl TypoDirectory {
         }
         let n = r.count("typo separator count", 2)?;
         let mut separators: Vec<String> = Vec::with_capacity(n);
+        let mut budget = front_coded_budget(raw.len());
         for _ in 0..n {
             let prev = separators.last().map_or("", String::as_str);
-            let s = read_front_coded(&mut r, prev, "typo separator")?;
+            let s = read_front_coded(&mut r, prev, "typo separator", &mut budget)?;
             if s.is_empty() {
                 return Err(invalid("typo separator", "empty"));
             }
@@ -286,6 +293,12 @@ impl TypoDirectory {
                 Some(p) => crate::vectors::partition_file(p, i),
                 None => names.read(&mut r)?,
             });
+        }
+        // A name is one shard: a reader handed a file finds the shard by its name.
+        let mut sorted: Vec<&String> = shard_files.iter().collect();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|w| w[0] == w[1]) {
+            return Err(invalid("typo shard name", "names two shards"));
         }
         r.finish("typo directory")?;
         Ok(TypoDirectory {
@@ -478,6 +491,9 @@ mod tests {
         };
         assert_eq!(hashed.encode_payload().len(), 1 + 1 + 3 + 12);
         assert_eq!(TypoDirectory::decode(&hashed.encode()).unwrap(), hashed);
+        let mut twice = hashed.clone();
+        twice.shard_files[1] = twice.shard_files[0].clone();
+        assert!(TypoDirectory::decode(&twice.encode()).is_err());
         // v6–v9: one prefix, spelt out per shard.
         let mut old = ByteWriter::new();
         old.str("y/0123456789ab-");
@@ -508,6 +524,17 @@ mod tests {
             separators: vec![],
         };
         assert!(TypoDirectory::decode_payload(&hostile.encode_payload()).is_err());
+        // Issue 25 (review): each separator repeating all of the one before plus a byte would spell
+        // out 200 MB from a 60 KB payload; the front coding's bound stops it.
+        let mut quadratic = ByteWriter::new();
+        quadratic.u8(1);
+        quadratic.varint(20_000);
+        for i in 0..20_000u64 {
+            quadratic.varint(i);
+            quadratic.str("a");
+        }
+        let err = TypoDirectory::decode_payload(&quadratic.into_inner()).unwrap_err();
+        assert!(err.to_string().contains("bound"), "{err}");
         let mut hostile_prefix = ByteWriter::new();
         hostile_prefix.str("../x");
         hostile_prefix.varint(0);

@@ -176,6 +176,25 @@ fn lock_cache(cache_dir: &Path) -> Result<std::fs::File, BuildError> {
     }
 }
 
+/// Holds `dir/build.lock` of a shared vector cache until the returned file closes, waiting while
+/// another build holds it (builds of two outputs of one site take turns instead of failing).
+fn lock_shared(dir: &Path) -> Result<std::fs::File, BuildError> {
+    let path = dir.join("build.lock");
+    let io = |source| BuildError::Write {
+        path: path.clone(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let file = (std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true))
+    .open(&path)
+    .map_err(io)?;
+    file.lock().map_err(io)?;
+    Ok(file)
+}
+
 /// The default build cache: `$AIDOCS_CACHE_DIR`, else `$XDG_CACHE_HOME/aidocs/builds`, else
 /// `~/.cache/aidocs/builds`, else the system's temporary directory; one directory per site, output
 /// and audience. Never beside the output (with `--out public/_search` that is the web root) nor in
@@ -381,16 +400,13 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     })?;
     // Held until the build returns (the lock is released when the file closes).
     let _cache_lock = lock_cache(&cache_dir)?;
-    // A shared vector cache is another build's too: held as long (it is read, pruned and appended).
-    let _embeddings_lock = if embeddings_dir != cache_dir {
-        std::fs::create_dir_all(&embeddings_dir).map_err(|source| BuildError::Write {
-            path: embeddings_dir.clone(),
-            source,
-        })?;
-        Some(lock_cache(&embeddings_dir)?)
-    } else {
-        None
-    };
+    // A shared vector cache is other builds' too: a build that embeds holds it to the end (it is
+    // read, pruned and appended), waiting for another build of the site to finish with it.
+    let shared_vectors = embeddings_dir != cache_dir;
+    let mut embeddings_lock = None;
+    if shared_vectors && embedder.is_some() {
+        embeddings_lock = Some(lock_shared(&embeddings_dir)?);
+    }
     let index = BuildIndex::open(&cache_dir)?;
     let cached = index.fingerprints()?;
 
@@ -500,6 +516,9 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         let current = embedder
             .as_ref()
             .map(|e| crate::embed::EmbeddingCache::path_in(&embeddings_dir, &e.model_id));
+        if shared_vectors && embeddings_lock.is_none() {
+            embeddings_lock.replace(lock_shared(&embeddings_dir)?);
+        }
         remove_vector_caches(&embeddings_dir, current.as_deref())?;
         // Vectors an older build kept in its own cache, before they moved to a shared one.
         if embeddings_dir != cache_dir {
@@ -512,10 +531,10 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     let record_key =
         crate::export_record::key(opts, embedder.as_ref().map(|e| &e.model_id), &ingested);
     let unchanged = to_parse.is_empty() && removed.is_empty() && !withdrawn;
-    if let Some(index) = unchanged
-        .then(|| crate::export_record::current(&cache_dir, &opts.out, &record_key))
-        .flatten()
-    {
+    let recorded = (record_key.as_deref())
+        .filter(|_| unchanged)
+        .and_then(|key| crate::export_record::current(&cache_dir, &opts.out, key, opts.keep_old));
+    if let Some(index) = recorded {
         return Ok(BuildSummary {
             pages: index.pages,
             chunks: index.chunks,
@@ -678,18 +697,13 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         bytes: summary.output.bytes,
         embedding_model: summary.embedding_model.clone(),
     };
-    crate::export_record::save(
-        &cache_dir,
-        &opts.out,
-        &record_key,
-        &exported,
-        llms_files,
-        recorded,
-    )
-    .map_err(|source| BuildError::Write {
-        path: cache_dir.clone(),
-        source,
-    })?;
+    if let Some(key) = &record_key {
+        crate::export_record::save(&cache_dir, &opts.out, key, &exported, llms_files, recorded)
+            .map_err(|source| BuildError::Write {
+                path: cache_dir.clone(),
+                source,
+            })?;
+    }
     Ok(summary)
 }
 

@@ -439,7 +439,7 @@ fn export(
     let mut files = Vec::new();
 
     // Term shards: sorted terms cut into runs near the target size, where their own bytes say
-    // (content-defined: an edit moves no later boundary).
+    // (content-defined: an edit seldom moves a boundary past its own shard's).
     let mut term_entries = Vec::new();
     let mut term_files: Vec<Vec<u8>> = Vec::new();
     let mut current: Vec<TermPostings> = Vec::new();
@@ -762,8 +762,8 @@ fn name_term_shards(
 }
 
 /// The typo-tolerance files: every word of the site under each of its deletion keys, sorted by key and
-/// cut into shards near `target_bytes` (never inside one key's entries), named by one hash of them all,
-/// and their directory (returned first). `None` when the site has no words.
+/// cut into shards near `target_bytes` where the keys say (never inside one key's entries), each named
+/// by its own bytes and first key, and their directory (returned first). `None` when the site has no words.
 fn export_typos(chunks: &[StoredChunk], target_bytes: usize) -> Option<(String, NamedFiles)> {
     use aidocs_core::typos::{
         deletion_keys, frequency_bucket, TypoDirectory, TypoShard, TypoWord, TYPO_DIR,
@@ -821,16 +821,24 @@ fn export_typos(chunks: &[StoredChunk], target_bytes: usize) -> Option<(String, 
             }
         })
         .collect();
-    let separators = cuts
+    let separators: Vec<String> = cuts
         .windows(2)
         .map(|w| shortest_separator(&entries[w[0].1 - 1].0, &entries[w[1].0].0))
         .collect();
-    // Each shard named by its own bytes (format v10): an edit renames only the shards it changes.
-    let mut files: Vec<(String, Vec<u8>)> = shards
-        .par_iter()
-        .map(|s| {
+    // Each shard named by its own bytes and its first key (format v10): an edit renames only the
+    // shards it changes, and two shards of the same words (possible: a word's keys may fall in two
+    // ranges that hold nothing else) still get two names.
+    let starts: Vec<&str> = cuts.iter().map(|&(a, _)| entries[a].0.as_str()).collect();
+    let mut files: Vec<(String, Vec<u8>)> = (shards.par_iter().zip(starts.par_iter()))
+        .map(|(s, start)| {
             let bytes = s.encode();
-            (content_name(TYPO_DIR, &bytes), bytes)
+            let mut h = blake3::Hasher::new();
+            h.update(blake3::hash(&bytes).as_bytes());
+            h.update(start.as_bytes());
+            (
+                format!("{TYPO_DIR}/{}.bin", &h.finalize().to_hex()[..12]),
+                bytes,
+            )
         })
         .collect();
     let dir = TypoDirectory {

@@ -1,14 +1,16 @@
 //! What the last build wrote into an output, so that a build whose every input is unchanged exports
 //! nothing (issue 25: a warm rebuild recomputed and compared every shard, 26 s at 100,000 pages).
 //!
-//! The record lives in the build cache, one per output, and names the build's key: the generator
-//! and format versions, every option, the embedding model, the site's branding and every page's
-//! fingerprint in ingestion (navigation) order, which together fix every byte the build writes
-//! (the index from the cached pages, `llms.txt` from them and the navigation). A build with the
-//! same key, that parsed and withdrew nothing, finds the recorded files still in the output (the
-//! manifest byte for byte, the others by size) and returns the recorded summary. The record is
-//! removed before an output is written and saved after, so an interrupted build never vouches
-//! for files it did not finish.
+//! The record lives in the build cache, one per output, and names the build's key: the running
+//! program's own bytes (any change of code, whatever its version number), every option, the
+//! embedding model, the site's branding and every page's id and fingerprint (which covers its text,
+//! includes, navigation entry and position, and the site's settings), which together fix every byte
+//! the build writes (the index from the cached pages, `llms.txt` from them and the navigation). A
+//! build with the same key, that parsed and withdrew nothing, finds the output holding exactly the
+//! recorded files (read back and hashed: a damaged or replaced file is written again) and no other
+//! index file (another build's shards are removed by a full build, never kept by this path), and
+//! returns the recorded summary. The record is removed before an output is written and saved after,
+//! so an interrupted build never vouches for files it did not finish.
 
 use std::path::{Path, PathBuf};
 
@@ -34,20 +36,64 @@ pub(crate) struct RecordedIndex {
 #[derive(serde::Serialize, serde::Deserialize)]
 struct ExportRecord {
     key: String,
-    /// Every file of the output the build wrote, relative, with its size.
-    files: Vec<(String, u64)>,
-    /// BLAKE3 of `manifest.bin`.
-    manifest: String,
+    /// Every file of the output the build wrote, relative, sorted.
+    files: Vec<String>,
+    /// [`digest`] of those files.
+    digest: String,
     index: RecordedIndex,
 }
 
-/// The key of a build: everything its output is a function of (see the module docs).
-pub(crate) fn key(opts: &BuildOptions, model: Option<&[u8; 32]>, ingested: &Ingested) -> String {
+/// BLAKE3 over each file's name, length and bytes, in order; `None` when one cannot be read as a
+/// regular file (a symlink included).
+fn digest(out: &Path, files: &[String]) -> Option<String> {
+    let mut h = blake3::Hasher::new();
+    for name in files {
+        // Names come from our own record, but a record is a file like any other: only relative,
+        // plain names are looked up.
+        if name
+            .split('/')
+            .any(|p| p.is_empty() || p == ".." || p == ".")
+        {
+            return None;
+        }
+        let path = out.join(name);
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+            return None;
+        }
+        let bytes = std::fs::read(&path).ok()?;
+        h.update(&(name.len() as u64).to_le_bytes());
+        h.update(name.as_bytes());
+        h.update(&(bytes.len() as u64).to_le_bytes());
+        h.update(&bytes);
+    }
+    Some(h.finalize().to_hex().to_string())
+}
+
+/// The running program's bytes, hashed once: a build by other code is another build.
+fn code_identity() -> Option<&'static str> {
+    static ID: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        let exe = std::env::current_exe().ok()?;
+        let mut h = blake3::Hasher::new();
+        h.update_reader(std::fs::File::open(exe).ok()?).ok()?;
+        Some(h.finalize().to_hex().to_string())
+    })
+    .as_deref()
+}
+
+/// The key of a build: everything its output is a function of (see the module docs); `None` when
+/// the program cannot read itself (then no build is ever skipped).
+pub(crate) fn key(
+    opts: &BuildOptions,
+    model: Option<&[u8; 32]>,
+    ingested: &Ingested,
+) -> Option<String> {
     let mut h = blake3::Hasher::new();
     let line = |h: &mut blake3::Hasher, s: &str| {
         h.update(&(s.len() as u64).to_le_bytes());
         h.update(s.as_bytes());
     };
+    line(&mut h, code_identity()?);
     line(&mut h, env!("CARGO_PKG_VERSION"));
     line(&mut h, &aidocs_core::FORMAT_VERSION.to_string());
     let options = BuildOptions {
@@ -64,7 +110,7 @@ pub(crate) fn key(opts: &BuildOptions, model: Option<&[u8; 32]>, ingested: &Inge
         line(&mut h, &p.id);
         line(&mut h, &p.fingerprint);
     }
-    h.finalize().to_hex().to_string()
+    Some(h.finalize().to_hex().to_string())
 }
 
 fn record_path(cache_dir: &Path, out: &Path) -> PathBuf {
@@ -73,28 +119,34 @@ fn record_path(cache_dir: &Path, out: &Path) -> PathBuf {
     cache_dir.join(format!("export-{}.json", &id[..16]))
 }
 
-/// The recorded index, when the last build of `out` from this cache had `key` and its files are
-/// all still there.
-pub(crate) fn current(cache_dir: &Path, out: &Path, key: &str) -> Option<RecordedIndex> {
+/// The recorded index, when the last build of `out` from this cache had `key` and the output holds
+/// exactly its files: each as written, and (unless `keep_old`, which keeps older shards on purpose)
+/// no other index file.
+pub(crate) fn current(
+    cache_dir: &Path,
+    out: &Path,
+    key: &str,
+    keep_old: bool,
+) -> Option<RecordedIndex> {
     let bytes = std::fs::read(record_path(cache_dir, out)).ok()?;
     let record: ExportRecord = serde_json::from_slice(&bytes).ok()?;
-    if record.key != key {
+    if record.key != key || digest(out, &record.files)? != record.digest {
         return None;
     }
-    let manifest = std::fs::read(out.join(aidocs_core::format::MANIFEST_FILE)).ok()?;
-    if blake3::hash(&manifest).to_hex().as_str() != record.manifest {
-        return None;
+    if !keep_old {
+        let listed: std::collections::HashSet<&str> =
+            record.files.iter().map(String::as_str).collect();
+        for dir in crate::export::INDEX_DIRS {
+            for entry in std::fs::read_dir(out.join(dir)).ok()? {
+                let name = format!("{dir}/{}", entry.ok()?.file_name().to_string_lossy());
+                // What a full build would remove (`export::write`): a `.bin` it did not write.
+                if name.ends_with(".bin") && !listed.contains(name.as_str()) {
+                    return None;
+                }
+            }
+        }
     }
-    let present = (record.files.iter()).all(|(name, size)| {
-        // Names come from our own record, but a record is a file like any other: only relative,
-        // plain names are looked up.
-        !name
-            .split('/')
-            .any(|p| p.is_empty() || p == ".." || p == ".")
-            && std::fs::symlink_metadata(out.join(name))
-                .is_ok_and(|m| m.is_file() && m.len() == *size)
-    });
-    present.then_some(record.index)
+    Some(record.index)
 }
 
 /// Forgets the record of `out` (before its files are written).
@@ -114,21 +166,18 @@ pub(crate) fn save(
     extra: &[&str],
     index: RecordedIndex,
 ) -> std::io::Result<()> {
-    let mut files: Vec<(String, u64)> = (exported.files.iter())
-        .map(|(n, b)| (n.clone(), b.len() as u64))
+    let mut files: Vec<String> = (exported.files.iter().map(|(n, _)| n.clone()))
+        .chain(extra.iter().map(|n| (*n).to_owned()))
         .collect();
-    for name in extra {
-        files.push(((*name).to_owned(), std::fs::metadata(out.join(name))?.len()));
-    }
     files.sort();
     files.dedup();
-    let manifest = (exported.files.last())
-        .map(|(_, b)| blake3::hash(b).to_hex().to_string())
-        .unwrap_or_default();
+    let Some(digest) = digest(out, &files) else {
+        return Ok(()); // a file not as written (replaced meanwhile): nothing to vouch for
+    };
     let record = ExportRecord {
         key: key.to_owned(),
         files,
-        manifest,
+        digest,
         index,
     };
     let path = record_path(cache_dir, out);

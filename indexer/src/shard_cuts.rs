@@ -1,5 +1,5 @@
 //! Where runs of sorted items (terms, pages, typo keys) are cut into shards: content-defined, so that
-//! an edit moves no boundary but its own (issue 25).
+//! an edit seldom moves a boundary but its own shard's (issue 25).
 //!
 //! Cutting at running byte counts (a shard ends once it holds `target` bytes) ties every boundary to
 //! all the bytes before it: one posting more near the start shifts every later cut, and every later

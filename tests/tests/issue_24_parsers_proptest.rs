@@ -159,6 +159,8 @@ fn issue_24_openapi_and_shard_decoders_never_panic() {
         let _ = aidocs_core::term_rows::TermRowShard::decode_payload(&raw);
         let _ = aidocs_core::typos::TypoShard::decode_payload(&raw);
         let _ = aidocs_core::typos::TypoDirectory::decode_payload(&raw);
+        // Issue 25: the v6–v9 layout (one prefix) is still read.
+        let _ = aidocs_core::typos::TypoDirectory::decode_versioned(&raw, 9);
         Ok(())
     });
     eprintln!("issue 24 property: {cases} generated specs and shards, seed {seed}");

@@ -3,7 +3,7 @@
 //! nothing, while another visibility level never shares them. Its own test binary: it points the
 //! default caches (`AIDOCS_CACHE_DIR`) at a temporary directory.
 
-use aidocs_e2e::{build_with, files, fixture, model_available};
+use aidocs_e2e::{build_with, copy_dir, files, fixture, model_available};
 use aidocs_index::build::{default_cache_dir, default_embeddings_dir, Embeddings};
 use aidocs_index::{BuildOptions, Visibility};
 
@@ -25,7 +25,8 @@ fn issue_25_outputs_of_one_site_share_its_vectors() {
     let tmp = tempfile::tempdir().unwrap();
     let caches = tmp.path().join("caches");
     std::env::set_var("AIDOCS_CACHE_DIR", &caches);
-    let site = fixture("example-site");
+    let site = tmp.path().join("site");
+    copy_dir(&fixture("example-site"), &site);
     let (a, b) = (tmp.path().join("www-a/out"), tmp.path().join("www-b/out"));
 
     // Where the caches go, without the model: per output for the index, per site and audience for
@@ -66,6 +67,13 @@ fn issue_25_outputs_of_one_site_share_its_vectors() {
     // The per-output caches hold no vectors.
     assert!(embedding_files(&default_cache_dir(&opts_a)).is_empty());
     assert!(embedding_files(&default_cache_dir(&opts_b)).is_empty());
+    // A page withdrawn: the next build of either output prunes its vectors from the shared cache.
+    let vectors = shared.join(&embedding_files(&shared)[0]);
+    let before = std::fs::metadata(&vectors).unwrap().len();
+    std::fs::remove_file(site.join("guides/refresh-tokens.mdx")).unwrap();
+    let pruned = build(&b, Visibility::Public);
+    assert_eq!(pruned.pages_removed, 1);
+    assert!(std::fs::metadata(&vectors).unwrap().len() < before);
     // Another visibility level embeds its own, elsewhere.
     let c = tmp.path().join("www-c/out");
     let third = build(&c, Visibility::Internal);

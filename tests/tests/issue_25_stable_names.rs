@@ -155,8 +155,11 @@ fn check(pages: usize, draws: Vec<usize>, edited: usize, sentence: Vec<usize>) {
             typo_untouched += 1;
         }
     }
+    // Typo shards are cut between deletion keys, and a new word's keys land in many shards at once
+    // (each may move its end): looser than the term shards, never a run of every later shard (all
+    // of them were renamed before issue 25).
     assert!(
-        typo_untouched <= 2 + typo_touched / 2,
+        typo_untouched <= 2 + typo_touched,
         "{typo_untouched} typo shards renamed without a word of the sentence ({typo_touched} with)"
     );
     let count = |dir: &str| new.iter().filter(|n| n.starts_with(dir)).count();

@@ -44,6 +44,29 @@ fn issue_25_a_warm_rebuild_with_nothing_changed_exports_nothing() {
     );
     assert_eq!(files(&out), cold("a", &|_| {}));
 
+    // Another build's shard in the output (an interrupted build from another cache, say): a cold
+    // build would remove it, so the warm one does not skip.
+    let foreign = out.join("x/000000000000.bin");
+    std::fs::write(&foreign, b"another build's text").unwrap();
+    let cleaned = build_with(&site, &out, &cache, lexical);
+    assert!(cleaned.output.removed_files >= 1, "{:?}", cleaned.output);
+    assert!(!foreign.exists());
+    // llms-full.txt changed in place, at the same size: written again.
+    let full = out.join("llms-full.txt");
+    let text = std::fs::read_to_string(&full).unwrap();
+    std::fs::write(&full, text.to_uppercase()).unwrap();
+    build_with(&site, &out, &cache, lexical);
+    assert_eq!(std::fs::read_to_string(&full).unwrap(), text);
+    // A shard damaged in place (zeros, the same size): written again.
+    let shard = files(&out)
+        .into_iter()
+        .find(|(n, _)| n.starts_with("m/"))
+        .unwrap();
+    std::fs::write(out.join(&shard.0), vec![0u8; shard.1.len()]).unwrap();
+    build_with(&site, &out, &cache, lexical);
+    assert_eq!(std::fs::read(out.join(&shard.0)).unwrap(), shard.1);
+    assert_eq!(files(&out), cold("a", &|_| {}));
+
     // A file gone from the output: written again.
     let victim = files(&out)
         .into_iter()

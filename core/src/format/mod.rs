@@ -26,7 +26,7 @@ pub use manifest::{
 pub use meta_shard::{ApiMeta, ChunkMeta, MetaShard, PageMeta};
 #[cfg(test)]
 pub(crate) use term_shard::analyzed_postings;
-pub(crate) use term_shard::common_prefix;
+pub(crate) use term_shard::{common_prefix, front_coded_budget};
 pub use term_shard::{Posting, TermPostings, TermShard};
 pub use text_shard::{PageText, TEXT_DIR};
 

@@ -84,6 +84,7 @@ impl TermShard {
         let n = r.count("term count", 3)?;
         let mut terms: Vec<TermPostings> = Vec::with_capacity(n);
         let mut prev = String::new();
+        let mut budget = front_coded_budget(raw.len());
         for _ in 0..n {
             let shared = r.varint("term shared prefix")? as usize;
             let suffix = r.str("term suffix")?;
@@ -93,6 +94,8 @@ impl TermShard {
                     "shared prefix longer than the previous term",
                 ));
             }
+            budget = (budget.checked_sub(shared + suffix.len()))
+                .ok_or_else(|| invalid("term", "front coding expands past its bound"))?;
             let mut term = String::with_capacity(shared + suffix.len());
             term.push_str(&prev[..shared]);
             term.push_str(suffix);
@@ -148,6 +151,13 @@ impl TermShard {
             .iter()
             .take_while(move |t| t.term.starts_with(prefix))
     }
+}
+
+/// The most bytes a front-coded list decoded from `raw_len` payload bytes may spell out. Each entry
+/// may repeat all of the one before it, so without a bound a 138 KB list of one-byte suffixes
+/// decodes to gigabytes; real lists expand a few times (their shared prefixes are short).
+pub(crate) fn front_coded_budget(raw_len: usize) -> usize {
+    raw_len.saturating_mul(32).saturating_add(1 << 16)
 }
 
 /// The byte length of the common prefix of `a` and `b`, on a character boundary (front coding).
