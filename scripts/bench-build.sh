@@ -46,3 +46,24 @@ w, e = json.load(open("target/bench/warm.json")), json.load(open("target/bench/e
 print(f"site-10k warm rebuild (nothing changed): {t1-t0:.2f} s, {w['pages_parsed']} pages parsed, {w['output']['new_files']} files changed")
 print(f"site-10k after editing one page:        {t3-t2:.2f} s, {e['pages_parsed']} page parsed, {e['output']['new_files']} of {e['output']['files']} files changed")
 PY
+
+# Issue 25: a scale corpus of distinct real documentation text (scripts/make-scale-corpus.py), when
+# asked for: SCALE=100000 scripts/bench-build.sh (about 10 minutes on 2 cores at 100,000 pages).
+if [ -n "${SCALE:-}" ]; then
+  S=$W/scale-$SCALE
+  [ -d "$S" ] || python3 scripts/make-scale-corpus.py "$SCALE" "$S" | tail -3
+  rm -rf "$W/out-scale-$SCALE" "target/bench-cache/scale-$SCALE"
+  for pass in cold warm; do
+    /usr/bin/time -f "%e %U %S %M" -o $W/mem "$B" build "$S" --out "$W/out-scale-$SCALE" --cache-dir "target/bench-cache/scale-$SCALE" --no-embeddings --json > $W/summary.json 2>/dev/null
+    python3 - "$pass" "$SCALE" <<'PY'
+import json, sys
+wall, user, sys_, mem = map(float, open("target/bench/mem").read().split())
+s = json.load(open("target/bench/summary.json"))
+print(f"scale-{sys.argv[2]} {sys.argv[1]:4}: {wall:7.1f} s, CPU/wall {(user + sys_) / wall:.2f}, peak {mem / 1024:6.0f} MiB, "
+      f"{s['output']['files']} files {s['output']['bytes'] / 1e6:.1f} MB, manifest {s['manifest_bytes']} B, {s['terms']} terms")
+PY
+  done
+  page=$(cd "$S" && find . -name '*.mdx' | sort | head -1 | sed 's|^\./||')
+  echo "scale-$SCALE, one page edited ($page):"
+  scripts/edit-churn.sh "$S" "$page" "$B"
+fi

@@ -468,20 +468,34 @@ test('issue 22: "Copy as context" puts cited evidence on the clipboard, selected
   assert.ok(!net.urls.some((u) => u.endsWith('aidocs_search_full_bg.wasm')));
   await context.close();
 
-  // From the handler's /context (a real handler over the demo's index, on another origin).
-  const { createSearchHandler, toNodeListener } = await import('../src/handler.js');
-  const { createServer } = await import('node:http');
-  const dir = join(work, 'site', '_search');
-  const loadShard = async (name) => new Uint8Array(readFileSync(join(dir, name)));
-  const server = createServer(toNodeListener(createSearchHandler({ loadShard, cors: true })));
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  // From the handler's /context: a real handler over the demo's index, on another origin, in a process
+  // of its own (a process loads one wasm module, and this one has the lean module already).
+  const script = `
+    import { createServer } from 'node:http';
+    import { readFileSync } from 'node:fs';
+    import { join } from 'node:path';
+    import { createSearchHandler, toNodeListener } from ${JSON.stringify(join(plugin, 'src', 'handler.js'))};
+    const dir = ${JSON.stringify(join(work, 'site', '_search'))};
+    const loadShard = async (name) => new Uint8Array(readFileSync(join(dir, name)));
+    const server = createServer(toNodeListener(createSearchHandler({ loadShard, cors: true })));
+    server.listen(0, '127.0.0.1', () => console.log('port ' + server.address().port));`;
+  const handler = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
-    const endpoint = `http://127.0.0.1:${server.address().port}/context`;
+    const port = await new Promise((resolve, reject) => {
+      let out = '';
+      handler.stdout.on('data', (d) => {
+        out += d;
+        const m = out.match(/port (\d+)/);
+        if (m) resolve(m[1]);
+      });
+      handler.on('exit', (code) => reject(new Error(`the handler exited ${code}`)));
+    });
+    const endpoint = `http://127.0.0.1:${port}/context`;
     const remote = await copyContext({ 'copy-context': '', 'context-endpoint': endpoint, 'context-tokens': '600' }, 'refresh tokens');
     assert.match(remote.copied, /^### \[1\] Refresh tokens\n/, remote.copied);
     assert.ok(!remote.urls.some((u) => u.endsWith('aidocs_search_full_bg.wasm')), 'the page keeps the lean module');
   } finally {
-    await new Promise((r) => server.close(r));
+    handler.kill();
   }
 });
 
