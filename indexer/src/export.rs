@@ -457,19 +457,25 @@ fn export(
     // Each term shard's positions, in its term order (written as `p/…` files below).
     let mut positions = std::mem::take(&mut contents.positions);
     let mut current_positions: Vec<Vec<PositionPosting>> = Vec::new();
-    let mut position_shards: Vec<PositionShard> = Vec::new();
+    // Each shard's positions as its payload, encoded when the shard is cut: held as structs (a
+    // vector per posting) until the end they were most of a 100,000-page build's peak memory.
+    let mut position_shards: Vec<Vec<u8>> = Vec::new();
+    let mut any_positions = false;
     let flush = |current: &mut Vec<TermPostings>,
                  term_files: &mut Vec<Vec<u8>>,
                  entries: &mut Vec<TermShardEntry>,
                  lasts: &mut Vec<String>,
                  current_positions: &mut Vec<Vec<PositionPosting>>,
-                 position_shards: &mut Vec<PositionShard>| {
+                 position_shards: &mut Vec<Vec<u8>>,
+                 any_positions: &mut bool| {
         if current.is_empty() {
             return;
         }
-        position_shards.push(PositionShard {
+        let shard = PositionShard {
             terms: std::mem::take(current_positions),
-        });
+        };
+        *any_positions |= shard.terms.iter().any(|t| !t.is_empty());
+        position_shards.push(shard.encode_payload());
         let shard = TermShard {
             terms: std::mem::take(current),
         };
@@ -515,6 +521,7 @@ fn export(
                 &mut term_lasts,
                 &mut current_positions,
                 &mut position_shards,
+                &mut any_positions,
             );
         }
     }
@@ -525,8 +532,14 @@ fn export(
         &mut term_lasts,
         &mut current_positions,
         &mut position_shards,
+        &mut any_positions,
     );
-    let positions = name_term_shards(&mut term_entries, term_files, &position_shards, &mut files);
+    let positions = name_term_shards(
+        &mut term_entries,
+        term_files,
+        any_positions.then_some(position_shards),
+        &mut files,
+    );
     // The manifest locates a term by the shard whose first term is the greatest at or below it: any
     // string after the previous shard's last term and up to this shard's first does as well, and the
     // shortest such prefix costs every reader fewer manifest bytes (about 2 KB on a 10,000-page site).
@@ -724,24 +737,29 @@ fn position_postings(raw: TermPositions) -> Vec<PositionPosting> {
     out
 }
 
-/// Names the term shards (`entries`, whose encoded files are `term_files`) and writes them with
-/// their position shards: without positions each is `t/<hash of its bytes>.bin`; with them, term
-/// shard and position shard share one name, `t/<h>.bin` and `p/<h>.bin` with `<h>` a hash over both
-/// files' bytes, so a reader finds the positions by the term shard's name and an edit renames only
-/// the pairs whose bytes it changes (format v10). Returns how the manifest names the positions.
+/// Names the term shards (`entries`, whose payloads are `term_payloads`) and seals them with their
+/// position shards (`positions`: their payloads, one per term shard, when any term has positions):
+/// without positions each is `t/<hash of its bytes>.bin`; with them, term shard and position shard
+/// share one name, `t/<h>.bin` and `p/<h>.bin` with `<h>` a hash over both files' bytes, so a reader
+/// finds the positions by the term shard's name and an edit renames only the pairs whose bytes it
+/// changes (format v10). Returns how the manifest names the positions.
 fn name_term_shards(
     entries: &mut [TermShardEntry],
     term_payloads: Vec<Vec<u8>>,
-    positions: &[PositionShard],
+    positions: Option<Vec<Vec<u8>>>,
     files: &mut NamedFiles,
 ) -> Option<PositionFiles> {
-    let with_positions = !positions.iter().all(|s| s.terms.iter().all(Vec::is_empty));
+    let with_positions = positions.is_some();
+    let positions: Vec<Option<Vec<u8>>> = match positions {
+        Some(p) => p.into_iter().map(Some).collect(),
+        None => vec![None; term_payloads.len()],
+    };
     // Sealing (zlib at level 9) is most of an export's time: every core takes a share.
     let sealed: Vec<(Vec<u8>, Option<Vec<u8>>)> = (term_payloads.into_par_iter())
-        .zip(positions.par_iter())
+        .zip(positions.into_par_iter())
         .map(|(terms, pos)| {
             let terms = envelope::seal(ShardKind::Terms, &terms);
-            (terms, with_positions.then(|| pos.encode()))
+            (terms, pos.map(|p| envelope::seal(ShardKind::Positions, &p)))
         })
         .collect();
     for (entry, (bytes, pos)) in entries.iter_mut().zip(sealed) {
