@@ -156,16 +156,7 @@ pub enum BuildError {
 /// another build's.
 fn lock_cache(cache_dir: &Path) -> Result<std::fs::File, BuildError> {
     use std::fs::TryLockError;
-    let path = cache_dir.join("build.lock");
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|source| BuildError::Write {
-            path: path.clone(),
-            source,
-        })?;
+    let (path, file) = lock_file(cache_dir)?;
     match crate::lock_wait::retry_while_busy(
         || file.try_lock(),
         |e| matches!(e, TryLockError::WouldBlock),
@@ -179,20 +170,29 @@ fn lock_cache(cache_dir: &Path) -> Result<std::fs::File, BuildError> {
 /// Holds `dir/build.lock` of a shared vector cache until the returned file closes, waiting while
 /// another build holds it (builds of two outputs of one site take turns instead of failing).
 fn lock_shared(dir: &Path) -> Result<std::fs::File, BuildError> {
-    let path = dir.join("build.lock");
-    let io = |source| BuildError::Write {
-        path: path.clone(),
+    std::fs::create_dir_all(dir).map_err(|source| BuildError::Write {
+        path: dir.to_path_buf(),
         source,
-    };
-    std::fs::create_dir_all(dir).map_err(io)?;
+    })?;
+    let (path, file) = lock_file(dir)?;
+    file.lock()
+        .map_err(|source| BuildError::Write { path, source })?;
+    Ok(file)
+}
+
+/// `dir/build.lock`, opened (created if need be) for an `flock`.
+fn lock_file(dir: &Path) -> Result<(PathBuf, std::fs::File), BuildError> {
+    let path = dir.join("build.lock");
     let file = (std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true))
     .open(&path)
-    .map_err(io)?;
-    file.lock().map_err(io)?;
-    Ok(file)
+    .map_err(|source| BuildError::Write {
+        path: path.clone(),
+        source,
+    })?;
+    Ok((path, file))
 }
 
 /// The default build cache: `$AIDOCS_CACHE_DIR`, else `$XDG_CACHE_HOME/aidocs/builds`, else
@@ -521,7 +521,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         }
         remove_vector_caches(&embeddings_dir, current.as_deref())?;
         // Vectors an older build kept in its own cache, before they moved to a shared one.
-        if embeddings_dir != cache_dir {
+        if shared_vectors {
             remove_vector_caches(&cache_dir, None)?;
         }
     }
