@@ -25,14 +25,33 @@ pub enum EvalError {
     Query(#[from] QueryError),
 }
 
-/// One query line: `{"id", "text"}`.
+/// One query line: `{"id", "text"}`, optionally with its `category` (reported apart by `eval`) and
+/// `split` (`eval --split` keeps one).
 #[derive(Debug, Clone, serde::Deserialize)]
 pub struct QueryLine {
     #[serde(alias = "_id")]
     pub id: serde_json::Value,
     #[serde(alias = "query")]
     pub text: String,
+    #[serde(default)]
+    pub category: Option<String>,
+    #[serde(default)]
+    pub split: Option<String>,
 }
+
+/// A judged query as read: its id, text and labels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelledQuery {
+    pub id: String,
+    pub text: String,
+    /// e.g. `question`, `paraphrase`, `keyword`, `identifier` (issue 20).
+    pub category: Option<String>,
+    /// e.g. `train`, `dev`.
+    pub split: Option<String>,
+}
+
+/// The longest category or split name: they are printed as report lines.
+const MAX_LABEL: usize = 40;
 
 pub fn id_string(v: &serde_json::Value) -> String {
     match v {
@@ -43,6 +62,15 @@ pub fn id_string(v: &serde_json::Value) -> String {
 
 /// Reads a JSONL query file; a bad line is an error naming file and line.
 pub fn read_queries(path: &Path) -> Result<Vec<(String, String)>, EvalError> {
+    Ok(read_labelled_queries(path)?
+        .into_iter()
+        .map(|q| (q.id, q.text))
+        .collect())
+}
+
+/// Reads a JSONL query file with each line's labels; a bad line (or a label that is empty, longer
+/// than 40 bytes or not printable) is an error naming file and line.
+pub fn read_labelled_queries(path: &Path) -> Result<Vec<LabelledQuery>, EvalError> {
     let file = path.display().to_string();
     let src = std::fs::read_to_string(path).map_err(|source| EvalError::Read {
         file: file.clone(),
@@ -58,7 +86,25 @@ pub fn read_queries(path: &Path) -> Result<Vec<(String, String)>, EvalError> {
             line: i + 1,
             message: format!("expected {{\"id\",\"text\"}}: {e}"),
         })?;
-        out.push((id_string(&q.id), q.text));
+        for (field, label) in [("category", &q.category), ("split", &q.split)] {
+            if let Some(l) = label {
+                if l.is_empty() || l.len() > MAX_LABEL || l.chars().any(|c| c.is_control()) {
+                    return Err(EvalError::Input {
+                        file: file.clone(),
+                        line: i + 1,
+                        message: format!(
+                            "`{field}` must be 1-{MAX_LABEL} bytes without control characters"
+                        ),
+                    });
+                }
+            }
+        }
+        out.push(LabelledQuery {
+            id: id_string(&q.id),
+            text: q.text,
+            category: q.category,
+            split: q.split,
+        });
     }
     Ok(out)
 }
@@ -127,6 +173,9 @@ pub struct EvalReport {
     /// The same metrics by the length of the page that answers (its most relevant judged page, in
     /// sections), so that a regression on long pages shows (issue 20).
     pub by_page_length: Vec<BucketReport>,
+    /// The same metrics by the queries' `category`, in name order (none when no query has one), so
+    /// that a regression on questions or identifiers shows (issue 20).
+    pub by_category: Vec<CategoryReport>,
 }
 
 /// Metrics of the queries whose answering page falls in one length bucket.
@@ -134,10 +183,53 @@ pub struct EvalReport {
 pub struct BucketReport {
     /// `1`, `2-4`, `5-15`, `16+` sections, or `absent` (the judged page is not in the index).
     pub sections: &'static str,
+    #[serde(flatten)]
+    pub metrics: GroupMetrics,
+}
+
+/// Metrics of the queries of one category (the query file's `category`: question, keyword...).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CategoryReport {
+    pub category: String,
+    #[serde(flatten)]
+    pub metrics: GroupMetrics,
+}
+
+/// The mean metrics of a group of queries.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct GroupMetrics {
     pub queries: usize,
     pub ndcg_at_10: f64,
     pub recall_at_10: f64,
     pub mrr_at_10: f64,
+}
+
+/// Running sums of a group's metrics.
+#[derive(Debug, Clone, Copy, Default)]
+struct GroupSums {
+    queries: usize,
+    ndcg: f64,
+    recall: f64,
+    mrr: f64,
+}
+
+impl GroupSums {
+    fn add(&mut self, ndcg: f64, recall: f64, mrr: f64) {
+        self.queries += 1;
+        self.ndcg += ndcg;
+        self.recall += recall;
+        self.mrr += mrr;
+    }
+
+    fn means(self) -> GroupMetrics {
+        let n = self.queries.max(1) as f64;
+        GroupMetrics {
+            queries: self.queries,
+            ndcg_at_10: self.ndcg / n,
+            recall_at_10: self.recall / n,
+            mrr_at_10: self.mrr / n,
+        }
+    }
 }
 
 /// The length buckets of [`BucketReport`], by a page's number of sections.
@@ -305,6 +397,7 @@ pub fn evaluate(
     qrels: &HashMap<String, HashMap<String, u32>>,
     opts: &SearchOptions,
     query_vecs: Option<&HashMap<String, QueryVector>>,
+    categories: &HashMap<String, String>,
 ) -> Result<EvalReport, EvalError> {
     let mut used_mode = aidocs_core::Mode::Lexical;
     let mut overlap = Vec::new();
@@ -320,8 +413,8 @@ pub fn evaluate(
         .collect();
     let mut opts = opts.clone();
     opts.k = opts.k.max(100);
-    // Per query: its answering page and its nDCG@10, Recall@10, MRR@10.
-    let mut per_query: Vec<(Option<&str>, f64, f64, f64)> = Vec::new();
+    // Per query: its id, its answering page and its nDCG@10, Recall@10, MRR@10.
+    let mut per_query: Vec<(&str, Option<&str>, f64, f64, f64)> = Vec::new();
     for (id, text) in judged {
         let qv = (query_vecs.and_then(|m| m.get(id)).cloned()).unwrap_or(QueryVector::Static);
         let t = Instant::now();
@@ -371,6 +464,7 @@ pub fn evaluate(
             .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
             .map(|(d, _)| d);
         per_query.push((
+            id,
             gold.map(String::as_str),
             ndcg(&ranked, rels, 10),
             recall(&ranked, rels, 10),
@@ -387,13 +481,13 @@ pub fn evaluate(
     let bytes_read = *index.bytes_read.borrow();
     // After the queries, so that `bytes_read` counts what they read.
     let sections = sections_by_page(index)?;
-    let mut buckets = [(0usize, 0f64, 0f64, 0f64); BUCKETS.len()];
-    for (gold, ndcg, recall, mrr) in per_query {
-        let b = &mut buckets[length_bucket(gold.and_then(|d| sections.get(d)).copied())];
-        b.0 += 1;
-        b.1 += ndcg;
-        b.2 += recall;
-        b.3 += mrr;
+    let mut buckets = [GroupSums::default(); BUCKETS.len()];
+    let mut by_category: BTreeMap<&str, GroupSums> = BTreeMap::new();
+    for &(id, gold, ndcg, recall, mrr) in &per_query {
+        buckets[length_bucket(gold.and_then(|d| sections.get(d)).copied())].add(ndcg, recall, mrr);
+        if let Some(c) = categories.get(id) {
+            by_category.entry(c).or_default().add(ndcg, recall, mrr);
+        }
     }
     latencies.sort_by(f64::total_cmp);
     let mut cold_bytes: Vec<u64> = cold.iter().map(|c| c.0).collect();
@@ -429,13 +523,17 @@ pub fn evaluate(
         by_page_length: BUCKETS
             .iter()
             .zip(buckets)
-            .filter(|(_, b)| b.0 > 0)
-            .map(|(&sections, (q, ndcg, recall, mrr))| BucketReport {
+            .filter(|(_, b)| b.queries > 0)
+            .map(|(&sections, b)| BucketReport {
                 sections,
-                queries: q,
-                ndcg_at_10: ndcg / q as f64,
-                recall_at_10: recall / q as f64,
-                mrr_at_10: mrr / q as f64,
+                metrics: b.means(),
+            })
+            .collect(),
+        by_category: by_category
+            .into_iter()
+            .map(|(c, b)| CategoryReport {
+                category: c.to_owned(),
+                metrics: b.means(),
             })
             .collect(),
     })

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use aidocs_core::{QueryVector, SearchOptions};
-use aidocs_reader::eval::{evaluate, read_qrels, read_queries, EvalError};
+use aidocs_reader::eval::{evaluate, read_labelled_queries, read_qrels, EvalError};
 use aidocs_reader::eval_evidence::evaluate_evidence;
 use aidocs_reader::local_index::LocalIndex;
 use aidocs_reader::QueryEncoder;
@@ -48,6 +48,9 @@ pub struct EvalArgs {
     /// excerpts within the same budget, tokens used, and what one cold evidence call fetches.
     #[arg(long, value_delimiter = ',', value_name = "TOKENS")]
     evidence: Vec<u32>,
+    /// Only the queries whose `split` is this (e.g. `train` or `dev`): tune on one, report the other.
+    #[arg(long, value_name = "NAME")]
+    split: Option<String>,
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -59,10 +62,22 @@ pub fn run_eval(a: EvalArgs) -> ExitCode {
         Ok(i) => i,
         Err(e) => return fail(1, e),
     };
-    let queries = match read_queries(&a.queries) {
+    let mut labelled = match read_labelled_queries(&a.queries) {
         Ok(q) => q,
         Err(e) => return fail(3, e),
     };
+    if let Some(split) = &a.split {
+        labelled.retain(|q| q.split.as_deref() == Some(split));
+        if labelled.is_empty() {
+            let file = a.queries.display();
+            return fail(3, format!("{file}: no query has \"split\": \"{split}\""));
+        }
+    }
+    let categories: HashMap<String, String> = labelled
+        .iter()
+        .filter_map(|q| Some((q.id.clone(), q.category.clone()?)))
+        .collect();
+    let queries: Vec<(String, String)> = labelled.into_iter().map(|q| (q.id, q.text)).collect();
     let queries: Vec<(String, String)> = match a.cut_last_word {
         Some(n) => queries
             .into_iter()
@@ -119,7 +134,7 @@ pub fn run_eval(a: EvalArgs) -> ExitCode {
             }
         }
     };
-    let report = match evaluate(&index, &queries, &qrels, &opts, vecs.as_ref()) {
+    let report = match evaluate(&index, &queries, &qrels, &opts, vecs.as_ref(), &categories) {
         Ok(r) => r,
         Err(e @ EvalError::Query(_)) => return fail(1, e),
         Err(e) => return fail(3, e),
@@ -205,7 +220,15 @@ fn print_eval(
         writeln!(
             out,
             "  answering page of {:>6} sections: {:>5} queries  nDCG@10 {:.4}  Recall@10 {:.4}  MRR@10 {:.4}",
-            b.sections, b.queries, b.ndcg_at_10, b.recall_at_10, b.mrr_at_10
+            b.sections, b.metrics.queries, b.metrics.ndcg_at_10, b.metrics.recall_at_10, b.metrics.mrr_at_10
+        )?;
+    }
+    for c in &r.by_category {
+        let m = &c.metrics;
+        writeln!(
+            out,
+            "  category {:>22}: {:>5} queries  nDCG@10 {:.4}  Recall@10 {:.4}  MRR@10 {:.4}",
+            c.category, m.queries, m.ndcg_at_10, m.recall_at_10, m.mrr_at_10
         )?;
     }
     if let Some(rec) = r.vector_recall_vs_exact {
