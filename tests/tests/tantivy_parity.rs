@@ -42,7 +42,10 @@ fn issue_2_bm25_matches_tantivy_scorer_on_scifact() {
             weights: [0.0, 0.0, 1.0, 0.0],
         }),
         // Tantivy scores chunks: a page by its best one, without the whole page's evidence.
-        page_weight: 0.0,
+        page: aidocs_core::search::PageParams {
+            weight: 0.0,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let queries = aidocs_reader::eval::read_queries(&queries).unwrap();

@@ -104,7 +104,7 @@ impl Searcher {
             p.sections.truncate(opts.max_sections.max(1));
             if opts.explain {
                 let chunk = p.sections[0].chunk;
-                let mut ex = self.explain(plan, get, chunk, &params, &avg, opts.page_weight)?;
+                let mut ex = self.explain(plan, get, chunk, &params, &avg, &opts.page)?;
                 if let Some(info) = info {
                     ex.lexical_rank = info.lexical.get(&chunk).copied();
                     ex.vector_rank = info.vector.get(&chunk).copied();

@@ -74,7 +74,7 @@ impl Searcher {
         }
         // The query words the rest of each page holds (see `page_evidence`).
         touched.sort_unstable();
-        self.add_page_credit(&terms, &touched, &mut scores, opts.page_weight);
+        self.add_page_credit(&terms, &touched, &mut scores, &opts.page, &params, &avg);
         // Exact-match boosts apply to chunks that carry the key.
         let mut boosts: HashMap<u32, f32> = HashMap::new();
         for ek in &plan.exact {
@@ -123,11 +123,25 @@ impl Searcher {
 
 /// BM25F contribution of one term to one chunk: field frequencies are length-normalized per field,
 /// weighted, summed, then saturated once (Robertson & Zaragoza's BM25F).
-#[allow(clippy::needless_range_loop)] // four parallel per-field arrays
 pub fn bm25f_term(
     p: &crate::format::Posting,
     idf: f32,
     weight: f32,
+    params: &crate::format::Bm25Params,
+    avg: &[f32; SCORED_FIELDS],
+) -> f32 {
+    let tf = bm25f_tf(p, params, avg);
+    if tf == 0.0 {
+        return 0.0;
+    }
+    weight * idf * (params.k1 + 1.0) * tf / (params.k1 + tf)
+}
+
+/// BM25F's pseudo term frequency of one posting: the field frequencies, each length-normalized in
+/// its field and weighted, summed (before saturation).
+#[allow(clippy::needless_range_loop)] // four parallel per-field arrays
+pub(super) fn bm25f_tf(
+    p: &crate::format::Posting,
     params: &crate::format::Bm25Params,
     avg: &[f32; SCORED_FIELDS],
 ) -> f32 {
@@ -144,8 +158,5 @@ pub fn bm25f_term(
         };
         tf += params.weights[f] * p.tf[f] as f32 / norm;
     }
-    if tf == 0.0 {
-        return 0.0;
-    }
-    weight * idf * (params.k1 + 1.0) * tf / (params.k1 + tf)
+    tf
 }

@@ -45,7 +45,7 @@ impl Searcher {
         chunk: u32,
         params: &crate::format::Bm25Params,
         avg: &[f32; SCORED_FIELDS],
-        page_weight: f32,
+        page: &super::PageParams,
     ) -> Result<Explanation, SearchError> {
         let mut ex = Explanation {
             chunk,
@@ -87,7 +87,7 @@ impl Searcher {
             }
         }
         if ex.bm25 > 0.0 {
-            ex.page = self.page_credit(&terms, self.page_of(chunk), chunk, page_weight);
+            ex.page = self.page_credit(&terms, self.page_of(chunk), chunk, page, params, avg);
         }
         for ek in &plan.exact {
             let Some(si) = ek.shard else { continue };

@@ -51,8 +51,9 @@ pub use facets::Facets;
 pub use files::{FileRef, Shard};
 pub use fusion::VectorQuery;
 pub use options::{
-    Fusion, Mode, SearchOptions, DEFAULT_LEXICAL_WEIGHT_FULL, DEFAULT_LEXICAL_WEIGHT_STATIC,
-    DEFAULT_NPROBE, DEFAULT_PAGE_WEIGHT,
+    Fusion, Mode, PageParams, SearchOptions, DEFAULT_LEXICAL_WEIGHT_FULL,
+    DEFAULT_LEXICAL_WEIGHT_STATIC, DEFAULT_NPROBE, DEFAULT_PAGE_B, DEFAULT_PAGE_K1,
+    DEFAULT_PAGE_WEIGHT,
 };
 pub use phrases::Phrase;
 pub use plan::{

@@ -50,8 +50,8 @@ pub struct SearchOptions {
     /// Values kept per facet, the commonest first (0 = all).
     pub facet_limit: usize,
     /// How much the query words a page holds outside its best chunk add to its chunks (see
-    /// `search/page_evidence.rs`); 0 ranks a page by its best chunk alone.
-    pub page_weight: f32,
+    /// `search/page_evidence.rs`); weight 0 ranks a page by its best chunk alone.
+    pub page: PageParams,
     /// Also select evidence under a token budget from the top pages' section text (issue 22).
     pub evidence: Option<super::evidence::EvidenceOptions>,
 }
@@ -124,13 +124,43 @@ pub const DEFAULT_LEXICAL_WEIGHT_FULL: f32 = 0.65;
 /// corpus the fitted rows are a weaker signal, and a low weight lets them pull below BM25.
 pub const DEFAULT_LEXICAL_WEIGHT_STATIC: f32 = 0.75;
 
-/// The default weight of the query words elsewhere on a page ([`SearchOptions::page_weight`]).
-/// Train-split nDCG@10 / Recall@10 by weight 0 / 0.25 / 0.5 / 0.6 / 0.7 / 1 / 2: CoNaLa 0.282 /
-/// 0.298 / 0.312 / 0.315 / 0.314 / 0.307 / 0.205, Recall@10 0.464 / 0.501 / 0.528 / 0.530 / 0.531 /
-/// 0.519 / 0.367; SciFact (pages of one section) 0.689 at every weight; the Mintlify sites'
-/// known-item titles unchanged. (Scoring the terms against the whole page as BM25F instead gained
-/// more on CoNaLa, 0.342 / 0.555, but cost SciFact test 0.007 nDCG@10: it re-weighs short pages.)
-pub const DEFAULT_PAGE_WEIGHT: f32 = 0.6;
+/// The default [`PageParams::weight`]. Chosen with [`DEFAULT_PAGE_K1`] and [`DEFAULT_PAGE_B`] on train
+/// splits only, by the mean nDCG@10 of CoNaLa train (1,487 intents, long pages) and the pipecat-docs
+/// questions' train split (`bench/queries/pipecat-docs`, 80 queries), with the Mintlify sites' title
+/// queries not to lose. weight / k1 / b → CoNaLa / pipecat: none 0.283 / 0.630; the credit before
+/// (idf per word absent from the best chunk, weight 0.6) 0.315 / –; 0.6 / 1.2 / 0 0.380 / 0.623;
+/// 0.3 / 2 / 0 0.365 / 0.659; 0.2 / 8 / 0.15 0.384 / 0.681; 0.15 / 12 / 0 0.436 / 0.669;
+/// 0.1 / 50 / 0 0.491 / 0.673; **0.08 / 50 / 0 0.482 / 0.686**; 0.06 / 80 / 0 0.481 / 0.689;
+/// 0.1 / 1000 / 0 (linear) 0.497 / 0.593, and titles lose (0.978 → 0.962). SciFact is unchanged
+/// (pages of one section get no credit).
+pub const DEFAULT_PAGE_WEIGHT: f32 = 0.08;
+
+/// How a page's whole text adds to its best chunk's score (see `search/page_evidence.rs`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PageParams {
+    /// The credit's weight; 0 ranks a page by its best chunk alone.
+    pub weight: f32,
+    /// BM25's k1 over the whole page.
+    pub k1: f32,
+    /// How much a page longer than average (in chunks) discounts its words, 0 to 1.
+    pub b: f32,
+}
+
+impl Default for PageParams {
+    fn default() -> Self {
+        PageParams {
+            weight: DEFAULT_PAGE_WEIGHT,
+            k1: DEFAULT_PAGE_K1,
+            b: DEFAULT_PAGE_B,
+        }
+    }
+}
+
+/// The default [`PageParams::k1`].
+pub const DEFAULT_PAGE_K1: f32 = 50.0;
+
+/// The default [`PageParams::b`].
+pub const DEFAULT_PAGE_B: f32 = 0.0;
 
 /// The default number of vector partitions probed (0 = all): at about 32 chunks per partition, 24
 /// probes kept recall@10 against exact search at 0.97 on SciFact train with the static encoder.
@@ -159,7 +189,7 @@ impl Default for SearchOptions {
             tags_none: Vec::new(),
             facets: false,
             facet_limit: 20,
-            page_weight: DEFAULT_PAGE_WEIGHT,
+            page: PageParams::default(),
             evidence: None,
         }
     }

@@ -1,23 +1,31 @@
-//! Whole-page evidence (issue 20): a page's lexical score counts the query words its other sections
-//! hold, not only its best section's.
+//! Whole-page evidence (issue 20): a page's lexical score counts what its other sections say of the
+//! query, not only its best section.
 //!
 //! A long reference page that answers a question often spreads the query's words over several
 //! sections, where an overview page or a near-duplicate has more of them in one. Ranking a page by its
-//! best chunk alone lets the second win. So a page's best chunk (by its BM25F and prefix score, before
-//! exact-match boosts) is credited with each query term that occurs elsewhere on the page but not in
-//! it: the term's query weight times its idf (what one occurrence in a chunk of average length scores
-//! with field weight 1), times [`SearchOptions::page_weight`]. The credit is added to every chunk of
-//! the page that has term or prefix evidence of its own (a chunk reached only by an exact-match key
-//! gets none), before boosts and before fusion, so hybrid ranking sees it through the lexical side
-//! and the order of those chunks within the page does not change. A page of one section, or whose
-//! best section holds every query word, gets none, so a corpus of short pages ranks as before. The
-//! prefix term of a query being typed earns no credit (its expansions are not whole words yet). It
-//! costs no index byte: the postings the query reads already say where each term occurs.
+//! best chunk alone lets the second win. So each query term is scored once more over the whole page:
+//! its BM25F frequency in every chunk of the page (each normalized by its chunk's length) summed,
+//! saturated with [`PageParams::k1`] (optionally discounted by the page's length in chunks,
+//! [`PageParams::b`]), against the same saturation of its frequency in the best chunk alone; the
+//! difference (never negative), times the term's query weight and idf and [`PageParams::weight`], is
+//! the page's credit. With the defaults (weight 0.08, k1 50, b 0) each further occurrence elsewhere
+//! on the page adds about 0.08 of what one occurrence scores, up to some tens of them: a page that
+//! answers across its sections, or keeps returning to the query's subject, outranks one strong
+//! section elsewhere. The credit is added to every chunk of the page that has term or prefix evidence
+//! of its own (a chunk reached only by an exact-match key gets none), before boosts and before
+//! fusion, so hybrid ranking sees it through the lexical side and the order of those chunks within
+//! the page does not change. A page of one section gets none, so a corpus of short pages (SciFact)
+//! ranks exactly as before. The prefix term of a query being typed earns no credit (its expansions
+//! are not whole words yet). It costs no index byte: the postings the query reads already say where
+//! each term occurs, and how often.
 //!
-//! [`SearchOptions::page_weight`]: super::SearchOptions::page_weight
+//! [`PageParams::k1`]: super::PageParams::k1
+//! [`PageParams::b`]: super::PageParams::b
+//! [`PageParams::weight`]: super::PageParams::weight
 
-use super::{QueryPlan, SearchError, Searcher};
-use crate::format::{Bm25Params, Posting, TermShard};
+use super::bm25::bm25f_tf;
+use super::{PageParams, QueryPlan, SearchError, Searcher};
+use crate::format::{Bm25Params, Posting, TermShard, SCORED_FIELDS};
 
 /// A query term the index holds: where it occurs, its weight in the query and its idf.
 pub(super) struct TermEvidence<'s> {
@@ -50,17 +58,22 @@ impl Searcher {
         Ok(out)
     }
 
-    /// What `weight` of the page credit adds to `page` whose best chunk is `best`: the weight
-    /// times idf of each term that occurs in another of the page's chunks and not in `best`.
-    /// Nothing for a one-term query (a page's best chunk holds its one term).
+    /// What the page credit adds to `page` whose best chunk is `best`: per term, how much more it
+    /// scores over the whole page than in `best` alone, times `page.weight`. The whole page's
+    /// frequency is its chunks' BM25F frequencies summed (each normalized by its chunk's length, as
+    /// [`bm25f_tf`] does), divided by `1 - page.b + page.b · chunks / average chunks`, and saturated
+    /// with `page.k1`; `best`'s is saturated alike. A term scores no less in the page than in its best
+    /// chunk (a longer page only earns less), so a page of one chunk gets none.
     pub(super) fn page_credit(
         &self,
         terms: &[TermEvidence],
         page: u32,
         best: u32,
-        weight: f32,
+        page_params: &PageParams,
+        params: &Bm25Params,
+        avg: &[f32; SCORED_FIELDS],
     ) -> f32 {
-        if weight <= 0.0 || terms.len() < 2 {
+        if page_params.weight <= 0.0 {
             return 0.0;
         }
         let (Some(&first), Some(&end)) = (
@@ -69,15 +82,41 @@ impl Searcher {
         ) else {
             return 0.0;
         };
+        if end - first < 2 {
+            return 0.0;
+        }
+        let chunks = (end - first) as f32;
+        let average = self.manifest.num_chunks as f32 / self.manifest.pages.len().max(1) as f32;
+        let norm = 1.0 - page_params.b + page_params.b * chunks / average.max(1.0);
+        let k1 = page_params.k1;
+        let saturate = |tf: f32| (k1 + 1.0) * tf / (k1 + tf);
         let mut credit = 0.0;
         for t in terms {
             let here = &t.postings[t.postings.partition_point(|p| p.chunk < first)..];
             let here = &here[..here.partition_point(|p| p.chunk < end)];
-            if !here.is_empty() && here.binary_search_by_key(&best, |p| p.chunk).is_err() {
-                credit += t.weight * t.idf;
+            if here.is_empty() {
+                continue;
+            }
+            let mut whole = 0.0;
+            let mut in_best = 0.0;
+            for p in here {
+                let tf = bm25f_tf(p, params, avg);
+                whole += tf;
+                if p.chunk == best {
+                    in_best = tf;
+                }
+            }
+            let whole = saturate(whole / norm);
+            let in_best = if in_best > 0.0 {
+                saturate(in_best)
+            } else {
+                0.0
+            };
+            if whole > in_best {
+                credit += t.weight * t.idf * (whole - in_best);
             }
         }
-        weight * credit
+        page_params.weight * credit
     }
 
     /// Adds `weight` times its page's credit to each chunk of `touched` (sorted by chunk, scores
@@ -87,9 +126,11 @@ impl Searcher {
         terms: &[TermEvidence],
         touched: &[u32],
         scores: &mut [f32],
-        weight: f32,
+        page_params: &PageParams,
+        params: &Bm25Params,
+        avg: &[f32; SCORED_FIELDS],
     ) {
-        if weight <= 0.0 || terms.len() < 2 {
+        if page_params.weight <= 0.0 || terms.is_empty() {
             return;
         }
         let mut start = 0;
@@ -104,7 +145,7 @@ impl Searcher {
                     best = c;
                 }
             }
-            let credit = self.page_credit(terms, page, best, weight);
+            let credit = self.page_credit(terms, page, best, page_params, params, avg);
             if credit > 0.0 {
                 for &c in group {
                     scores[c as usize] += credit;
@@ -121,22 +162,28 @@ mod tests {
     use crate::search::test_index::index;
     use crate::search::*;
 
-    /// Page 0 is one long page whose three sections each say part of the question; pages 1 and 2
-    /// are short pages that each say more of it in one place.
+    /// Page 0 is one long page whose eight sections keep returning to the question, none of them
+    /// saying all of it as tersely as page 1, a short page of one section; page 2 is a short page
+    /// that says a little of it.
     fn long_and_short() -> (Searcher, Vec<crate::format::TermShard>) {
         let texts = [
-            "refresh tokens last an hour",
-            "rotate credentials on a schedule",
-            "scopes expire with the session",
-            "refresh tokens expire scopes overview",
-            "expire credentials overview",
+            "refresh tokens expire after an hour",
+            "refresh tokens rotate on every use",
+            "revoke refresh tokens that leak",
+            "refresh tokens expire when revoked",
+            "store refresh tokens safely",
+            "refresh tokens expire on logout",
+            "refresh tokens and their scopes",
+            "refresh tokens expire in tests",
+            "refresh tokens expire: refresh tokens",
+            "tokens overview",
         ];
         let (s, shards) = index(&texts, 8);
         let mut m = s.manifest().clone();
         let entry = m.pages[0].clone();
         m.pages = vec![
             PageEntry {
-                chunk_count: 3,
+                chunk_count: 8,
                 ..entry.clone()
             },
             entry.clone(),
@@ -145,11 +192,14 @@ mod tests {
         (Searcher::new(m).unwrap(), shards)
     }
 
-    const QUERY: &str = "refresh tokens expire rotate credentials scopes";
+    const QUERY: &str = "refresh tokens expire";
 
     fn pages(s: &Searcher, shards: &[crate::format::TermShard], page_weight: f32) -> Vec<u32> {
         let opts = SearchOptions {
-            page_weight,
+            page: PageParams {
+                weight: page_weight,
+                ..Default::default()
+            },
             ..Default::default()
         };
         s.rank(&s.plan(QUERY), |i| shards.get(i), &opts)
@@ -174,7 +224,10 @@ mod tests {
         let plan = s.plan(QUERY);
         let long_page = |page_weight: f32| {
             let opts = SearchOptions {
-                page_weight,
+                page: PageParams {
+                    weight: page_weight,
+                    ..Default::default()
+                },
                 explain: true,
                 ..Default::default()
             };
@@ -198,7 +251,10 @@ mod tests {
         let (s, shards) = index(&texts, 8);
         let ranked = |page_weight: f32| {
             let opts = SearchOptions {
-                page_weight,
+                page: PageParams {
+                    weight: page_weight,
+                    ..Default::default()
+                },
                 ..Default::default()
             };
             s.rank(&s.plan("refresh tokens expire"), |i| shards.get(i), &opts)

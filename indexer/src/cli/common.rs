@@ -134,10 +134,36 @@ pub struct RankArgs {
     /// Field weights `title,headings,body,code` (default: the index's).
     #[arg(long)]
     weights: Option<String>,
-    /// How much the query words a page holds outside its best section add to its score (weight ×
-    /// idf per word); 0 ranks a page by its best section alone.
+    /// How much more the query words score over a page's whole text than in its best section adds
+    /// to its score; 0 ranks a page by its best section alone.
     #[arg(long, default_value_t = aidocs_core::search::DEFAULT_PAGE_WEIGHT, value_parser = non_negative)]
     pub page_weight: f32,
+    /// BM25 k1 over a page's whole text (see --page-weight).
+    #[arg(long, default_value_t = aidocs_core::search::DEFAULT_PAGE_K1, value_parser = non_negative)]
+    pub page_k1: f32,
+    /// How much a page longer than average (in sections) discounts its words, 0 to 1 (see
+    /// --page-weight).
+    #[arg(long, default_value_t = aidocs_core::search::DEFAULT_PAGE_B, value_parser = unit)]
+    pub page_b: f32,
+}
+
+impl RankArgs {
+    /// The page credit's parameters (see `--page-weight`).
+    pub fn page(&self) -> aidocs_core::search::PageParams {
+        aidocs_core::search::PageParams {
+            weight: self.page_weight,
+            k1: self.page_k1,
+            b: self.page_b,
+        }
+    }
+}
+
+/// A number from 0 to 1.
+fn unit(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
+        _ => Err(format!("`{s}`: expected a number from 0 to 1")),
+    }
 }
 
 /// A finite weight of 0 or more.

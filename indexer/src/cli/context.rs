@@ -86,7 +86,7 @@ fn options(a: &ContextArgs, index: &LocalIndex) -> Result<SearchOptions, String>
         typos: !a.no_typos,
         language: a.language.clone(),
         version: a.doc_version.clone(),
-        page_weight: a.rank.page_weight,
+        page: a.rank.page(),
         evidence: Some(evidence),
         ..Default::default()
     })

@@ -107,7 +107,7 @@ pub fn run_eval(a: EvalArgs) -> ExitCode {
             prefix: a.prefix || a.cut_last_word.is_some(),
             typos: !a.no_typos,
             language: a.language.clone(),
-            page_weight: a.rank.page_weight,
+            page: a.rank.page(),
             ..Default::default()
         },
         Err(e) => return fail(2, e),

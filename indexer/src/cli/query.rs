@@ -90,7 +90,7 @@ fn search_options(a: &QueryArgs, index: &LocalIndex) -> Result<SearchOptions, St
         prefix: a.prefix,
         typos: !a.no_typos,
         language: a.language.clone(),
-        page_weight: a.rank.page_weight,
+        page: a.rank.page(),
         version: a.doc_version.clone(),
         ..Default::default()
     })
