@@ -94,9 +94,12 @@ fn issue_20_reader_questions_gain_and_lookups_do_not_lose() {
             .collect()
     };
     let (w, wo) = (by(&with), by(&without));
-    eprintln!("pipecat-docs dev nDCG@10 by category: {w:?}; without page credit {wo:?}");
+    eprintln!(
+        "pipecat-docs dev nDCG@10 {:.4} (no page credit {:.4}); by category {w:?}, without {wo:?}",
+        with.ndcg_at_10, without.ndcg_at_10
+    );
     // Measured when the credit was chosen: 0.639 against 0.625 (0.628 with the credit before).
-    assert!(with.ndcg_at_10 >= 0.62, "{:.4}", with.ndcg_at_10);
+    assert!(with.ndcg_at_10 >= 0.63, "{:.4}", with.ndcg_at_10);
     assert!(with.ndcg_at_10 > without.ndcg_at_10);
     assert!(w["question"] > wo["question"], "{w:?} {wo:?}");
     for lookup in ["keyword", "identifier"] {

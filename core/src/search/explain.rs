@@ -14,7 +14,7 @@ pub struct Explanation {
     pub terms: Vec<TermExplanation>,
     /// Boosts applied, with their multiplier minus one.
     pub boosts: Vec<(&'static str, f32)>,
-    /// What the query words elsewhere on the page added to the lexical score of this section
+    /// What the page's whole text added to the lexical score of this section
     /// (`search/page_evidence.rs`), before the boosts multiply it; 0 in vector mode. In hybrid mode it
     /// acts through the lexical side's normalized score, not additively.
     pub page: f32,
@@ -72,8 +72,10 @@ impl Searcher {
                 contribution,
             });
         }
+        let mut prefix_scores = Vec::new();
         if let Some(p) = &plan.prefix {
-            let scores = self.prefix_scores(p, get, params, avg)?;
+            prefix_scores = self.prefix_scores(p, get, params, avg)?;
+            let scores = &prefix_scores;
             if let Ok(i) = scores.binary_search_by_key(&chunk, |e| e.0) {
                 let (_, x, term) = scores[i];
                 ex.bm25 += x;
@@ -87,7 +89,7 @@ impl Searcher {
             }
         }
         if ex.bm25 > 0.0 {
-            ex.page = self.page_credit(&terms, self.page_of(chunk), chunk, page, params, avg);
+            ex.page = self.page_credit_of(&terms, &prefix_scores, chunk, page, params, avg);
         }
         for ek in &plan.exact {
             let Some(si) = ek.shard else { continue };

@@ -13,8 +13,8 @@
 //! answers across its sections, or keeps returning to the query's subject, outranks one strong
 //! section elsewhere. The credit is added to every chunk of the page that has term or prefix evidence
 //! of its own (a chunk reached only by an exact-match key gets none), before boosts and before
-//! fusion, so hybrid ranking sees it through the lexical side and the order of those chunks within
-//! the page does not change. A page of one section gets none, so a corpus of short pages (SciFact)
+//! fusion, so hybrid ranking sees it through the lexical side and it alone does not reorder those
+//! chunks within the page (an exact-match boost, which multiplies, still may). A page of one section gets none, so a corpus of short pages (SciFact)
 //! ranks exactly as before. The prefix term of a query being typed earns no credit (its expansions
 //! are not whole words yet). It costs no index byte: the postings the query reads already say where
 //! each term occurs, and how often.
@@ -23,7 +23,7 @@
 //! [`PageParams::b`]: super::PageParams::b
 //! [`PageParams::weight`]: super::PageParams::weight
 
-use super::bm25::bm25f_tf;
+use super::bm25::{bm25f_term, bm25f_tf};
 use super::{PageParams, QueryPlan, SearchError, Searcher};
 use crate::format::{Bm25Params, Posting, TermShard, SCORED_FIELDS};
 
@@ -61,9 +61,11 @@ impl Searcher {
     /// What the page credit adds to `page` whose best chunk is `best`: per term, how much more it
     /// scores over the whole page than in `best` alone, times `page.weight`. The whole page's
     /// frequency is its chunks' BM25F frequencies summed (each normalized by its chunk's length, as
-    /// [`bm25f_tf`] does), divided by `1 - page.b + page.b · chunks / average chunks`, and saturated
-    /// with `page.k1`; `best`'s is saturated alike. A term scores no less in the page than in its best
-    /// chunk (a longer page only earns less), so a page of one chunk gets none.
+    /// [`bm25f_tf`] does); both it and `best`'s are divided by `1 - page.b + page.b · chunks /
+    /// average chunks` and saturated with `page.k1`. A term scores no less in the page than in its
+    /// best chunk, so a page of one chunk gets none. Parameters out of range are clamped (k1 ≥ 0,
+    /// b to 0..1) and a credit that is not finite is none, so a crafted index or option cannot turn
+    /// scores into infinities.
     pub(super) fn page_credit(
         &self,
         terms: &[TermEvidence],
@@ -73,7 +75,7 @@ impl Searcher {
         params: &Bm25Params,
         avg: &[f32; SCORED_FIELDS],
     ) -> f32 {
-        if page_params.weight <= 0.0 {
+        if !(page_params.weight > 0.0) {
             return 0.0;
         }
         let (Some(&first), Some(&end)) = (
@@ -82,21 +84,27 @@ impl Searcher {
         ) else {
             return 0.0;
         };
-        if end - first < 2 {
+        if end.saturating_sub(first) < 2 {
             return 0.0;
         }
         let chunks = (end - first) as f32;
         let average = self.manifest.num_chunks as f32 / self.manifest.pages.len().max(1) as f32;
-        let norm = 1.0 - page_params.b + page_params.b * chunks / average.max(1.0);
-        let k1 = page_params.k1;
-        let saturate = |tf: f32| (k1 + 1.0) * tf / (k1 + tf);
+        let b = page_params.b.clamp(0.0, 1.0);
+        let norm = 1.0 - b + b * chunks / average.max(1.0);
+        let k1 = page_params.k1.max(0.0);
+        // (k1 + 1) · (tf / (k1 + tf)): no overflow for any finite tf.
+        let saturate = |tf: f32| {
+            let tf = tf / norm;
+            if tf > 0.0 {
+                (k1 + 1.0) * (tf / (k1 + tf))
+            } else {
+                0.0
+            }
+        };
         let mut credit = 0.0;
         for t in terms {
             let here = &t.postings[t.postings.partition_point(|p| p.chunk < first)..];
             let here = &here[..here.partition_point(|p| p.chunk < end)];
-            if here.is_empty() {
-                continue;
-            }
             let mut whole = 0.0;
             let mut in_best = 0.0;
             for p in here {
@@ -106,21 +114,21 @@ impl Searcher {
                     in_best = tf;
                 }
             }
-            let whole = saturate(whole / norm);
-            let in_best = if in_best > 0.0 {
-                saturate(in_best)
-            } else {
-                0.0
-            };
-            if whole > in_best {
-                credit += t.weight * t.idf * (whole - in_best);
+            let gain = saturate(whole) - saturate(in_best);
+            if gain > 0.0 {
+                credit += t.weight * t.idf * gain;
             }
         }
-        page_params.weight * credit
+        let credit = page_params.weight * credit;
+        if credit.is_finite() {
+            credit
+        } else {
+            0.0
+        }
     }
 
-    /// Adds `weight` times its page's credit to each chunk of `touched` (sorted by chunk, scores
-    /// in `scores`, dense by chunk).
+    /// Adds its page's credit to each chunk of `touched` (sorted by chunk, scores before boosts in
+    /// `scores`, dense by chunk); a page's best chunk is its highest score, the first on ties.
     pub(super) fn add_page_credit(
         &self,
         terms: &[TermEvidence],
@@ -130,7 +138,7 @@ impl Searcher {
         params: &Bm25Params,
         avg: &[f32; SCORED_FIELDS],
     ) {
-        if page_params.weight <= 0.0 || terms.is_empty() {
+        if !(page_params.weight > 0.0) || terms.is_empty() {
             return;
         }
         let mut start = 0;
@@ -138,13 +146,7 @@ impl Searcher {
             let page = self.page_of(touched[start]);
             let end = start + touched[start..].partition_point(|&c| self.page_of(c) == page);
             let group = &touched[start..end];
-            // The page's best chunk; the first on ties.
-            let mut best = group[0];
-            for &c in &group[1..] {
-                if scores[c as usize] > scores[best as usize] {
-                    best = c;
-                }
-            }
+            let best = best_of(group.iter().map(|&c| (c, scores[c as usize])));
             let credit = self.page_credit(terms, page, best, page_params, params, avg);
             if credit > 0.0 {
                 for &c in group {
@@ -154,6 +156,55 @@ impl Searcher {
             start = end;
         }
     }
+
+    /// The credit the ranking added to the chunks of `chunk`'s page (for explanations): its best
+    /// chunk found as [`Self::add_page_credit`] finds it, from the same sums in the same order
+    /// (each term's BM25F, then the prefix's score, `prefix` sorted by chunk).
+    pub(super) fn page_credit_of(
+        &self,
+        terms: &[TermEvidence],
+        prefix: &[(u32, f32, &str)],
+        chunk: u32,
+        page_params: &PageParams,
+        params: &Bm25Params,
+        avg: &[f32; SCORED_FIELDS],
+    ) -> f32 {
+        let page = self.page_of(chunk);
+        let (Some(&first), Some(&end)) = (
+            self.page_first_chunk.get(page as usize),
+            self.page_first_chunk.get(page as usize + 1),
+        ) else {
+            return 0.0;
+        };
+        let scored = (first..end).filter_map(|c| {
+            let mut s = 0f32;
+            for t in terms {
+                if let Ok(i) = t.postings.binary_search_by_key(&c, |p| p.chunk) {
+                    let x = bm25f_term(&t.postings[i], t.idf, t.weight, params, avg);
+                    if x > 0.0 {
+                        s += x;
+                    }
+                }
+            }
+            if let Ok(i) = prefix.binary_search_by_key(&c, |e| e.0) {
+                s += prefix[i].1;
+            }
+            (s > 0.0).then_some((c, s))
+        });
+        let best = best_of(scored);
+        self.page_credit(terms, page, best, page_params, params, avg)
+    }
+}
+
+/// The chunk of the highest score, the first on ties (`u32::MAX` for none).
+fn best_of(scored: impl Iterator<Item = (u32, f32)>) -> u32 {
+    let mut best: Option<(u32, f32)> = None;
+    for (c, s) in scored {
+        if best.is_none_or(|(_, b)| s > b) {
+            best = Some((c, s));
+        }
+    }
+    best.map_or(u32::MAX, |(c, _)| c)
 }
 
 #[cfg(test)]

@@ -476,3 +476,41 @@ fn issue_19_file_names_and_refs_are_inverse() {
         .unwrap_err();
     assert!(matches!(e, SearchError::Shard { .. }), "{e:?}");
 }
+
+/// Issue 20: the page credit an explanation reports is the one the ranking added, also when an
+/// exact-match boost or the prefix decides which section is explained.
+#[test]
+fn issue_20_explanations_report_the_page_credit_the_ranking_added() {
+    let s = searcher();
+    let mut explained = 0;
+    for q in [
+        "refresh tokens",
+        "renew my credentials",
+        "getUserById user",
+        "install the sdk",
+        "create a user api key",
+        "request ids retrieve",
+        "rotate tok",
+    ] {
+        let opts = SearchOptions {
+            explain: true,
+            prefix: true,
+            ..Default::default()
+        };
+        let (o, _) = run(&s, q, opts, QueryVector::Static).unwrap();
+        for r in &o.results {
+            let Some(ex) = &r.explanation else { continue };
+            let boost = ex.boosts.iter().map(|b| b.1).fold(0f32, f32::max);
+            let lexical = ex.bm25 + ex.page;
+            let expected = lexical * (1.0 + boost) + boost;
+            assert!(
+                (expected - r.score).abs() <= 1e-4 * r.score.max(1.0),
+                "{q}: {} explained as {ex:?}, scored {}",
+                r.id,
+                r.score
+            );
+            explained += usize::from(ex.page > 0.0);
+        }
+    }
+    assert!(explained > 0, "no explained result had page credit");
+}
