@@ -75,7 +75,7 @@ impl Searcher {
         params: &Bm25Params,
         avg: &[f32; SCORED_FIELDS],
     ) -> f32 {
-        if !(page_params.weight > 0.0) {
+        if page_params.weight.is_nan() || page_params.weight <= 0.0 {
             return 0.0;
         }
         let (Some(&first), Some(&end)) = (
@@ -138,7 +138,7 @@ impl Searcher {
         params: &Bm25Params,
         avg: &[f32; SCORED_FIELDS],
     ) {
-        if !(page_params.weight > 0.0) || terms.is_empty() {
+        if page_params.weight.is_nan() || page_params.weight <= 0.0 || terms.is_empty() {
             return;
         }
         let mut start = 0;
