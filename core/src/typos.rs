@@ -306,16 +306,34 @@ impl TypoDirectory {
     }
 }
 
-/// A word of the query replaced by the indexed word it most likely meant.
+/// A word of the query replaced by the indexed word it most likely meant; or, as
+/// [`Correction::dropped_quotes`], the query's double quotes dropped.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Correction {
-    /// The word as typed, folded and lowercased.
+    /// The word as typed, folded and lowercased (`"` for dropped quotes).
     pub from: String,
-    /// The indexed word searched instead (folded, unstemmed).
+    /// The indexed word searched instead (folded, unstemmed; empty for dropped quotes).
     pub to: String,
 }
 
-/// `query` with each corrected word replaced by what it was corrected to (for "showing results for").
+impl Correction {
+    /// No page has the query's quoted phrases as they are, so their words were searched as plain
+    /// words, as a reader who drops the quotes would: `{"from": "\"", "to": ""}`.
+    pub fn dropped_quotes() -> Self {
+        Correction {
+            from: "\"".to_owned(),
+            to: String::new(),
+        }
+    }
+
+    /// Whether this is [`Correction::dropped_quotes`].
+    pub fn is_dropped_quotes(&self) -> bool {
+        self.from == "\"" && self.to.is_empty()
+    }
+}
+
+/// `query` with each corrected word replaced by what it was corrected to, and without its double
+/// quotes when they were dropped (for "showing results for").
 pub fn corrected_query(query: &str, corrections: &[Correction]) -> String {
     let mut out = String::with_capacity(query.len() + 8);
     let mut rest = query;
@@ -334,6 +352,9 @@ pub fn corrected_query(query: &str, corrections: &[Correction]) -> String {
         rest = &run[end..];
     }
     out.push_str(rest);
+    if corrections.iter().any(Correction::is_dropped_quotes) {
+        out.retain(|c| c != '"');
+    }
     out
 }
 

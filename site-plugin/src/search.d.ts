@@ -140,7 +140,10 @@ export interface SearchResult {
   };
 }
 
-/** A typed word (folded to lowercase) and the indexed word searched in its place. */
+/**
+ * A typed word (folded to lowercase) and the indexed word searched in its place; or `{ from: '"',
+ * to: '' }` when no page had a quoted phrase of the query and its words were searched unquoted.
+ */
 export interface Correction {
   from: string;
   to: string;

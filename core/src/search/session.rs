@@ -516,7 +516,9 @@ impl QuerySession {
         })
     }
 
-    /// Resolves the phrases and ranks, over the files held.
+    /// Resolves the phrases and ranks, over the files held. When no page has the quoted phrases
+    /// as they are, their words rank as plain words, and a [`Correction::dropped_quotes`] says so
+    /// (a reader who gets nothing drops the quotes next; the files are the same).
     fn rank(&mut self, searcher: &Searcher) -> Result<Stage, SearchError> {
         let shards = &self.shards;
         if !searcher.position_shards(&self.plan).is_empty() {
@@ -529,19 +531,19 @@ impl QuerySession {
                 },
             )?;
         }
-        let vectors = match (&self.stored, self.vector_dir()) {
-            (Some(Some(q)), Some(dir)) if self.wants_vectors(searcher) => Some(VectorQuery {
-                dir,
-                query: q.as_slice(),
-                shard: |i: usize| match find(shards, FileRef::Vectors(i as u32)) {
-                    Some(Shard::Vectors(v)) => Some(v.as_ref()),
-                    _ => None,
-                },
-            }),
-            _ => None,
-        };
-        let (hits, mode, facets) =
-            searcher.rank_faceted(&self.plan, |i| terms(shards, i), vectors, &self.opts)?;
+        let (mut hits, mut mode, mut facets) = self.rank_plan(searcher, &self.plan)?;
+        if hits.is_empty() && self.plan.phrases.iter().any(|p| p.chunks.is_some()) {
+            let mut plain = self.plan.clone();
+            for p in &mut plain.phrases {
+                p.chunks = None;
+            }
+            let relaxed = self.rank_plan(searcher, &plain)?;
+            if !relaxed.0.is_empty() {
+                (hits, mode, facets) = relaxed;
+                self.plan = plain;
+                self.corrections.push(Correction::dropped_quotes());
+            }
+        }
         let metas = searcher
             .meta_shards_for(&hits)
             .into_iter()
@@ -554,6 +556,27 @@ impl QuerySession {
             metas,
             texts: None,
         })
+    }
+
+    /// Ranks `plan` (its phrases resolved) over the files held.
+    fn rank_plan(
+        &self,
+        searcher: &Searcher,
+        plan: &QueryPlan,
+    ) -> Result<(Vec<PageHit>, Mode, Option<Facets>), SearchError> {
+        let shards = &self.shards;
+        let vectors = match (&self.stored, self.vector_dir()) {
+            (Some(Some(q)), Some(dir)) if self.wants_vectors(searcher) => Some(VectorQuery {
+                dir,
+                query: q.as_slice(),
+                shard: |i: usize| match find(shards, FileRef::Vectors(i as u32)) {
+                    Some(Shard::Vectors(v)) => Some(v.as_ref()),
+                    _ => None,
+                },
+            }),
+            _ => None,
+        };
+        searcher.rank_faceted(plan, |i| terms(shards, i), vectors, &self.opts)
     }
 
     fn missing_meta(&self, metas: &[FileRef]) -> Vec<FileRef> {

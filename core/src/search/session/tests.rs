@@ -514,3 +514,49 @@ fn issue_20_explanations_report_the_page_credit_the_ranking_added() {
     }
     assert!(explained > 0, "no explained result had page credit");
 }
+
+#[test]
+fn a_phrase_no_page_has_drops_its_quotes_and_says_so() {
+    let s = searcher();
+    // Both words are indexed, never next to each other in this order.
+    let (o, rounds) = run(
+        &s,
+        "\"sdk refresh\"",
+        SearchOptions::default(),
+        QueryVector::Static,
+    )
+    .unwrap();
+    assert_eq!(o.corrections, [Correction::dropped_quotes()]);
+    assert!(!o.results.is_empty());
+    assert!(o.plan.phrases.iter().all(|p| p.chunks.is_none()));
+    // The same files, in the same rounds, as a phrase that matches: nothing more is fetched.
+    assert_eq!(rounds.len(), 2, "{rounds:?}");
+    // Ranked as the words unquoted are.
+    let (plain, _) = run(
+        &s,
+        "sdk refresh",
+        SearchOptions::default(),
+        QueryVector::Static,
+    )
+    .unwrap();
+    assert_eq!(ids(&o), ids(&plain));
+    assert_eq!(
+        crate::typos::corrected_query("\"sdk refresh\"", &o.corrections),
+        "sdk refresh"
+    );
+    // A phrase some page has keeps its quotes; a filter that leaves nothing is not undone.
+    let (kept, _) = run(
+        &s,
+        "\"refresh token\"",
+        SearchOptions::default(),
+        QueryVector::Static,
+    )
+    .unwrap();
+    assert!(kept.corrections.is_empty() && !kept.results.is_empty());
+    let none = SearchOptions {
+        kinds: vec![crate::format::Kind::Custom],
+        ..Default::default()
+    };
+    let (filtered, _) = run(&s, "\"sdk refresh\"", none, QueryVector::Static).unwrap();
+    assert!(filtered.results.is_empty() && filtered.corrections.is_empty());
+}
