@@ -114,6 +114,18 @@ test('loads the manifest, then only the shards a query needs', async () => {
   assert.deepEqual((await index.search('refresh tokens')).corrections, []);
 });
 
+test('a quoted phrase no page has ranks its words unquoted and says so', async () => {
+  const index = await openIndex(dirLoader(FIXTURE).fn);
+  const relaxed = await index.search('"sdk refresh"', { k: 3 });
+  assert.ok(relaxed.length > 0);
+  assert.deepEqual(relaxed.corrections, [{ from: '"', to: '' }]);
+  assert.equal(relaxed.correctedQuery, 'sdk refresh');
+  assert.deepEqual(relaxed.map((r) => r.id), (await index.search('sdk refresh', { k: 3 })).map((r) => r.id));
+  const kept = await index.search('"refresh token"', { k: 3 });
+  assert.ok(kept.length > 0);
+  assert.deepEqual(kept.corrections, []);
+});
+
 test('concurrent requests for the same shard are coalesced', async () => {
   const l = dirLoader(FIXTURE);
   const index = await openIndex(l.fn);
