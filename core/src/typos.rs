@@ -353,9 +353,14 @@ pub fn corrected_query(query: &str, corrections: &[Correction]) -> String {
     }
     out.push_str(rest);
     if corrections.iter().any(Correction::is_dropped_quotes) {
-        out.retain(|c| c != '"');
+        out.retain(|c| !is_quote(c));
     }
     out
+}
+
+/// Whether `c` opens or closes a quoted phrase: `"`, or a curly quote.
+pub fn is_quote(c: char) -> bool {
+    matches!(c, '"' | '“' | '”')
 }
 
 /// The best correction of `word` among `candidates` (the words of the typo shards of its keys): the
@@ -394,7 +399,7 @@ pub fn quoted_spans(query: &str) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
     let mut open: Option<usize> = None;
     for (i, c) in query.char_indices() {
-        if matches!(c, '"' | '“' | '”') {
+        if is_quote(c) {
             match open.take() {
                 Some(s) => spans.push((s, i)),
                 None => open = Some(i),
@@ -587,6 +592,17 @@ mod tests {
             "Is vitamin D good?"
         );
         assert_eq!(corrected_query("", &c), "");
+    }
+
+    #[test]
+    fn dropped_quotes_leave_no_quote_of_any_kind() {
+        let c = [Correction::dropped_quotes()];
+        assert_eq!(
+            corrected_query("“sdk refresh” and \"x y\"", &c),
+            "sdk refresh and x y"
+        );
+        assert_eq!(corrected_query("\"open phrase", &c), "open phrase");
+        assert_eq!(corrected_query("\"kept\"", &[]), "\"kept\"");
     }
 
     #[test]

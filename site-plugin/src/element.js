@@ -317,10 +317,11 @@ export class AidocsSearchElement extends HTMLElement {
       if (!upgrade || this.#shown !== results.map((r) => r.url).join('\n')) this.#render(results, results.correctedQuery ?? q);
       if (facets) this.#renderFacets(results.facets);
       this.$('button.ctx').hidden = !this.hasAttribute('copy-context') || !results.length;
-      // Typo tolerance searched corrected words: say so (textContent, never HTML).
+      // Typo tolerance searched corrected words, or quoted words ranked unquoted: say so (textContent, never HTML).
       const fixed = results.correctedQuery;
-      this.#status(!results.length ? `No results for “${q}”` : fixed ? `Showing results for “${fixed}”` : '');
       const corrections = results.corrections ?? [];
+      const quotes = corrections.some((c) => c.from === '"') ? 'No page has the quoted words in that order. ' : '';
+      this.#status(!results.length ? `No results for “${q}”` : fixed ? `${quotes}Showing results for “${fixed}”` : '');
       this.dispatchEvent(new CustomEvent('aidocs-results', { detail: { query: q, results, mode, corrections, correctedQuery: fixed ?? null, facets: results.facets } }));
       if (!upgrade && paused) {
         const pause = Number(this.getAttribute('hybrid-pause') ?? HYBRID_PAUSE_MS);

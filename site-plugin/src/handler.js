@@ -2,7 +2,7 @@
 // Deno, Bun and Node 20 (through `toNodeListener`). Same engine and results JSON as the CLI.
 //
 //   GET /search?q=refresh+tokens&k=10&kind=docs,api&mode=lexical|vector|hybrid&typos=1|0&lang=fr&version=v2&facets=1
-//   200 {"query": "...", "corrections": [{"from", "to"}], "results": [...]}
+//   200 {"query": "...", "corrections": [{"from", "to"}], "results": [...]}   (from "\"", to "": quotes dropped)
 //   400 {"error": {"code": "missing_query" | "query_too_long" | "bad_k" | "bad_kind" | "bad_mode" | "bad_typos" | "bad_lang" | "bad_facets" | "bad_version", "message"}}
 //   GET /context?q=how+do+I+rotate+keys&tokens=2000&pages=10 (and kind, mode, typos, lang, version as above)
 //   200 the evidence JSON of `aidocs-index context --json` ({"query","budget","tokens","mode","corrected",

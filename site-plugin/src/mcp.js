@@ -92,12 +92,17 @@ function checkArguments(tool, args) {
   return null;
 }
 
-/** `search_docs`' text: one numbered entry per page with its URL, then its sections' URLs and excerpts. */
+/** `search_docs`' text: what was searched instead when the query was corrected, then one numbered entry per page with its URL, then its sections' URLs and excerpts. */
 function resultsText(query, results, siteUrl) {
   if (results.length === 0) return `No page of this documentation matches ${JSON.stringify(query)}.`;
   // Every field from a page on one line: a page cannot start a line (a fake entry) of its own.
   const one = (v) => String(v ?? '').replace(/\s+/g, ' ').trim();
   const lines = [];
+  // Say what was searched instead: corrected words, or quoted words no page has in that order.
+  if (results.correctedQuery) {
+    const quotes = (results.corrections ?? []).some((c) => c.from === '"');
+    lines.push(`${quotes ? 'No page has the quoted words in that order; s' : 'S'}howing results for ${JSON.stringify(results.correctedQuery)}.`);
+  }
   results.forEach((r, i) => {
     lines.push(`${i + 1}. ${one(r.title)} (${r.kind}) ${siteUrl(one(r.url))}`);
     if (r.api) lines.push(`   ${one(r.api.method)} ${one(r.api.path)}${r.api.operationId ? ` (${one(r.api.operationId)})` : ''}`);

@@ -149,7 +149,7 @@ export interface Correction {
   to: string;
 }
 
-/** The results, and the typo corrections applied to the query (empty when none). */
+/** The results, and the corrections applied to the query: typos, dropped quotes (empty when none). */
 export interface SearchResults extends Array<SearchResult> {
   readonly corrections: Correction[];
   /** The query with its corrected words replaced, when any was corrected ("showing results for …"). */

@@ -405,8 +405,9 @@ export class AidocsIndex {
   }
 
   /**
-   * `{ raw, corrections, correctedQuery, facets }`: the results as `searchRaw` gives them, the typo
-   * corrections applied as JSON text (`[{"from","to"}]`), the query with them applied (null when
+   * `{ raw, corrections, correctedQuery, facets }`: the results as `searchRaw` gives them, the
+   * corrections applied as JSON text (`[{"from","to"}]`: typos, or `{"from":"\"","to":""}` for
+   * quotes dropped), the query with them applied (null when
    * none), and with `facets` the facet counts as JSON text (`'null'` without). Options as for `search`.
    */
   async searchRawDetailed(query, opts = {}) {

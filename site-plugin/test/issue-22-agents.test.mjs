@@ -145,6 +145,9 @@ test('issue_22 the MCP SDK client lists the tools and calls each one', async (t)
 
   const none = await client.callTool({ name: 'search_docs', arguments: { query: 'zzqqxx vvwwyy' } });
   assert.match(none.content[0].text, /^No page of this documentation matches/);
+  // Quoted words no page has in that order: said before the results an agent then reads.
+  const unquoted = await client.callTool({ name: 'search_docs', arguments: { query: '"sdk refresh"' } });
+  assert.match(unquoted.content[0].text, /^No page has the quoted words in that order; showing results for "sdk refresh"\.\n1\. /);
 
   // Bad arguments are tool errors the model can read; an unknown tool is a protocol error.
   for (const args of [{}, { query: '' }, { query: 'x', k: 0 }, { query: 'x', kind: 'blog' }, { query: 'x', extra: 1 }, { query: 'x', language: 'not a tag!' }, { query: 'x', constructor: 1 }, JSON.parse('{"query":"x","__proto__":1}')]) {

@@ -537,8 +537,8 @@ impl Engine {
         })
     }
 
-    /// `query` with its corrected words replaced (what the CLI prints as "showing results for"), or
-    /// `None` when the search corrected nothing.
+    /// `query` with its corrected words replaced and dropped quotes removed (what the CLI prints as
+    /// "showing results for"), or `None` when the search corrected nothing.
     pub fn corrected_query(&self, id: u32, query: &str) -> Result<Option<String>, EngineError> {
         let c = &self.outcome(id)?.corrections;
         Ok((!c.is_empty()).then(|| aidocs_core::typos::corrected_query(query, c)))

@@ -237,13 +237,15 @@ impl SearchEngine {
         self.inner.facets_json(ticket).map_err(js_err)
     }
 
-    /// The typo corrections a search applied, as JSON (`[{"from","to"}]`).
+    /// The typo corrections a search applied, as JSON (`[{"from","to"}]`; `{"from":"\"","to":""}` when
+    /// no page had its quoted phrases and their words ranked unquoted).
     pub fn corrections(&self, ticket: u32) -> Result<String, JsValue> {
         self.inner.corrections_json(ticket).map_err(js_err)
     }
 
-    /// The searched `query` with its corrected words replaced ("showing results for …"), or undefined
-    /// when nothing was corrected (call before `results`).
+    /// The searched `query` with its corrected words replaced and, when they were dropped, without its
+    /// quotes ("showing results for …"), or undefined when nothing was corrected (call before
+    /// `results`).
     #[wasm_bindgen(js_name = correctedQuery)]
     pub fn corrected_query(&self, ticket: u32, query: &str) -> Result<Option<String>, JsValue> {
         self.inner.corrected_query(ticket, query).map_err(js_err)

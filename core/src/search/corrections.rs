@@ -122,13 +122,14 @@ impl Searcher {
     }
 
     /// `plan` with each correction's word searched too, its weight damped by
-    /// [`crate::typos::TYPO_DAMPING`] (the misspelled term stays: it matches nothing).
+    /// [`crate::typos::TYPO_DAMPING`] (the misspelled term stays: it matches nothing). Dropped quotes
+    /// are no word to search.
     pub fn corrected_plan(
         &self,
         mut plan: QueryPlan,
         corrections: &[crate::typos::Correction],
     ) -> QueryPlan {
-        for c in corrections {
+        for c in corrections.iter().filter(|c| !c.is_dropped_quotes()) {
             let from = plan.analyzer.stem_word(&c.from);
             let to = plan.analyzer.stem_word(&c.to);
             let weight = plan

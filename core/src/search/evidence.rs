@@ -96,7 +96,8 @@ pub struct Evidence {
     /// The estimated tokens of [`evidence_markdown`], never above `budget`.
     pub tokens: u32,
     pub budget: u32,
-    /// How the pieces were found: the ranking's mode, and whether typo corrections applied.
+    /// How the pieces were found: the ranking's mode, and whether the query was corrected (typos, or
+    /// quotes dropped).
     pub mode: Mode,
     pub corrected: bool,
     /// Sections of pages that have no text file (an index before format v9) stand in with their

@@ -135,6 +135,12 @@ impl Searcher {
         }
         let mut lexical = self.lexical_chunks(plan, &get, opts)?;
         lexical.sort_by(by_score);
+        // Each side's candidates are sections with the quoted phrases: a phrase's sections outside
+        // the top `candidates` of one side must not be cut before the filter would keep them.
+        if !plan.phrases.is_empty() {
+            lexical.retain(|&(c, _)| plan.phrases_allow(c));
+            vector.retain(|&(c, _)| plan.phrases_allow(c));
+        }
         let n = opts.candidates.max(1);
         lexical.truncate(n);
         let vtop = &vector[..vector.len().min(n)];

@@ -18,6 +18,14 @@ pub struct Phrase {
 }
 
 impl QueryPlan {
+    /// Whether some chunk has every resolved phrase of the query (true without a resolved phrase).
+    pub(super) fn phrases_occur(&self) -> bool {
+        let Some(first) = self.phrases.iter().find_map(|p| p.chunks.as_ref()) else {
+            return true;
+        };
+        first.iter().any(|&c| self.phrases_allow(c))
+    }
+
     /// Whether `chunk` has every resolved phrase of the query.
     pub(super) fn phrases_allow(&self, chunk: u32) -> bool {
         self.phrases.iter().all(|p| {

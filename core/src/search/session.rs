@@ -50,7 +50,8 @@ pub struct QueryOutcome {
     /// The mode the query ranked in: a vector or hybrid query without a usable vector side ranks
     /// lexically.
     pub mode: Mode,
-    /// The typo corrections applied.
+    /// The typo corrections applied, and [`Correction::dropped_quotes`] when the quoted phrases
+    /// ranked as plain words.
     pub corrections: Vec<Correction>,
     /// With `facets`, the counts of the pages the ranking considered.
     pub facets: Option<Facets>,
@@ -516,9 +517,11 @@ impl QuerySession {
         })
     }
 
-    /// Resolves the phrases and ranks, over the files held. When no page has the quoted phrases
-    /// as they are, their words rank as plain words, and a [`Correction::dropped_quotes`] says so
-    /// (a reader who gets nothing drops the quotes next; the files are the same).
+    /// Resolves the phrases and ranks, over the files held. When no section of the index has the
+    /// quoted phrases as they are (all of them), their words rank as plain words, and a
+    /// [`Correction::dropped_quotes`] says so (a reader who gets nothing drops the quotes next; the
+    /// files are the same). A phrase some section has keeps its quotes, even when filters leave no
+    /// result.
     fn rank(&mut self, searcher: &Searcher) -> Result<Stage, SearchError> {
         let shards = &self.shards;
         if !searcher.position_shards(&self.plan).is_empty() {
@@ -532,7 +535,7 @@ impl QuerySession {
             )?;
         }
         let (mut hits, mut mode, mut facets) = self.rank_plan(searcher, &self.plan)?;
-        if hits.is_empty() && self.plan.phrases.iter().any(|p| p.chunks.is_some()) {
+        if hits.is_empty() && !self.plan.phrases_occur() {
             let mut plain = self.plan.clone();
             for p in &mut plain.phrases {
                 p.chunks = None;

@@ -65,7 +65,8 @@ pub struct QueryArgs {
     prefix: bool,
     /// Do not correct words the index lacks (by default each is corrected to the indexed word it
     /// most likely meant, one edit away from 4 letters, two from 8, as the search box does; the
-    /// corrections are printed to stderr, or as `corrections` with --json).
+    /// corrections are printed to stderr, or as `corrections` with --json; so are quotes dropped when
+    /// no page has a quoted phrase, `{"from":"\"","to":""}`).
     #[arg(long)]
     no_typos: bool,
     #[arg(long)]

@@ -557,6 +557,22 @@ fn a_phrase_no_page_has_drops_its_quotes_and_says_so() {
         kinds: vec![crate::format::Kind::Custom],
         ..Default::default()
     };
-    let (filtered, _) = run(&s, "\"sdk refresh\"", none, QueryVector::Static).unwrap();
+    let (filtered, _) = run(&s, "\"sdk refresh\"", none.clone(), QueryVector::Static).unwrap();
     assert!(filtered.results.is_empty() && filtered.corrections.is_empty());
+    // A phrase some section has keeps its quotes when the filters leave nothing of it.
+    let (kept, _) = run(&s, "\"refresh token\"", none, QueryVector::Static).unwrap();
+    assert!(kept.results.is_empty() && kept.corrections.is_empty());
+    // Curly quotes are quotes: dropped from the corrected query too.
+    let (curly, _) = run(
+        &s,
+        "“sdk refresh”",
+        SearchOptions::default(),
+        QueryVector::Static,
+    )
+    .unwrap();
+    assert_eq!(curly.corrections, [Correction::dropped_quotes()]);
+    assert_eq!(
+        crate::typos::corrected_query("“sdk refresh”", &curly.corrections),
+        "sdk refresh"
+    );
 }
