@@ -5,6 +5,20 @@ use std::collections::HashMap;
 
 use aidocs_e2e::{fixture, lexical_index};
 
+/// The judged page of each test query; q4's is not in the index.
+const GOLD: [(&str, &str); 4] = [
+    ("q1", "guides/refresh-tokens"),
+    ("q2", "quickstart"),
+    ("q3", "api/getUserById"),
+    ("q4", "no/such-page"),
+];
+
+fn qrels() -> HashMap<String, HashMap<String, u32>> {
+    GOLD.iter()
+        .map(|(q, d)| (q.to_string(), HashMap::from([(d.to_string(), 1)])))
+        .collect()
+}
+
 #[test]
 fn issue_20_eval_reports_metrics_by_the_answering_pages_length() {
     let (_tmp, index) = lexical_index(&fixture("example-site"));
@@ -21,16 +35,7 @@ fn issue_20_eval_reports_metrics_by_the_answering_pages_length() {
     .iter()
     .map(|(a, b)| (a.to_string(), b.to_string()))
     .collect();
-    let gold = [
-        ("q1", "guides/refresh-tokens"),
-        ("q2", "quickstart"),
-        ("q3", "api/getUserById"),
-        ("q4", "no/such-page"),
-    ];
-    let qrels: HashMap<String, HashMap<String, u32>> = gold
-        .iter()
-        .map(|(q, d)| (q.to_string(), HashMap::from([(d.to_string(), 1)])))
-        .collect();
+    let qrels = qrels();
     let report = aidocs_reader::eval::evaluate(
         &index,
         &queries,
@@ -54,7 +59,7 @@ fn issue_20_eval_reports_metrics_by_the_answering_pages_length() {
         _ => "16+",
     };
     let mut expected: HashMap<&str, usize> = HashMap::from([("absent", 1)]);
-    for (_, d) in &gold[..3] {
+    for (_, d) in &GOLD[..3] {
         *expected.entry(bucket(sections[*d])).or_default() += 1;
     }
     let got: HashMap<&str, usize> = report
@@ -107,16 +112,7 @@ fn issue_20_eval_reports_metrics_by_query_category() {
         .map(|q| (q.id.clone(), q.text.clone()))
         .collect();
     let (_tmp, index) = lexical_index(&fixture("example-site"));
-    let gold = [
-        ("q1", "guides/refresh-tokens"),
-        ("q2", "quickstart"),
-        ("q3", "api/getUserById"),
-        ("q4", "no/such-page"),
-    ];
-    let qrels: HashMap<String, HashMap<String, u32>> = gold
-        .iter()
-        .map(|(q, d)| (q.to_string(), HashMap::from([(d.to_string(), 1)])))
-        .collect();
+    let qrels = qrels();
     let opts = Default::default();
     let report =
         aidocs_reader::eval::evaluate(&index, &queries, &qrels, &opts, None, &categories).unwrap();

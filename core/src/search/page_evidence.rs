@@ -14,9 +14,11 @@
 //! section elsewhere. The credit is added to every chunk of the page that has term or prefix evidence
 //! of its own (a chunk reached only by an exact-match key gets none), before boosts and before
 //! fusion, so hybrid ranking sees it through the lexical side and it alone does not reorder those
-//! chunks within the page (an exact-match boost, which multiplies, still may). A page of one section gets none, so a corpus of short pages (SciFact)
-//! ranks exactly as before. The prefix term of a query being typed earns no credit (its expansions
-//! are not whole words yet). It costs no index byte: the postings the query reads already say where
+//! chunks within the page (an exact-match boost, which multiplies, still may). A page of one section
+//! gets none, so a corpus of short pages (SciFact) ranks exactly as before; nor does a query of one
+//! term (a page that repeats a word must not outrank the page titled with it). The prefix term of a
+//! query being typed earns no credit (its expansions are not whole words yet). It costs no index
+//! byte: the postings the query reads already say where
 //! each term occurs, and how often.
 //!
 //! [`PageParams::k1`]: super::PageParams::k1
@@ -63,7 +65,7 @@ impl Searcher {
     /// frequency is its chunks' BM25F frequencies summed (each normalized by its chunk's length, as
     /// [`bm25f_tf`] does); both it and `best`'s are divided by `1 - page.b + page.b · chunks /
     /// average chunks` and saturated with `page.k1`. A term scores no less in the page than in its
-    /// best chunk, so a page of one chunk gets none. Parameters out of range are clamped (k1 ≥ 0,
+    /// best chunk, so a page of one chunk gets none; nor does a query of one term. Parameters out of range are clamped (k1 ≥ 0,
     /// b to 0..1) and a credit that is not finite is none, so a crafted index or option cannot turn
     /// scores into infinities.
     pub(super) fn page_credit(
@@ -75,7 +77,9 @@ impl Searcher {
         params: &Bm25Params,
         avg: &[f32; SCORED_FIELDS],
     ) -> f32 {
-        if page_params.weight.is_nan() || page_params.weight <= 0.0 {
+        // A query of one term: the page's best chunk is where that term counts (a page that
+        // repeats a word must not outrank the page titled with it).
+        if page_params.weight.is_nan() || page_params.weight <= 0.0 || terms.len() < 2 {
             return 0.0;
         }
         let (Some(&first), Some(&end)) = (
@@ -138,7 +142,7 @@ impl Searcher {
         params: &Bm25Params,
         avg: &[f32; SCORED_FIELDS],
     ) {
-        if page_params.weight.is_nan() || page_params.weight <= 0.0 || terms.is_empty() {
+        if page_params.weight.is_nan() || page_params.weight <= 0.0 || terms.len() < 2 {
             return;
         }
         let mut start = 0;
@@ -293,6 +297,25 @@ mod tests {
         assert!(explained.page > 0.0);
         // The explanation adds up to the best section's score (no boost applies here).
         assert!((explained.bm25 + explained.page - with.sections[0].score).abs() < 1e-4);
+    }
+
+    /// A query of one word ranks as without page credit: the page titled with it must not lose to
+    /// one that repeats it.
+    #[test]
+    fn issue_20_a_query_of_one_term_gets_no_credit() {
+        let (s, shards) = long_and_short();
+        let ranked = |page_weight: f32| {
+            let opts = SearchOptions {
+                page: PageParams {
+                    weight: page_weight,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            s.rank(&s.plan("refresh"), |i| shards.get(i), &opts)
+                .unwrap()
+        };
+        assert_eq!(ranked(0.0), ranked(DEFAULT_PAGE_WEIGHT));
     }
 
     /// Pages of one section (SciFact's abstracts) rank exactly as without page credit.
