@@ -584,6 +584,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
                 let p = ingested.pending.iter().find(|p| p.id == id)?;
                 Some(parse(p, ingested.site.as_ref(), &ingest_opts).0)
             };
+            let heap = crate::retained_heap::RetainedHeap::new();
             let (v, n, short) = embed_chunks(
                 e,
                 &contents,
@@ -593,6 +594,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
                 opts.encoder.sentences,
                 opts.progress,
             )?;
+            drop(heap);
             chunks_embedded = n;
             short_texts_embedded = short;
             Some(v)

@@ -22,6 +22,7 @@ mod lock_wait;
 pub mod mdx;
 pub mod openapi;
 pub mod pages;
+pub mod retained_heap;
 pub mod serve;
 mod shard_cuts;
 pub mod site;

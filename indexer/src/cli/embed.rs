@@ -28,6 +28,7 @@ pub fn run_embed(EmbedArgs { queries, model }: EmbedArgs) -> ExitCode {
         Ok(e) => e,
         Err(e) => return fail(3, e),
     };
+    let _heap = aidocs_index::retained_heap::RetainedHeap::new();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for batch in qs.chunks(64) {
