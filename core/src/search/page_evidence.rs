@@ -249,16 +249,30 @@ mod tests {
 
     const QUERY: &str = "refresh tokens expire";
 
-    fn pages(s: &Searcher, shards: &[crate::format::TermShard], page_weight: f32) -> Vec<u32> {
-        let opts = SearchOptions {
+    /// Options with the page credit at `page_weight` (the other parameters at their defaults).
+    fn with_weight(page_weight: f32) -> SearchOptions {
+        SearchOptions {
             page: PageParams {
                 weight: page_weight,
                 ..Default::default()
             },
             ..Default::default()
-        };
-        s.rank(&s.plan(QUERY), |i| shards.get(i), &opts)
+        }
+    }
+
+    /// The pages `query` ranks, with the page credit at `page_weight`.
+    fn ranked(
+        s: &Searcher,
+        shards: &[crate::format::TermShard],
+        query: &str,
+        page_weight: f32,
+    ) -> Vec<PageHit> {
+        s.rank(&s.plan(query), |i| shards.get(i), &with_weight(page_weight))
             .unwrap()
+    }
+
+    fn pages(s: &Searcher, shards: &[crate::format::TermShard], page_weight: f32) -> Vec<u32> {
+        ranked(s, shards, QUERY, page_weight)
             .into_iter()
             .map(|h| h.page)
             .collect()
@@ -279,12 +293,8 @@ mod tests {
         let plan = s.plan(QUERY);
         let long_page = |page_weight: f32| {
             let opts = SearchOptions {
-                page: PageParams {
-                    weight: page_weight,
-                    ..Default::default()
-                },
                 explain: true,
-                ..Default::default()
+                ..with_weight(page_weight)
             };
             let hits = s.rank(&plan, |i| shards.get(i), &opts).unwrap();
             hits.into_iter().find(|h| h.page == 0).unwrap()
@@ -304,17 +314,7 @@ mod tests {
     #[test]
     fn issue_20_a_query_of_one_term_gets_no_credit() {
         let (s, shards) = long_and_short();
-        let ranked = |page_weight: f32| {
-            let opts = SearchOptions {
-                page: PageParams {
-                    weight: page_weight,
-                    ..Default::default()
-                },
-                ..Default::default()
-            };
-            s.rank(&s.plan("refresh"), |i| shards.get(i), &opts)
-                .unwrap()
-        };
+        let ranked = |page_weight: f32| ranked(&s, &shards, "refresh", page_weight);
         assert_eq!(ranked(0.0), ranked(DEFAULT_PAGE_WEIGHT));
     }
 
@@ -323,17 +323,7 @@ mod tests {
     fn issue_20_pages_of_one_section_get_no_credit() {
         let texts = ["refresh tokens", "tokens expire", "refresh expire tokens"];
         let (s, shards) = index(&texts, 8);
-        let ranked = |page_weight: f32| {
-            let opts = SearchOptions {
-                page: PageParams {
-                    weight: page_weight,
-                    ..Default::default()
-                },
-                ..Default::default()
-            };
-            s.rank(&s.plan("refresh tokens expire"), |i| shards.get(i), &opts)
-                .unwrap()
-        };
+        let ranked = |page_weight: f32| ranked(&s, &shards, "refresh tokens expire", page_weight);
         assert_eq!(ranked(0.0), ranked(DEFAULT_PAGE_WEIGHT));
     }
 }
