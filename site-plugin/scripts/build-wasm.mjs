@@ -12,7 +12,7 @@
 // most of those files: minified, they cost every reader about 8 KB gzipped less. Node, tests and
 // bundlers use src/.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, existsSync, renameSync, rmSync, mkdtempSync } from 'node:fs';
+import { readFileSync, statSync, existsSync, renameSync, rmSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
@@ -28,7 +28,25 @@ if (!existsSync(join(bin, 'wasm-opt'))) {
   console.error('wasm-opt from the npm package binaryen is missing: run `npm ci` in site-plugin first');
   process.exit(1);
 }
-const env = { ...process.env, PATH: `${bin}:${process.env.HOME}/.cargo/bin:${process.env.PATH}` };
+// Panic locations name their source files, and rustc writes a path dependency's (core/) and a
+// registry crate's absolute: the module's bytes would depend on where the repo and the cargo home
+// are (a clone at /check/work/main built a lean module 57 B larger than one at /work/main, over its
+// size budget). Both prefixes are remapped to nothing, so every machine builds the same bytes (and
+// shorter strings: every reader pays for them).
+const root = realpathSync(resolve(pkg, '..'));
+const cargoHome = realpathSync(process.env.CARGO_HOME ?? join(process.env.HOME, '.cargo'));
+const rustflags = [
+  ...(process.env.CARGO_ENCODED_RUSTFLAGS !== undefined
+    ? process.env.CARGO_ENCODED_RUSTFLAGS.split('\x1f').filter(Boolean)
+    : (process.env.RUSTFLAGS ?? '').split(/\s+/).filter(Boolean)),
+  `--remap-path-prefix=${root}/=`,
+  `--remap-path-prefix=${cargoHome}/=`,
+];
+const env = {
+  ...process.env,
+  PATH: `${bin}:${process.env.HOME}/.cargo/bin:${process.env.PATH}`,
+  CARGO_ENCODED_RUSTFLAGS: rustflags.join('\x1f'),
+};
 function wasmPack(outDir, extra = []) {
   const r = spawnSync(
     'wasm-pack',

@@ -1,7 +1,12 @@
 // node --test: what every reader downloads stays within its budget (issue 21). Sizes are gzip -9 of the
-// built files (`npm run build`, which `./dev.sh test` runs first); the build is deterministic, so a
-// failure here means the change made the file bigger. Raise a budget only on purpose, with the figure
-// and the reason in the commit; lower it when a change makes the file smaller.
+// built files (`npm run build`, which `./dev.sh test` runs first). The build is deterministic for one
+// checkout path, not across them: cargo hashes a path dependency outside the workspace (core/, from
+// wasm-search/'s own workspace) by its absolute path, so core's symbol names, and with them LLVM's and
+// wasm-opt's choices, change with where the repo is cloned: 119,495 B at /work/main, 119,561 B at a
+// longer path, 119,558 B in CI's clone (before the source paths were remapped). The wasm budgets keep
+// about 200 B of headroom for that; a failure means the change made the file bigger. Raise a budget
+// only on purpose, with the figure and the reason in the commit; lower it when a change makes the
+// file smaller.
 //
 // The lean module's budget is a ratchet at today's size, not the goal: issue 21 asks for 90 KB.
 import { test } from 'node:test';
@@ -28,15 +33,19 @@ const BUDGETS = {
   // explained as ranked: +529 B) and quoted phrases no page has ranked unquoted, with a dropped-quotes
   // correction (+780 B); 119,505 B with its review's mends (only when no section has the phrases;
   // curly quotes; each hybrid side's candidates filtered by the phrases before they are cut).
-  'wasm/aidocs_search_bg.wasm': 119_550,
+  // 119,495 B with the source paths of panic locations remapped to repo- and cargo-home-relative ones
+  // (scripts/build-wasm.mjs: no build machine's paths in what readers load); CI's clone built 57 B
+  // more than the 49 B of headroom then, and failed. Headroom for checkout paths: see the top.
+  'wasm/aidocs_search_bg.wasm': 119_700,
   // 199,532 B: the lean module plus the inflater and the Snowball stemmers (which keep the standard
   // library's lowercasing of whole words, for Greek's final sigma).
   // 209,488 B since issue 22: evidence under a token budget for agents (`context`, the handler's
   // `/context` and MCP tools, the token estimate's letter-pair table), 7.9 KB. 210,006 B with
   // format v10 (issue 25); 210,152 B with its review's bounds.
   // 211,391 B with issue 20's page credit and the unquoted fallback of phrases (+1,239 B); 211,576 B
-  // with the fallback's review mends.
-  'wasm/aidocs_search_full_bg.wasm': 211_650,
+  // with the fallback's review mends; 211,640 B with its source paths remapped (above), 211,651 B
+  // at a longer checkout path, 211,762 B in CI's clone before the remap.
+  'wasm/aidocs_search_full_bg.wasm': 211_850,
   // 6,238 B and 5,533 B: what a page with the search box loads before the engine; 6,527 B since
   // issue 22's `context` and the glue's evidence entry points.
   'dist/search.js': 6_650,
