@@ -246,7 +246,7 @@ impl VectorDir {
             .enumerate()
             .map(|(i, c)| (i, dot_f32(c, query)))
             .collect();
-        sims.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        sims.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         sims.into_iter()
             .take(nprobe.max(1))
             .map(|(i, _)| i)

@@ -86,7 +86,7 @@ impl Searcher {
             }
         }
         pages.retain(|p| p.score >= opts.min_score);
-        pages.sort_by(|a, b| {
+        pages.sort_unstable_by(|a, b| {
             b.score
                 .total_cmp(&a.score)
                 .then(b.matched_chunks.cmp(&a.matched_chunks))
@@ -100,7 +100,7 @@ impl Searcher {
         pages.truncate(opts.k);
         for p in &mut pages {
             p.sections
-                .sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk)));
+                .sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk)));
             p.sections.truncate(opts.max_sections.max(1));
             if opts.explain {
                 let chunk = p.sections[0].chunk;

@@ -195,7 +195,7 @@ mod typo_tests {
                 }
             }
         }
-        words.sort();
+        words.sort_unstable();
         let typo = TypoShard {
             words: words
                 .into_iter()

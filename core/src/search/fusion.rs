@@ -113,7 +113,7 @@ impl Searcher {
             );
         }
         let by_score = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        vector.sort_by(by_score);
+        vector.sort_unstable_by(by_score);
         let ranks = |list: &[(u32, f32)]| -> HashMap<u32, u32> {
             list.iter()
                 .enumerate()
@@ -134,7 +134,7 @@ impl Searcher {
             return Ok((hits, Mode::Vector, facets));
         }
         let mut lexical = self.lexical_chunks(plan, &get, opts)?;
-        lexical.sort_by(by_score);
+        lexical.sort_unstable_by(by_score);
         // Each side's candidates are sections with the quoted phrases: a phrase's sections outside
         // the top `candidates` of one side must not be cut before the filter would keep them.
         if !plan.phrases.is_empty() {
