@@ -37,6 +37,10 @@ pub struct QueryLine {
     pub category: Option<String>,
     #[serde(default)]
     pub split: Option<String>,
+    /// The judged sections, `page#anchor` (CoNaLa's `gold_doc_anchors`): `eval --evidence` reports
+    /// how often one of them is inside the evidence.
+    #[serde(default, alias = "gold_doc_anchors")]
+    pub anchors: Vec<String>,
 }
 
 /// A judged query as read: its id, text and labels.
@@ -48,6 +52,8 @@ pub struct LabelledQuery {
     pub category: Option<String>,
     /// e.g. `train`, `dev`.
     pub split: Option<String>,
+    /// Judged sections, `page#anchor` (each with one `#` and both sides non-empty).
+    pub anchors: Vec<String>,
 }
 
 /// The longest category or split name: they are printed as report lines.
@@ -99,11 +105,25 @@ pub fn read_labelled_queries(path: &Path) -> Result<Vec<LabelledQuery>, EvalErro
                 }
             }
         }
+        if let Some(bad) = q.anchors.iter().find(|a| {
+            a.split_once('#')
+                .is_none_or(|(page, anchor)| page.is_empty() || anchor.is_empty())
+        }) {
+            return Err(EvalError::Input {
+                file: file.clone(),
+                line: i + 1,
+                message: format!(
+                    "judged section `{}` is not `page#anchor`",
+                    bad.chars().take(80).collect::<String>()
+                ),
+            });
+        }
         out.push(LabelledQuery {
             id: id_string(&q.id),
             text: q.text,
             category: q.category,
             split: q.split,
+            anchors: q.anchors,
         });
     }
     Ok(out)

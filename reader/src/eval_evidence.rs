@@ -3,6 +3,14 @@
 //! gives a piece of the evidence, next to the baseline an agent gets from a search API: the top
 //! pages' titles, URLs and best sections' excerpts, in rank order, as many as the same budget holds
 //! (counted by the same estimate). Also the tokens used and what one cold evidence call fetches.
+//!
+//! Where queries judge sections (`page#anchor`, CoNaLa's `gold_doc_anchors`), also the share whose
+//! judged section is inside the evidence: a piece of the judged page whose URL carries the anchor, or
+//! whose text defines it. Definitions are what a page of reStructuredText source shows of its Sphinx
+//! anchors (CoNaLa indexes the Python docs' `.rst` sources, whose sections are not headings): an
+//! object directive (`.. method:: keys()` defines `dict.keys`, `.. function:: float(x)` defines
+//! `float`), `.. module:: os.path` (`module-os.path`) or an explicit target `.. _label:`. A cut
+//! piece holds only what was kept.
 
 use std::collections::HashMap;
 
@@ -21,6 +29,11 @@ pub struct EvidenceReport {
     pub judged_in_evidence: f64,
     /// Share of queries with a judged page among the top pages' excerpts that fit the budget.
     pub judged_in_excerpts: f64,
+    /// Queries that judge sections, and the share of them with a judged section inside the
+    /// evidence and inside the excerpts (`None` when no query judges a section).
+    pub section_queries: usize,
+    pub judged_section_in_evidence: Option<f64>,
+    pub judged_section_in_excerpts: Option<f64>,
     /// Mean estimated tokens the evidence took, and pieces per query.
     pub mean_tokens: f64,
     pub mean_pieces: f64,
@@ -30,12 +43,13 @@ pub struct EvidenceReport {
     pub cold_requests_p50: usize,
 }
 
-/// The figures of `queries` judged by `qrels` at each budget; `vector(text)` gives the query
-/// vector (`QueryVector::Static` for lexical ranking).
+/// The figures of `queries` judged by `qrels` (and by `sections`, query id → `page#anchor`s) at
+/// each budget; `vector(text)` gives the query vector (`QueryVector::Static` for lexical ranking).
 pub fn evaluate_evidence(
     index: &LocalIndex,
     queries: &[(String, String)],
     qrels: &HashMap<String, HashMap<String, u32>>,
+    sections: &HashMap<String, Vec<String>>,
     budgets: &[u32],
     base: &SearchOptions,
     mut vector: impl FnMut(&str) -> Result<QueryVector, EvalError>,
@@ -44,6 +58,7 @@ pub fn evaluate_evidence(
         .iter()
         .filter_map(|(id, text)| qrels.get(id).map(|r| (id.as_str(), text.as_str(), r)))
         .collect();
+    let no_sections = Vec::new();
     let mut out = Vec::new();
     for &tokens in budgets {
         let evidence = EvidenceOptions::new(tokens).ok_or_else(|| EvalError::Input {
@@ -56,20 +71,37 @@ pub fn evaluate_evidence(
             ..base.clone()
         };
         let (mut hit_e, mut hit_x, mut used, mut pieces) = (0usize, 0usize, 0u64, 0usize);
+        let (mut section_queries, mut section_e, mut section_x) = (0usize, 0usize, 0usize);
         let (mut bytes, mut requests) = (Vec::new(), Vec::new());
-        for (_, text, rels) in &judged {
+        for (id, text, rels) in &judged {
             let relevant = |id: &str| rels.get(id).is_some_and(|&r| r > 0);
+            let anchors = sections.get(*id).unwrap_or(&no_sections);
+            // Of a judged page (the doc's suffix rule alone would take `stdtypes` for `library/stdtypes`).
+            let holds_section = |page: &str, url: &str, text: &str| {
+                relevant(page)
+                    && anchors
+                        .iter()
+                        .any(|a| holds_judged_section(a, page, url, text))
+            };
             let v = vector(text)?;
             let outcome = index
                 .query(text, v.clone(), &opts)
                 .map_err(EvalError::from)?;
             let e = outcome.evidence.expect("evidence was asked for");
             hit_e += usize::from(e.pieces.iter().any(|p| relevant(&p.page_id)));
+            if !anchors.is_empty() {
+                section_queries += 1;
+                section_e += usize::from(
+                    e.pieces
+                        .iter()
+                        .any(|p| holds_section(&p.page_id, &p.url, &p.text)),
+                );
+            }
             used += u64::from(e.tokens);
             pieces += e.pieces.len();
             // The baseline: results' titles, URLs and best excerpts while they fit.
             let mut spent = 0u32;
-            let mut found = false;
+            let (mut found, mut found_section) = (false, false);
             for (n, r) in outcome.results.iter().enumerate() {
                 let excerpt = r.sections.first().map_or("", |s| s.excerpt.as_str());
                 let url = r
@@ -82,8 +114,13 @@ pub fn evaluate_evidence(
                     break;
                 }
                 found |= relevant(&r.id);
+                found_section |= r
+                    .sections
+                    .first()
+                    .is_some_and(|s| holds_section(&r.id, url, &s.excerpt));
             }
             hit_x += usize::from(found);
+            section_x += usize::from(found_section);
             let (b, n) = index.cold_cost(text, v, &opts).map_err(EvalError::from)?;
             bytes.push(b);
             requests.push(n);
@@ -100,6 +137,11 @@ pub fn evaluate_evidence(
             queries: judged.len(),
             judged_in_evidence: hit_e as f64 / q,
             judged_in_excerpts: hit_x as f64 / q,
+            section_queries,
+            judged_section_in_evidence: (section_queries > 0)
+                .then(|| section_e as f64 / section_queries as f64),
+            judged_section_in_excerpts: (section_queries > 0)
+                .then(|| section_x as f64 / section_queries as f64),
             mean_tokens: used as f64 / q,
             mean_pieces: pieces as f64 / q,
             cold_bytes_p50: at(&bytes, 0.5).unwrap_or(0),
@@ -108,4 +150,142 @@ pub fn evaluate_evidence(
         });
     }
     Ok(out)
+}
+
+/// Whether a piece of page `page` (its `url` and `text`) holds the judged section `judged`
+/// (`doc#anchor`): the same page (the doc names it with `/` or `.` between path segments, after any
+/// prefix: `python.library.stdtypes` is page `library/stdtypes`), and the anchor in the URL or
+/// defined in the text (see the module's doc).
+pub fn holds_judged_section(judged: &str, page: &str, url: &str, text: &str) -> bool {
+    let Some((doc, anchor)) = judged.split_once('#') else {
+        return false;
+    };
+    let dotted = page.replace('/', ".");
+    let doc = doc.replace('/', ".");
+    let same_page = doc == dotted
+        || doc
+            .strip_suffix(dotted.as_str())
+            .is_some_and(|head| head.ends_with('.'));
+    if !same_page || page.is_empty() {
+        return false;
+    }
+    if url.split_once('#').is_some_and(|(_, a)| a == anchor) {
+        return true;
+    }
+    text.lines()
+        .any(|line| defines_anchor(line.trim_start(), anchor))
+}
+
+/// Whether one line of reStructuredText defines the Sphinx anchor `anchor`.
+fn defines_anchor(line: &str, anchor: &str) -> bool {
+    let Some(rest) = line.strip_prefix(".. ") else {
+        return false;
+    };
+    // An explicit target: `.. _label:`.
+    if let Some(label) = rest.strip_prefix('_').and_then(|l| l.strip_suffix(':')) {
+        return label.eq_ignore_ascii_case(anchor);
+    }
+    // A directive `.. [domain:]kind:: name(args)`.
+    let Some((kind, arg)) = rest.split_once("::") else {
+        return false;
+    };
+    let kind = kind.rsplit(':').next().unwrap_or(kind).trim();
+    let name = arg
+        .trim()
+        .split(|c: char| c == '(' || c.is_whitespace())
+        .next()
+        .unwrap_or("");
+    if name.is_empty() || kind.is_empty() || kind.contains(char::is_whitespace) {
+        return false;
+    }
+    if kind == "module" {
+        return anchor.strip_prefix("module-") == Some(name);
+    }
+    // `dict.keys` is defined by `.. method:: keys()` inside `.. class:: dict` or by
+    // `.. method:: dict.keys()`; a name is never matched on a part of a dotted component.
+    anchor == name
+        || anchor
+            .strip_suffix(name)
+            .is_some_and(|head| head.ends_with('.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::holds_judged_section;
+
+    #[test]
+    fn issue_22_judged_sections_are_found_by_anchor_or_sphinx_definition() {
+        let page = "library/stdtypes";
+        let url = "https://docs.python.org/3.11/library/stdtypes.html";
+        let judged = "python.library.stdtypes#dict.keys";
+        assert!(holds_judged_section(
+            judged,
+            page,
+            url,
+            "x\n   .. method:: keys()\n"
+        ));
+        assert!(holds_judged_section(
+            judged,
+            page,
+            url,
+            ".. method:: dict.keys()"
+        ));
+        assert!(holds_judged_section(
+            judged,
+            page,
+            url,
+            ".. py:method:: keys"
+        ));
+        // Another page, another name, a name that only ends like it, prose mentioning it.
+        assert!(!holds_judged_section(
+            judged,
+            "library/functions",
+            url,
+            ".. method:: keys()"
+        ));
+        assert!(!holds_judged_section(
+            judged,
+            page,
+            url,
+            ".. method:: values()"
+        ));
+        assert!(!holds_judged_section(judged, page, url, ".. method:: ys()"));
+        assert!(!holds_judged_section(
+            judged,
+            page,
+            url,
+            "call d.keys() to list them"
+        ));
+        // Modules, explicit targets and anchors in the URL (Mintlify headings).
+        assert!(holds_judged_section(
+            "python.library.os.path#module-os.path",
+            "library/os.path",
+            url,
+            ".. module:: os.path"
+        ));
+        assert!(holds_judged_section(
+            "python.library.stdtypes#typesseq-list",
+            page,
+            url,
+            ".. _typesseq-list:"
+        ));
+        assert!(holds_judged_section(
+            "docs/quickstart#install",
+            "docs/quickstart",
+            "/docs/quickstart#install",
+            ""
+        ));
+        assert!(!holds_judged_section(
+            "docs/quickstart#install",
+            "docs/quickstart",
+            "/docs/quickstart#usage",
+            ""
+        ));
+        assert!(!holds_judged_section(
+            "no-anchor",
+            page,
+            url,
+            ".. method:: keys()"
+        ));
+    }
 }

@@ -12,7 +12,12 @@
 //! same pieces. After the breadth pass, sections are candidates in score order (section scores are
 //! comparable across pages: a page scores its best section); a candidate that does not fit is cut
 //! at a line, then a word (a code block it cuts is closed), when at least 48 tokens remain, else
-//! skipped for a smaller one.
+//! skipped for a smaller one. A cut keeps the paragraphs where the query's terms are (the window
+//! of whole paragraphs, outside code fences, that holds the most query-term weight, the earliest
+//! of equals; an ellipsis marks a skipped start): on CoNaLa train (1,487 intents, Sphinx sources
+//! of long reference pages) the judged section's definition was in 2,000-token evidence for 0.080
+//! of the intents, against 0.024 when every cut kept a section's start (1,000 tokens: 0.032 against
+//! 0.005; 4,000: 0.116 against 0.073); the judged page as often (0.729).
 
 use crate::format::{ApiMeta, Kind};
 

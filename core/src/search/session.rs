@@ -276,6 +276,7 @@ impl QuerySession {
         let evidence = match &self.opts.evidence {
             Some(e) => Some(searcher.evidence(
                 &hits,
+                &self.plan,
                 meta,
                 |page| match find(shards, FileRef::Text(page)) {
                     Some(Shard::Text(t)) => Some(t.as_ref()),

@@ -73,6 +73,11 @@ pub fn run_eval(a: EvalArgs) -> ExitCode {
             return fail(3, format!("{file}: no query has \"split\": \"{split}\""));
         }
     }
+    let sections: HashMap<String, Vec<String>> = labelled
+        .iter()
+        .filter(|q| !q.anchors.is_empty())
+        .map(|q| (q.id.clone(), q.anchors.clone()))
+        .collect();
     let categories: HashMap<String, String> = labelled
         .iter()
         .filter_map(|q| Some((q.id.clone(), q.category.clone()?)))
@@ -158,7 +163,15 @@ pub fn run_eval(a: EvalArgs) -> ExitCode {
             .and_then(|(v, id)| v.get(id).cloned())
             .unwrap_or(QueryVector::Static))
     };
-    match evaluate_evidence(&index, &queries, &qrels, &a.evidence, &opts, vector) {
+    match evaluate_evidence(
+        &index,
+        &queries,
+        &qrels,
+        &sections,
+        &a.evidence,
+        &opts,
+        vector,
+    ) {
         Ok(reports) => {
             for r in reports {
                 let _ = if a.json {
@@ -166,8 +179,13 @@ pub fn run_eval(a: EvalArgs) -> ExitCode {
                 } else {
                     writeln!(
                         out,
-                        "evidence {:>5} tokens: judged page in it {:.4} (top pages' excerpts in the same budget {:.4}); {:.0} tokens, {:.1} pieces per query; cold call p50 {} B, p95 {} B, p50 {} requests",
-                        r.tokens, r.judged_in_evidence, r.judged_in_excerpts, r.mean_tokens, r.mean_pieces, r.cold_bytes_p50, r.cold_bytes_p95, r.cold_requests_p50
+                        "evidence {:>5} tokens: judged page in it {:.4} (top pages' excerpts in the same budget {:.4}){}; {:.0} tokens, {:.1} pieces per query; cold call p50 {} B, p95 {} B, p50 {} requests",
+                        r.tokens, r.judged_in_evidence, r.judged_in_excerpts,
+                        match (r.judged_section_in_evidence, r.judged_section_in_excerpts) {
+                            (Some(e), Some(x)) => format!(", judged section in it {e:.4} ({x:.4}) of {} queries", r.section_queries),
+                            _ => String::new(),
+                        },
+                        r.mean_tokens, r.mean_pieces, r.cold_bytes_p50, r.cold_bytes_p95, r.cold_requests_p50
                     )
                 };
             }

@@ -1,9 +1,10 @@
 //! The selection itself (the `evidence` feature; see the parent module's docs).
 
+use crate::analyzer::Analyzer;
 use crate::format::{ApiMeta, MetaShard, PageMeta, PageText};
 use crate::tokens::estimate;
 
-use super::super::{Mode, PageHit, SearchError, Searcher};
+use super::super::{Mode, PageHit, QueryPlan, SearchError, Searcher};
 use super::{Evidence, EvidenceOptions, EvidencePiece};
 
 /// A piece smaller than this is not worth its citation.
@@ -44,10 +45,13 @@ struct Chosen {
 
 impl Searcher {
     /// Selects the evidence of ranked `hits` (see the module docs). `meta(i)`: metadata shard `i`;
-    /// `text(page)`: the page's section text, `None` where it has none.
+    /// `text(page)`: the page's section text, `None` where it has none; `plan`: what was ranked (a
+    /// section cut to its share starts where its share holds most of the query's terms).
+    #[allow(clippy::too_many_arguments)]
     pub fn evidence<'s>(
         &self,
         hits: &[PageHit],
+        plan: &QueryPlan,
         meta: impl Fn(usize) -> Option<&'s MetaShard>,
         text: impl Fn(u32) -> Option<&'s PageText>,
         opts: &EvidenceOptions,
@@ -75,6 +79,7 @@ impl Searcher {
         let candidates = breadth;
 
         let page_cap = opts.page_cap();
+        let terms = focus_terms(plan);
         let mut used_by_page: Vec<(u32, u32)> = Vec::new();
         let mut used: u32 = 0;
         let mut chosen: Vec<Chosen> = Vec::new();
@@ -136,7 +141,7 @@ impl Searcher {
             let (body, truncated) = if estimate(body) < avail {
                 (body.to_owned(), false)
             } else if avail >= MIN_PIECE_TOKENS {
-                (cut_to(body, avail - 1), true)
+                (focused_cut(body, avail - 1, &terms, &plan.analyzer), true)
             } else {
                 continue;
             };
@@ -392,6 +397,114 @@ fn cut_to(text: &str, tokens: u32) -> String {
     out
 }
 
+/// The query's terms a cut looks for: each distinct term (its stem) and its weight, at most 64.
+fn focus_terms(plan: &QueryPlan) -> Vec<(&str, f32)> {
+    let mut terms: Vec<(&str, f32)> = Vec::new();
+    let whole = plan
+        .prefix
+        .as_ref()
+        .and_then(|p| Some((p.whole.as_deref()?, p.weight)));
+    for (text, weight) in (plan.terms.iter().map(|t| (t.text.as_str(), t.weight))).chain(whole) {
+        if terms.len() < 64 && !terms.iter().any(|(t, _)| *t == text) {
+            terms.push((text, weight.max(0.0)));
+        }
+    }
+    terms
+}
+
+/// `body` cut to `tokens` (as [`cut_to`]), from the paragraph where that many tokens hold the most
+/// of the query's `terms` (each distinct term once, by its weight; the earliest such paragraph):
+/// a long reference section's answer is often far from its start. A cut that skips the start
+/// begins with an ellipsis.
+fn focused_cut(body: &str, tokens: u32, terms: &[(&str, f32)], analyzer: &Analyzer) -> String {
+    const LEAD: &str = "…\n\n";
+    let lead = estimate(LEAD);
+    let start = match tokens.checked_sub(lead) {
+        Some(room) if room >= MIN_PIECE_TOKENS && !terms.is_empty() => {
+            focus(body, room, terms, analyzer)
+        }
+        _ => 0,
+    };
+    if start == 0 {
+        return cut_to(body, tokens);
+    }
+    let rest = cut_to(&body[start..], tokens - lead);
+    if rest.is_empty() {
+        return cut_to(body, tokens);
+    }
+    let mut out = String::with_capacity(LEAD.len() + rest.len());
+    out.push_str(LEAD);
+    out.push_str(&rest);
+    out
+}
+
+/// The byte offset of the paragraph (a block after a blank line, never inside a code fence) from
+/// which `tokens` of `body` hold the most weight of `terms` (see [`focused_cut`]); 0 for the start.
+fn focus(body: &str, tokens: u32, terms: &[(&str, f32)], analyzer: &Analyzer) -> usize {
+    // The paragraphs: start offset, estimated tokens, which terms they hold (a bit each).
+    let mut blocks: Vec<(usize, u32, u64)> = Vec::new();
+    let mut fence: Option<&str> = None;
+    let (mut start, mut blank_before) = (0usize, false);
+    let mut at = 0usize;
+    for line in body.split_inclusive('\n') {
+        if fence.is_none() && blank_before && !line.trim().is_empty() && at > start {
+            blocks.push((start, 0, 0));
+            start = at;
+        }
+        blank_before = fence.is_none() && line.trim().is_empty();
+        fence = fence_after(fence, line);
+        at += line.len();
+    }
+    blocks.push((start, 0, 0));
+    let ends: Vec<usize> = (blocks.iter().skip(1).map(|b| b.0))
+        .chain([body.len()])
+        .collect();
+    for (b, end) in blocks.iter_mut().zip(ends) {
+        let text = &body[b.0..end];
+        b.1 = estimate(text);
+        for t in analyzer.analyze(text) {
+            if let Some(i) = terms.iter().position(|(term, _)| *term == t.text) {
+                b.2 |= 1 << i;
+            }
+        }
+    }
+    // A window of whole paragraphs from each start (at least its first), widest that fits.
+    let mut counts = [0u32; 64];
+    let weight = |counts: &[u32; 64]| -> f32 {
+        (terms.iter().enumerate())
+            .filter(|&(i, _)| counts[i] > 0)
+            .map(|(_, t)| t.1)
+            .sum()
+    };
+    let add = |counts: &mut [u32; 64], mask: u64, by: i32| {
+        for (i, c) in counts.iter_mut().enumerate().take(terms.len()) {
+            if mask & (1 << i) != 0 {
+                *c = c.wrapping_add_signed(by);
+            }
+        }
+    };
+    let (mut best, mut best_weight) = (0usize, -1.0f32);
+    let (mut end, mut used) = (0usize, 0u32);
+    for i in 0..blocks.len() {
+        if end < i {
+            end = i;
+            used = 0;
+        }
+        while end < blocks.len() && (end == i || used.saturating_add(blocks[end].1) <= tokens) {
+            used = used.saturating_add(blocks[end].1);
+            add(&mut counts, blocks[end].2, 1);
+            end += 1;
+        }
+        let w = weight(&counts);
+        if w > best_weight {
+            (best, best_weight) = (blocks[i].0, w);
+        }
+        used = used.saturating_sub(blocks[i].1);
+        add(&mut counts, blocks[i].2, -1);
+    }
+    best
+}
+
 /// The code fence open after `line`, given the one open before it (`Chunk::text` fences with three
 /// or more backticks and closes with the same run).
 fn fence_after<'t>(open: Option<&'t str>, line: &'t str) -> Option<&'t str> {
@@ -478,6 +591,41 @@ impl Signature {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issue_22_a_cut_section_keeps_the_paragraphs_with_the_query() {
+        let analyzer = Analyzer::english();
+        let filler =
+            "Unrelated prose about something else entirely, repeated to fill room. ".repeat(6);
+        let body = format!(
+            "{filler}\n\n```python\nx = 1\n\nlowercase = 2\n```\n\n{filler}\n\n.. method:: str.lower()\n\n   Return a copy of the string converted to lowercase.\n\n{filler}"
+        );
+        let terms = [("lowercas", 1.0), ("string", 1.0)];
+        for tokens in [60, 80, 120, 200] {
+            let cut = focused_cut(&body, tokens, &terms, &analyzer);
+            assert!(estimate(&cut) <= tokens, "{tokens}: {cut:?}");
+            assert!(cut.starts_with("…\n\n"), "{tokens}: {cut:?}");
+            assert!(cut.contains("converted to lowercase"), "{tokens}: {cut:?}");
+            // Never from inside the code block (its blank line is not a paragraph break).
+            assert!(!cut.starts_with("…\n\nlowercase = 2"), "{tokens}: {cut:?}");
+        }
+        // A section whose start holds the query is cut from its start; no terms, no focus.
+        let early = format!("The string in lowercase.\n\n{filler}\n\n{filler}");
+        assert_eq!(
+            focused_cut(&early, 60, &terms, &analyzer),
+            cut_to(&early, 60)
+        );
+        assert_eq!(focused_cut(&body, 60, &[], &analyzer), cut_to(&body, 60));
+        // Hostile shapes: one huge paragraph, only blank lines, an unclosed fence.
+        for hostile in [
+            "x ".repeat(50_000),
+            "\n".repeat(10_000),
+            format!("```\n{filler}\n\nlowercase string"),
+        ] {
+            let cut = focused_cut(&hostile, 60, &terms, &analyzer);
+            assert!(estimate(&cut) <= 60);
+        }
+    }
 
     #[test]
     fn issue_22_cut_stays_within_its_tokens() {
