@@ -172,41 +172,121 @@ pub fn holds_judged_section(judged: &str, page: &str, url: &str, text: &str) -> 
     if url.split_once('#').is_some_and(|(_, a)| a == anchor) {
         return true;
     }
-    text.lines()
-        .any(|line| defines_anchor(line.trim_start(), anchor))
+    defines_anchor(text, anchor)
 }
 
-/// Whether one line of reStructuredText defines the Sphinx anchor `anchor`.
-fn defines_anchor(line: &str, anchor: &str) -> bool {
-    let Some(rest) = line.strip_prefix(".. ") else {
-        return false;
+/// Python objects' directives, whose anchors are their full names (`.. audit-event:: os.system`
+/// or `.. productionlist:: float` define no object).
+const OBJECT_KINDS: &[&str] = &[
+    "function",
+    "method",
+    "classmethod",
+    "staticmethod",
+    "class",
+    "exception",
+    "attribute",
+    "property",
+    "data",
+    "decorator",
+    "decoratormethod",
+];
+/// Of those, the kinds that live in a class: named by it (`keys` after `.. class:: dict` is
+/// `dict.keys`).
+const MEMBER_KINDS: &[&str] = &[
+    "method",
+    "classmethod",
+    "staticmethod",
+    "attribute",
+    "property",
+    "decoratormethod",
+];
+
+/// Whether reStructuredText `text` defines the Sphinx anchor `anchor`: an explicit target
+/// (`.. _label:`), `.. module:: name` (`module-name`), or a Python object directive, a member
+/// qualified by the class directive before it (the section text has lost the indentation that
+/// nests it), with the further signatures on the lines right after it (`.. method::
+/// bytes.decode(...)` then `bytearray.decode(...)`). A name matches an anchor equal to it or ending
+/// it after a dot (`os.path.join` is defined by `join` in `os.path`); a member whose class is not
+/// in the text matches only an anchor equal to its name.
+fn defines_anchor(text: &str, anchor: &str) -> bool {
+    let matches = |name: &str, kind: &str, class: Option<&str>| -> bool {
+        let member = MEMBER_KINDS.contains(&kind) && !name.contains('.');
+        let qualified = match class {
+            Some(c) if member => format!("{c}.{name}"),
+            None if member => return anchor == name,
+            _ => name.to_owned(),
+        };
+        anchor == qualified
+            || anchor
+                .strip_suffix(qualified.as_str())
+                .is_some_and(|head| head.ends_with('.'))
     };
-    // An explicit target: `.. _label:`.
-    if let Some(label) = rest.strip_prefix('_').and_then(|l| l.strip_suffix(':')) {
-        return label.eq_ignore_ascii_case(anchor);
-    }
-    // A directive `.. [domain:]kind:: name(args)`.
-    let Some((kind, arg)) = rest.split_once("::") else {
-        return false;
+    // The name a signature starts with: `bytearray.decode` of `bytearray.decode(encoding)`.
+    let signature_name = |s: &str| -> Option<String> {
+        let name = s
+            .trim()
+            .split(|c: char| c == '(' || c.is_whitespace())
+            .next()?;
+        let plain = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+        plain.then(|| name.to_owned())
     };
-    let kind = kind.rsplit(':').next().unwrap_or(kind).trim();
-    let name = arg
-        .trim()
-        .split(|c: char| c == '(' || c.is_whitespace())
-        .next()
-        .unwrap_or("");
-    if name.is_empty() || kind.is_empty() || kind.contains(char::is_whitespace) {
-        return false;
+    let mut class: Option<String> = None;
+    // The object directive whose further signatures may follow on the next lines.
+    let mut open: Option<&str> = None;
+    for line in text.lines().map(str::trim) {
+        let Some(rest) = line.strip_prefix(".. ") else {
+            // A further signature: a name and its arguments on the line right after.
+            let further = open.filter(|_| line.contains('(') && line.ends_with(')'));
+            match further.zip(signature_name(line)) {
+                Some((kind, name)) if matches(&name, kind, class.as_deref()) => return true,
+                Some(_) => {}
+                None => open = None,
+            }
+            continue;
+        };
+        open = None;
+        if let Some(label) = rest.strip_prefix('_').and_then(|l| l.strip_suffix(':')) {
+            if label.eq_ignore_ascii_case(anchor) {
+                return true;
+            }
+            continue;
+        }
+        let Some((kind, arg)) = rest.split_once("::") else {
+            continue;
+        };
+        let kind = kind.trim();
+        let kind = kind.strip_prefix("py:").unwrap_or(kind);
+        let Some(name) = signature_name(arg) else {
+            continue;
+        };
+        if kind == "module" || kind == "currentmodule" {
+            class = None;
+            if kind == "module" && anchor.strip_prefix("module-") == Some(name.as_str()) {
+                return true;
+            }
+            continue;
+        }
+        let Some(&kind) = OBJECT_KINDS.iter().find(|&&k| k == kind) else {
+            continue;
+        };
+        let owner = if matches!(kind, "class" | "exception") {
+            class = Some(name.clone());
+            None
+        } else {
+            if !MEMBER_KINDS.contains(&kind) {
+                class = None;
+            }
+            class.as_deref()
+        };
+        if matches(&name, kind, owner) {
+            return true;
+        }
+        open = Some(kind);
     }
-    if kind == "module" {
-        return anchor.strip_prefix("module-") == Some(name);
-    }
-    // `dict.keys` is defined by `.. method:: keys()` inside `.. class:: dict` or by
-    // `.. method:: dict.keys()`; a name is never matched on a part of a dotted component.
-    anchor == name
-        || anchor
-            .strip_suffix(name)
-            .is_some_and(|head| head.ends_with('.'))
+    false
 }
 
 #[cfg(test)]
@@ -218,55 +298,80 @@ mod tests {
         let page = "library/stdtypes";
         let url = "https://docs.python.org/3.11/library/stdtypes.html";
         let judged = "python.library.stdtypes#dict.keys";
-        assert!(holds_judged_section(
+        let holds =
+            |judged: &str, page: &str, text: &str| holds_judged_section(judged, page, url, text);
+        assert!(holds(
             judged,
             page,
-            url,
-            "x\n   .. method:: keys()\n"
+            ".. class:: dict(**kwargs)\n\nx\n\n   .. method:: keys()\n"
         ));
-        assert!(holds_judged_section(
+        assert!(holds(judged, page, ".. method:: dict.keys()"));
+        assert!(holds(
             judged,
             page,
-            url,
-            ".. method:: dict.keys()"
+            ".. py:class:: dict\n.. py:method:: keys"
         ));
-        assert!(holds_judged_section(
-            judged,
-            page,
-            url,
-            ".. py:method:: keys"
-        ));
-        // Another page, another name, a name that only ends like it, prose mentioning it.
-        assert!(!holds_judged_section(
+        // Another page; other names; a member without its class (only its bare name matches);
+        // another class's member; a member after a function ended the class; prose.
+        assert!(!holds(
             judged,
             "library/functions",
-            url,
+            ".. method:: dict.keys()"
+        ));
+        assert!(!holds(
+            judged,
+            page,
+            ".. class:: dict\n.. method:: values()"
+        ));
+        assert!(!holds(judged, page, ".. class:: dict\n.. method:: ys()"));
+        assert!(!holds(judged, page, ".. method:: keys()"));
+        assert!(holds(
+            "python.library.stdtypes#keys",
+            page,
             ".. method:: keys()"
         ));
-        assert!(!holds_judged_section(
+        assert!(!holds(
             judged,
             page,
-            url,
-            ".. method:: values()"
+            ".. class:: frozenset\n.. method:: keys()"
         ));
-        assert!(!holds_judged_section(judged, page, url, ".. method:: ys()"));
-        assert!(!holds_judged_section(
+        assert!(!holds(
             judged,
             page,
-            url,
-            "call d.keys() to list them"
+            ".. class:: dict\n.. function:: g()\n.. method:: keys()"
+        ));
+        assert!(!holds(judged, page, "call d.keys() to list them"));
+        // Only Python objects' directives define anchors.
+        let system = "python.library.os#os.system";
+        assert!(!holds(
+            system,
+            "library/os",
+            ".. audit-event:: os.system command os.system"
+        ));
+        assert!(holds(system, "library/os", ".. function:: system(command)"));
+        let float = "python.library.functions#float";
+        assert!(!holds(
+            float,
+            "library/functions",
+            ".. productionlist:: float\n"
+        ));
+        // Further signatures on the lines right after a directive, not in its description.
+        let decode = "python.library.stdtypes#bytearray.decode";
+        assert!(holds(decode, page, ".. method:: bytes.decode(encoding=\"utf-8\")\n            bytearray.decode(encoding=\"utf-8\")\n\n   Return a string."));
+        assert!(!holds(
+            decode,
+            page,
+            ".. method:: bytes.decode()\n\nSee bytearray.decode() too."
         ));
         // Modules, explicit targets and anchors in the URL (Mintlify headings).
-        assert!(holds_judged_section(
+        assert!(holds(
             "python.library.os.path#module-os.path",
             "library/os.path",
-            url,
             ".. module:: os.path"
         ));
-        assert!(holds_judged_section(
+        assert!(holds(
             "python.library.stdtypes#typesseq-list",
             page,
-            url,
             ".. _typesseq-list:"
         ));
         assert!(holds_judged_section(
@@ -281,11 +386,6 @@ mod tests {
             "/docs/quickstart#usage",
             ""
         ));
-        assert!(!holds_judged_section(
-            "no-anchor",
-            page,
-            url,
-            ".. method:: keys()"
-        ));
+        assert!(!holds("no-anchor", page, ".. method:: dict.keys()"));
     }
 }

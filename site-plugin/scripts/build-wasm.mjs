@@ -13,7 +13,7 @@
 // bundlers use src/.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync, existsSync, renameSync, rmSync, mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, homedir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,28 +29,28 @@ if (!existsSync(join(bin, 'wasm-opt'))) {
   process.exit(1);
 }
 // Panic locations name their source files, and rustc writes a path dependency's (core/) and a
-// registry crate's absolute: the module's bytes would depend on where the repo and the cargo home
-// are (a clone at /check/work/main built a lean module 57 B larger than one at /work/main, over its
-// size budget). Both prefixes are remapped to nothing, so every machine builds the same bytes (and
-// shorter strings: every reader pays for them).
-const root = realpathSync(resolve(pkg, '..'));
-const cargoHome = realpathSync(process.env.CARGO_HOME ?? join(process.env.HOME, '.cargo'));
-const rustflags = [
-  ...(process.env.CARGO_ENCODED_RUSTFLAGS !== undefined
-    ? process.env.CARGO_ENCODED_RUSTFLAGS.split('\x1f').filter(Boolean)
-    : (process.env.RUSTFLAGS ?? '').split(/\s+/).filter(Boolean)),
-  `--remap-path-prefix=${root}/=`,
-  `--remap-path-prefix=${cargoHome}/=`,
-];
-const env = {
-  ...process.env,
-  PATH: `${bin}:${process.env.HOME}/.cargo/bin:${process.env.PATH}`,
-  CARGO_ENCODED_RUSTFLAGS: rustflags.join('\x1f'),
-};
+// registry crate's absolute: the module would carry the build machine's paths (a clone at
+// /check/work/main built a lean module 57 B larger than one at /work/main). Both prefixes, as given
+// and resolved, are remapped to nothing. The flags go in as `--config`, which cargo appends to the
+// config files' `rustflags` (wasm-encoder/.cargo/config.toml's getrandom backend) where
+// CARGO_ENCODED_RUSTFLAGS would replace them; RUSTFLAGS, when set, still replaces both.
+const cargoHome = resolve(crate, process.env.CARGO_HOME || join(homedir(), '.cargo'));
+const prefixes = new Set();
+for (const p of [resolve(pkg, '..'), cargoHome]) {
+  prefixes.add(p);
+  try {
+    prefixes.add(realpathSync(p));
+  } catch {
+    // No such directory (a vendored build without a cargo home): nothing of it to remap.
+  }
+}
+const remap = [...prefixes].flatMap((p) => ['--remap-path-prefix', `${p}/=`]);
+const remapConfig = ['--config', `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(remap)}`];
+const env = { ...process.env, PATH: `${bin}:${process.env.HOME}/.cargo/bin:${process.env.PATH}` };
 function wasmPack(outDir, extra = []) {
   const r = spawnSync(
     'wasm-pack',
-    ['build', crate, '--release', '--target', 'web', '--out-dir', outDir, '--out-name', name, '--no-pack', ...extra],
+    ['build', crate, '--release', '--target', 'web', '--out-dir', outDir, '--out-name', name, '--no-pack', '--', ...remapConfig, ...extra],
     { stdio: 'inherit', env },
   );
   if (r.status !== 0) {
@@ -64,7 +64,7 @@ if (encoder) {
   // With the inflater first (into a scratch directory), then the lean module into wasm/.
   const scratch = mkdtempSync(join(tmpdir(), 'aidocs-wasm-'));
   wasmPack(scratch);
-  wasmPack(out, ['--', '--no-default-features']);
+  wasmPack(out, ['--no-default-features']);
   if (!readFileSync(join(scratch, `${name}.js`)).equals(readFileSync(join(out, `${name}.js`)))) {
     console.error('the two builds of the search module need different JS glue: they cannot share it');
     process.exit(1);

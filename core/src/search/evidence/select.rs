@@ -21,7 +21,7 @@ impl EvidenceOptions {
     }
 
     /// `url` (a page URL of the index, root-relative) under the site's URL, when one is given.
-    fn cite(&self, url: String) -> String {
+    pub(super) fn cite(&self, url: String) -> String {
         match self.site_url.as_deref().map(|s| s.trim_end_matches('/')) {
             Some(site) if !site.is_empty() && url.starts_with('/') => {
                 let mut out = String::with_capacity(site.len() + url.len());
@@ -234,7 +234,7 @@ impl Searcher {
         })
     }
 
-    fn page_meta<'s>(
+    pub(super) fn page_meta<'s>(
         &self,
         page: u32,
         meta: &impl Fn(usize) -> Option<&'s MetaShard>,
@@ -262,7 +262,7 @@ pub fn evidence_markdown(e: &Evidence) -> String {
 }
 
 /// One piece: `### [n] Page › Section`, its URL, the API operation when there is one, the text.
-fn piece_markdown(n: usize, p: &EvidencePiece) -> String {
+pub(super) fn piece_markdown(n: usize, p: &EvidencePiece) -> String {
     let mut out = header_of(n, &p.page_title, &p.section, &p.url, p.api.as_ref());
     out.push_str(&p.text);
     out.push_str("\n\n");
@@ -271,7 +271,11 @@ fn piece_markdown(n: usize, p: &EvidencePiece) -> String {
 
 /// The header a chunk would head its piece with, numbered as the widest number a budget of up to
 /// 48 million tokens can reach (pieces are numbered only once chosen).
-fn piece_header(page: &PageMeta, c: &crate::format::ChunkMeta, opts: &EvidenceOptions) -> String {
+pub(super) fn piece_header(
+    page: &PageMeta,
+    c: &crate::format::ChunkMeta,
+    opts: &EvidenceOptions,
+) -> String {
     let section = if c.anchor.is_empty() { "" } else { &c.title };
     let url = opts.cite(section_url(page, c));
     header_of(999_999, &page.title, section, &url, page.api.as_ref())
@@ -305,7 +309,7 @@ fn header_of(n: usize, title: &str, section: &str, url: &str, api: Option<&ApiMe
     out
 }
 
-fn sub_heading(title: &str) -> String {
+pub(super) fn sub_heading(title: &str) -> String {
     let mut out = String::from("#### ");
     out.push_str(&one_line(title));
     out
@@ -324,7 +328,7 @@ fn one_line(s: &str) -> String {
 }
 
 /// The page URL with the section's anchor (the page's own for its summary).
-fn section_url(page: &PageMeta, c: &crate::format::ChunkMeta) -> String {
+pub(super) fn section_url(page: &PageMeta, c: &crate::format::ChunkMeta) -> String {
     let mut url = page.url.clone();
     if !c.anchor.is_empty() {
         url.push('#');
@@ -348,7 +352,7 @@ fn insertion_sort<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
 /// The longest prefix of `text` whose estimate stays within `tokens`, ending at a line break when
 /// one fits, else at a space; a code block it cuts is closed, and "…" marks the cut. Estimates of
 /// parts add up to at least the estimate of their concatenation, so the sum bounds the result.
-fn cut_to(text: &str, tokens: u32) -> String {
+pub(super) fn cut_to(text: &str, tokens: u32) -> String {
     // What ends a cut: the open fence's closing line, then the ellipsis.
     let ending = |fence: Option<&str>| match fence {
         Some(f) => 2 * estimate("\n") + estimate(f) + estimate(ELLIPSIS),
@@ -419,10 +423,10 @@ fn focus_terms(plan: &QueryPlan) -> Vec<(&str, f32)> {
 fn focused_cut(body: &str, tokens: u32, terms: &[(&str, f32)], analyzer: &Analyzer) -> String {
     const LEAD: &str = "…\n\n";
     let lead = estimate(LEAD);
-    let start = match tokens.checked_sub(lead) {
-        Some(room) if room >= MIN_PIECE_TOKENS && !terms.is_empty() => {
-            focus(body, room, terms, analyzer)
-        }
+    // The window must leave room for the ellipsis a cut ends with, or its last paragraph (the one
+    // it reached for) is what the cut drops.
+    let start = match tokens.checked_sub(lead + estimate(ELLIPSIS)) {
+        Some(room) if room > 0 && !terms.is_empty() => focus(body, room, terms, analyzer),
         _ => 0,
     };
     if start == 0 {
@@ -461,7 +465,8 @@ fn focus(body: &str, tokens: u32, terms: &[(&str, f32)], analyzer: &Analyzer) ->
         .collect();
     for (b, end) in blocks.iter_mut().zip(ends) {
         let text = &body[b.0..end];
-        b.1 = estimate(text);
+        // Priced as `cut_to` prices what it keeps: line by line.
+        b.1 = (text.split_inclusive('\n').map(estimate)).fold(0u32, u32::saturating_add);
         for t in analyzer.analyze(text) {
             if let Some(i) = terms.iter().position(|(term, _)| *term == t.text) {
                 b.2 |= 1 << i;
@@ -591,6 +596,23 @@ impl Signature {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issue_22_a_focused_cut_keeps_the_paragraph_it_reached_for() {
+        // Many one-line paragraphs (what `Chunk::text` makes of a section's lines): the window is
+        // priced as the cut keeps lines, so its last paragraph survives the cut.
+        let analyzer = Analyzer::english();
+        let mut lines: Vec<String> = (0..60)
+            .map(|i| format!("Filler sentence number {i} says nothing at all."))
+            .collect();
+        lines[40] = "The token method.".into();
+        let body = lines.join("\n\n");
+        for tokens in 52..500 {
+            let cut = focused_cut(&body, tokens, &[("token", 1.0)], &analyzer);
+            assert!(estimate(&cut) <= tokens, "{tokens}");
+            assert!(cut.contains("token method"), "{tokens}: {cut:?}");
+        }
+    }
 
     #[test]
     fn issue_22_a_cut_section_keeps_the_paragraphs_with_the_query() {
