@@ -26,8 +26,8 @@ use crate::visibility::{
 /// Version of everything ingestion derives from a source file; part of every fingerprint. (3: chunks
 /// keep their words for typo tolerance; 4: one visibility policy on resolved files, includes
 /// checked, HTML comments dropped; 5: `.md` read as Markdown, ESM blocks and fences as MDX reads
-/// them.)
-const INGEST_VERSION: u32 = 5;
+/// them; 6: a page's first chunk carries its URL key, for reading a page by URL.)
+const INGEST_VERSION: u32 = 6;
 
 #[derive(Debug, Clone)]
 pub struct IngestOptions {

@@ -454,7 +454,9 @@ impl BuildIndex {
                             .map_err(|e| IndexError::Corrupt(e.to_string()))?,
                     );
                 }
-                for k in &page.exact_keys {
+                // The URL key: reading a page by its URL (`aidocs_core::search::url_key`).
+                let url = aidocs_core::search::url_key(&page.url);
+                for k in page.exact_keys.iter().chain(&url) {
                     doc.add_text(self.fields.text[aidocs_core::Field::Exact as usize], k);
                 }
             }

@@ -5,6 +5,7 @@
 //                       [--wasm FILE]  (default: the module the reader's language needs)
 //   aidocs-search query --index DIR [--json] TEXT...
 //   aidocs-search context --index DIR (--queries FILE.jsonl | TEXT...) [--tokens N] [--pages N] [--json] [...query's options]
+//   aidocs-search context --read --index DIR (--queries FILE.jsonl | URL) [--tokens N] [--json]  (a page's text by URL)
 // Batch mode prints the same JSONL as `aidocs-index query --queries` ({"query_id","results"} per line)
 // and `aidocs-index context --queries` ({"query_id","evidence"}); `context` prints Markdown, or with
 // --json the evidence JSON, byte for byte what the native CLI prints.
@@ -19,7 +20,8 @@ const USAGE = `usage: aidocs-search query --index DIR (--queries FILE.jsonl | TE
                             [--model DIR] [--explain] [--prefix] [--no-typos] [--language L] [--wasm FILE]
                             [--tag-any T]... [--tag-none T]... [--doc-version V] [--facets] [--json]
        aidocs-search context --index DIR (--queries FILE.jsonl | TEXT...) [--tokens N] [--pages N] [--json]
-                            [the filters, --mode, --language and --no-typos of query]`;
+                            [the filters, --mode, --language and --no-typos of query]
+       aidocs-search context --read --index DIR (--queries FILE.jsonl | URL) [--tokens N] [--language L] [--json]`;
 
 function fail(code, msg) {
   process.stderr.write(`error: ${msg}\n`);
@@ -79,6 +81,7 @@ async function main(argv) {
         json: { type: 'boolean', default: false },
         tokens: { type: 'string', default: '2000' },
         pages: { type: 'string', default: '10' },
+        read: { type: 'boolean', default: false },
       },
     });
   } catch (e) {
@@ -117,16 +120,18 @@ async function main(argv) {
     const tokens = Number(v.tokens);
     const pages = Number(v.pages);
     const copts = { ...opts, tokens, pages };
+    // The evidence of a question, or with --read the text of the page at a URL.
+    const evidence = async (text) => (await index.searchRawDetailed(text, v.read ? { read: true, tokens, language: v.language } : copts)).evidence;
     try {
       if (v.queries) {
         for (const [id, text] of await readQueries(v.queries)) {
-          write(`{"query_id":${JSON.stringify(id)},"evidence":${(await index.searchRawDetailed(text, copts)).evidence.json}}`);
+          write(`{"query_id":${JSON.stringify(id)},"evidence":${(await evidence(text)).json}}`);
         }
         return;
       }
       const text = positionals.join(' ');
       if (!text) fail(2, `give a question or --queries FILE.jsonl\n${USAGE}`);
-      const { json, markdown } = (await index.searchRawDetailed(text, copts)).evidence;
+      const { json, markdown } = await evidence(text);
       if (v.json) write(json);
       else process.stdout.write(markdown);
     } catch (e) {

@@ -8,7 +8,7 @@
 //   200 the evidence JSON of `aidocs-index context --json` ({"query","budget","tokens","mode","corrected",
 //       "excerpts_only","pieces":[{"n","title","section","url",…,"text"}]}), or with `Accept: text/markdown`
 //       (or format=markdown) the Markdown with numbered citations; 400 also "bad_tokens" | "bad_pages" | "bad_format"
-//   POST /mcp: the Model Context Protocol (Streamable HTTP, stateless; tools search_docs and get_context: ./mcp.js)
+//   POST /mcp: the Model Context Protocol (Streamable HTTP, stateless; tools search_docs, get_context, read_page and read_section: ./mcp.js)
 //   404 / 405 for other paths and methods; 503 {"error": {"code", "message"}} when the index cannot be used.
 // Nothing a request sends can crash the worker: every failure is one of the responses above.
 import { openIndex } from './search.js';

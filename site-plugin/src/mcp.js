@@ -4,8 +4,10 @@
 // index as `/search` and `/context`:
 //   search_docs  {query, k?, kind?, version?, language?}  ranked pages with their sections and URLs
 //   get_context  {query, tokens?, pages?, kind?, version?, language?}  evidence within a token budget
-// Both rank hybrid where the index has vectors (lexical where it has none) and correct misspelled
-// words. Each returns text content with citations (URLs of the docs site), and `isError` with a message
+//   read_page    {url, tokens?, language?}  one page's text, in reading order, within a token budget
+//   read_section {url, tokens?, language?}  one section's text (the URL's #anchor)
+// The first two rank hybrid where the index has vectors (lexical where it has none) and correct
+// misspelled words; the reading tools look the URL up (as search results and citations give it). Each returns text content with citations (URLs of the docs site), and `isError` with a message
 // when the query cannot be answered. Nothing a client sends can crash the handler: malformed
 // JSON-RPC gets its JSON-RPC error, oversized bodies a 413, other methods on the route a 405.
 
@@ -19,6 +21,26 @@ export const EVIDENCE_LIMITS = { minTokens: 100, maxTokens: 64000, maxPages: 50 
 export const LANGUAGE_TAG = /^[A-Za-z]{0,8}(-[A-Za-z0-9]{1,8})*$/;
 
 const KINDS = ['docs', 'api', 'custom'];
+
+/** A tool reading by URL (`read_page`, `read_section`): its schema. */
+function readTool(name, title, description, url) {
+  return {
+    name,
+    title,
+    description,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        url: { type: 'string', description: url, minLength: 1, maxLength: 2048 },
+        tokens: { type: 'integer', description: 'The most tokens the text may take (100-64000, default 8000; estimated above what cl100k counts).', minimum: EVIDENCE_LIMITS.minTokens, maximum: EVIDENCE_LIMITS.maxTokens },
+        language: { type: 'string', maxLength: 35 },
+      },
+      required: ['url'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  };
+}
 
 /** The tools, as `tools/list` returns them (JSON Schema inputs, bounded like the HTTP routes). */
 export const MCP_TOOLS = [
@@ -61,6 +83,18 @@ export const MCP_TOOLS = [
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
+  readTool(
+    'read_page',
+    'Read a documentation page',
+    'Returns the text of one page of this documentation site, by its URL (as search_docs and get_context cite it), as Markdown under its citation, in reading order, within a token budget (cut at the end when longer).',
+    "The page's URL, site-relative (/guides/keys) or absolute; an #anchor is ignored.",
+  ),
+  readTool(
+    'read_section',
+    'Read a section of a documentation page',
+    "Returns the text of one section of a page of this documentation site, by its URL with the section's #anchor (as search_docs and get_context cite it), as Markdown under its citation, within a token budget.",
+    "The section's URL with its #anchor (/guides/keys#rotate-a-key), site-relative or absolute.",
+  ),
 ];
 
 const rpcError = (id, code, message) => ({ jsonrpc: '2.0', id: id ?? null, error: { code, message } });
@@ -187,7 +221,7 @@ export async function handleMcp(request, index, { headers = {}, siteUrl, serverN
           protocolVersion: MCP_PROTOCOL_VERSIONS.includes(asked) ? asked : MCP_PROTOCOL_VERSIONS[0],
           capabilities: { tools: { listChanged: false } },
           serverInfo: { name: serverName, version: serverVersion },
-          instructions: 'Search this documentation site with search_docs; read what answers a question, with citations, with get_context.',
+          instructions: 'Search this documentation site with search_docs; read what answers a question, with citations, with get_context; read a whole page or one section by its URL with read_page or read_section.',
         }),
       );
     }
@@ -206,6 +240,21 @@ export async function handleMcp(request, index, { headers = {}, siteUrl, serverN
       const opts = { kind: args.kind ? [args.kind] : [], version: args.version, language: args.language, typos: true, mode: 'hybrid' };
       try {
         const opened = await index(args.language ?? '');
+        if (tool.name === 'read_page' || tool.name === 'read_section') {
+          const hash = args.url.indexOf('#');
+          const anchor = hash < 0 ? '' : args.url.slice(hash + 1);
+          if (tool.name === 'read_section' && anchor === '') {
+            return reply(200, rpcResult(id, toolError('read_section: the url needs the section\'s #anchor (read_page reads a whole page)')));
+          }
+          const url = tool.name === 'read_page' && hash >= 0 ? args.url.slice(0, hash) : args.url;
+          const { raw, evidence } = await opened.searchRawDetailed(url, { read: true, tokens: args.tokens ?? 8000, siteUrl, language: args.language });
+          const [page] = JSON.parse(raw);
+          if (!page) return reply(200, rpcResult(id, toolError(`No page of this documentation is at ${JSON.stringify(url)}: use a URL that search_docs or get_context gave.`)));
+          if (!evidence.markdown) {
+            return reply(200, rpcResult(id, toolError(`The page ${cite(page.url)} has no section #${anchor.replace(/\s+/g, ' ')}: read_page reads the whole page.`)));
+          }
+          return reply(200, rpcResult(id, { content: [{ type: 'text', text: evidence.markdown }] }));
+        }
         if (tool.name === 'search_docs') {
           const results = await opened.search(args.query, { ...opts, k: args.k ?? 10 });
           return reply(200, rpcResult(id, { content: [{ type: 'text', text: resultsText(args.query, results, cite) }] }));

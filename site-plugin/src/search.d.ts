@@ -208,7 +208,7 @@ export class AidocsIndex {
   /** The results as the JSON text `aidocs-index query` prints. */
   searchRaw(query: string, options?: SearchOptions): Promise<string>;
   /** The results JSON text, the typo corrections' JSON text (`[{"from","to"}]`) and the corrected query. */
-  searchRawDetailed(query: string, options?: SearchOptions & { tokens?: number; pages?: number; siteUrl?: string }): Promise<{ raw: string; corrections: string; correctedQuery: string | null; facets: string; evidence: { json: string; markdown: string } | null }>;
+  searchRawDetailed(query: string, options?: SearchOptions & { tokens?: number; pages?: number; siteUrl?: string; /** `query` is a page's URL: `evidence` is its text (or its `#anchor` section's), `raw` the page read. */ read?: boolean }): Promise<{ raw: string; corrections: string; correctedQuery: string | null; facets: string; evidence: { json: string; markdown: string } | null }>;
   /** The evidence to read for `query` within `tokens` (default 2000), with citations; `markdown` is what the budget bounds. */
   context(query: string, options?: ContextOptions): Promise<Evidence>;
   /** Warms the shards `partial` will need (resolves to the number of files fetched); `language` as in search options. */

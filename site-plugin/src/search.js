@@ -408,7 +408,13 @@ export class AidocsIndex {
    * `{ raw, corrections, correctedQuery, facets }`: the results as `searchRaw` gives them, the
    * corrections applied as JSON text (`[{"from","to"}]`: typos, or `{"from":"\"","to":""}` for
    * quotes dropped), the query with them applied (null when
-   * none), and with `facets` the facet counts as JSON text (`'null'` without). Options as for `search`.
+   * none), and with `facets` the facet counts as JSON text (`'null'` without). Options as for `search`;
+   * `tokens` (and `pages`, `siteUrl`) as for `context` add `evidence: {json, markdown}`. With `read:
+   * true` the query is a page's URL (site-relative, or absolute: the host is ignored; `#anchor` for
+   * one section) and `evidence` that page's text in reading order within `tokens` (default 8000),
+   * one piece, none when the page lacks the section; `raw` lists the page read, `[]` when no page is
+   * at the URL (MCP's `read_page` and `read_section`; three rounds: the URL key's term shard, the
+   * page's metadata, its text).
    */
   async searchRawDetailed(query, opts = {}) {
     return this.#searchDetailed(query, opts);
@@ -418,7 +424,11 @@ export class AidocsIndex {
     this.#check();
     if (typeof query !== 'string') throw new AidocsSearchError('bad_option', 'query must be a string');
     const o = normalizeOptions(opts);
-    const vector = this.#fullVector(opts.encoder === undefined ? this.#options.encoder : opts.encoder, query, o);
+    // Evidence from 0 pages is how the engine is asked to read the page at a URL (`read`).
+    const read = opts.read === true;
+    if (o.pages === 0) throw new AidocsSearchError('bad_option', 'pages must be between 1 and 50, got 0');
+    if (read) Object.assign(o, { pages: 0, mode: '', tokens: o.tokens ?? 8000 });
+    const vector = read ? null : this.#fullVector(opts.encoder === undefined ? this.#options.encoder : opts.encoder, query, o);
     const engine = this.#engine;
     try {
       return await this.#searchRawOnce(engine, query, o, vector);

@@ -129,8 +129,8 @@ test('issue_22 the MCP SDK client lists the tools and calls each one', async (t)
   assert.equal(client.getServerVersion().name, 'aidocs-search');
   assert.ok(client.getServerCapabilities().tools);
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((x) => x.name), ['search_docs', 'get_context']);
-  assert.ok(tools.every((x) => x.inputSchema.type === 'object' && x.inputSchema.required.includes('query')));
+  assert.deepEqual(tools.map((x) => x.name), ['search_docs', 'get_context', 'read_page', 'read_section']);
+  assert.ok(tools.every((x) => x.inputSchema.type === 'object' && x.inputSchema.required.length === 1));
 
   const found = await client.callTool({ name: 'search_docs', arguments: { query: 'getUserById', k: 3, kind: 'api' } });
   assert.ok(!found.isError);
@@ -159,6 +159,84 @@ test('issue_22 the MCP SDK client lists the tools and calls each one', async (t)
   await assert.rejects(client.callTool({ name: 'read_minds', arguments: {} }), /unknown tool/);
 });
 
+// The current indexer's build of the example site (its pages carry URL keys since ingest version 6).
+const CURRENT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'wasm-search', 'tests', 'fixture');
+const current = (name) => readFile(join(CURRENT, name)).then((b) => new Uint8Array(b));
+
+/** The page at `url` read through `searchRawDetailed`: its evidence, `markdown`, `json` and `page`. */
+async function read(index, url, opts = {}) {
+  const { raw, evidence } = await index.searchRawDetailed(url, { ...opts, read: true });
+  const [page] = JSON.parse(raw);
+  return Object.assign(JSON.parse(evidence.json), { markdown: evidence.markdown, json: evidence.json, page: page ? { id: page.id, title: page.title, url: page.url } : null });
+}
+
+test('issue_22 searchRawDetailed with read and the MCP read_page and read_section tools read a page or a section by its URL', async (t) => {
+  const index = await openIndex(current, { evidence: true });
+  // A page: every section in reading order, under one citation; the URL as results give it, or
+  // absolute, with a trailing slash.
+  const results = await index.search('refresh tokens');
+  const page = results.find((r) => r.id === 'guides/refresh-tokens');
+  for (const url of [page.url, `https://docs.acme.test${page.url}/`]) {
+    const got = await read(index, url, { tokens: 4000 });
+    assert.deepEqual(got.page, { id: page.id, title: page.title, url: page.url }, url);
+    assert.equal(got.pieces.length, 1);
+    assert.equal(got.pieces[0].truncated, false);
+    assert.match(got.pieces[0].text, /30 days/);
+    assert.ok(got.markdown.startsWith(`### [1] ${page.title}\n${page.url}\n`), got.markdown);
+    assert.ok(got.tokens <= 4000);
+    assert.equal(JSON.parse(got.json).pieces[0].text, got.pieces[0].text);
+  }
+  // A section by its anchor: only that section; a budget cuts and holds.
+  const section = page.sections.find((s) => s.anchor);
+  const one = await read(index, section.url);
+  assert.ok(one.pieces[0].url.endsWith(`#${section.anchor}`), one.pieces[0].url);
+  assert.ok(one.pieces[0].text.length < (await read(index, page.url)).pieces[0].text.length);
+  const small = await read(index, page.url, { tokens: 100 });
+  assert.ok(small.tokens <= 100);
+  // Nothing at a URL no page has; the page, without a piece, for an anchor it lacks.
+  assert.equal((await read(index, '/no/such/page')).page, null);
+  const lacking = await read(index, `${page.url}#no-such-section`);
+  assert.equal(lacking.page.id, page.id);
+  assert.equal(lacking.pieces.length, 0);
+  assert.equal((await read(index, '')).page, null);
+  await assert.rejects(read(index, page.url, { tokens: 10 }), (err) => err.code === 'bad_option');
+  // Reading takes no page count: evidence from 0 pages is refused as before.
+  await assert.rejects(index.context('refresh', { pages: 0 }), (err) => err.code === 'bad_option');
+  // A page read costs its URL's term shard, its metadata and its text: three files on a cold index.
+  const cold = await openIndex(current, { evidence: true });
+  const before = cold.stats.requests;
+  await read(cold, page.url);
+  assert.equal(cold.stats.requests - before, 3);
+
+  // The same through MCP, with the official SDK client; citations absolute under siteUrl.
+  const server = createServer(toNodeListener(createSearchHandler({ loadShard: current, siteUrl: 'https://docs.acme.test/' })));
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  t.after(() => new Promise((r) => server.close(r)));
+  const client = await mcpClient(t, `http://127.0.0.1:${server.address().port}`);
+  const whole = await client.callTool({ name: 'read_page', arguments: { url: `https://docs.acme.test${page.url}`, tokens: 4000 } });
+  assert.ok(!whole.isError, whole.content[0].text);
+  assert.ok(whole.content[0].text.startsWith(`### [1] ${page.title}\nhttps://docs.acme.test${page.url}\n`), whole.content[0].text);
+  assert.match(whole.content[0].text, /30 days/);
+  // read_page reads the whole page even when the URL names a section.
+  const withAnchor = await client.callTool({ name: 'read_page', arguments: { url: section.url } });
+  assert.equal(withAnchor.content[0].text, (await client.callTool({ name: 'read_page', arguments: { url: page.url } })).content[0].text);
+  const part = await client.callTool({ name: 'read_section', arguments: { url: section.url } });
+  assert.ok(!part.isError);
+  assert.match(part.content[0].text, new RegExp(`^### \\[1\\] [^\n]+\nhttps://docs\\.acme\\.test${section.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\n`));
+  const missing = await client.callTool({ name: 'read_page', arguments: { url: '/no/such/page' } });
+  assert.equal(missing.isError, true);
+  assert.match(missing.content[0].text, /^No page of this documentation is at "\/no\/such\/page"/);
+  const noAnchor = await client.callTool({ name: 'read_section', arguments: { url: page.url } });
+  assert.equal(noAnchor.isError, true);
+  assert.match(noAnchor.content[0].text, /needs the section's #anchor/);
+  const noSection = await client.callTool({ name: 'read_section', arguments: { url: `${page.url}#nope` } });
+  assert.equal(noSection.isError, true);
+  assert.match(noSection.content[0].text, /has no section #nope/);
+  for (const args of [{}, { url: '' }, { url: 'x', tokens: 99 }, { url: 'x', query: 'y' }, { url: 'x'.repeat(3000) }]) {
+    assert.equal((await client.callTool({ name: 'read_page', arguments: args })).isError, true, JSON.stringify(args));
+  }
+});
+
 /** A raw POST to the MCP endpoint: status, content type and parsed body (null when empty). */
 async function post(base, body, headers = {}) {
   const res = await fetch(`${base}/mcp`, {
@@ -174,7 +252,7 @@ test('issue_22 the MCP endpoint answers malformed JSON-RPC with its errors and n
   const base = await serve(t);
   assert.equal((await post(base, '{not json')).body.error.code, -32700);
   assert.equal((await post(base, '[]')).body.error.code, -32600);
-  assert.equal((await post(base, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}')).body.result.tools.length, 2);
+  assert.equal((await post(base, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}')).body.result.tools.length, 4);
   assert.equal((await post(base, '{"jsonrpc":"1.0","id":1,"method":"ping"}')).body.error.code, -32600);
   assert.equal((await post(base, '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}')).body.error.code, -32600);
   assert.equal((await post(base, '{"jsonrpc":"2.0","id":7,"method":"resources/list"}')).body.error.code, -32601);

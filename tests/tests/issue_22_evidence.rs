@@ -225,17 +225,7 @@ fn issue_22_text_files_hold_what_the_audience_may_read_and_nothing_else() {
     };
     for (audience, internal_visible) in [(Visibility::Public, false), (Visibility::Internal, true)]
     {
-        let tmp = tempfile::tempdir().unwrap();
-        let out = tmp.path().join("www/out");
-        aidocs_e2e::build_with(
-            &fixture("example-site"),
-            &out,
-            &tmp.path().join("cache"),
-            |o| {
-                o.audience = audience;
-                o.embeddings = aidocs_index::build::Embeddings::Off;
-            },
-        );
+        let (_tmp, out) = example_for(audience);
         let all = texts(&out);
         assert!(
             all.contains("refresh token"),
@@ -359,4 +349,134 @@ fn issue_22_estimate_holds_on_hostile_text() {
         under.len(),
         &under[..under.len().min(5)]
     );
+}
+
+/// The example site built lexically for `audience`: its directory's guard and the index.
+fn example_for(audience: aidocs_index::Visibility) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("www/out");
+    aidocs_e2e::build_with(
+        &fixture("example-site"),
+        &out,
+        &tmp.path().join("cache"),
+        |o| {
+            o.audience = audience;
+            o.embeddings = aidocs_index::build::Embeddings::Off;
+        },
+    );
+    (tmp, out)
+}
+
+/// Reads `url` with a budget of `tokens`: the page read (its URL) and the evidence.
+fn read_url(index: &LocalIndex, url: &str, tokens: u32) -> (Option<String>, aidocs_core::Evidence) {
+    let mut evidence = EvidenceOptions::new(tokens).unwrap();
+    evidence.read = true;
+    let opts = SearchOptions {
+        evidence: Some(evidence),
+        ..Default::default()
+    };
+    let o = index.query(url, QueryVector::Static, &opts).unwrap();
+    assert!(o.results.len() <= 1, "{url}: one page at most");
+    (
+        o.results.first().map(|r| r.url.clone()),
+        o.evidence.unwrap(),
+    )
+}
+
+/// Issue 22 (MCP `read_page` / `read_section`): every page of a site is read by its URL (as the
+/// index cites it, absolute, with a trailing slash or `.md`), whole and in reading order, and each
+/// section by its `#anchor`; a budget cuts the text and holds; a URL no page has, or an anchor the
+/// page lacks, reads nothing; pages a public build withholds cannot be read by their URLs.
+#[test]
+fn issue_22_read_gives_a_page_or_a_section_by_its_url() {
+    use aidocs_index::Visibility;
+    let (_public_guard, public) = example_for(Visibility::Public);
+    let (_internal_guard, internal) = example_for(Visibility::Internal);
+    let index = LocalIndex::open(&public).unwrap();
+    let m = index.searcher.manifest().clone();
+    let mut pages = Vec::new();
+    for i in 0..m.meta_shards.len() {
+        pages.extend(index.meta_shard(i).unwrap().pages.iter().cloned());
+    }
+    assert!(pages.len() >= 5, "the fixture's public pages");
+    let mut first_chunk = 0u32;
+    let mut sections_read = 0;
+    for p in &pages {
+        let chunks: Vec<u32> = (first_chunk..first_chunk + p.chunks.len() as u32).collect();
+        first_chunk += p.chunks.len() as u32;
+        for form in [
+            p.url.clone(),
+            format!("https://docs.example.com{}/", p.url),
+            format!("{}.md", p.url),
+        ] {
+            let (read, e) = read_url(&index, &form, 64_000);
+            assert_eq!(read.as_deref(), Some(p.url.as_str()), "{form}");
+            assert_eq!(e.pieces.len(), 1, "{form}");
+            let piece = &e.pieces[0];
+            assert_eq!(piece.chunks, chunks, "{form}: every section, in order");
+            assert!(!piece.truncated && !piece.text.is_empty(), "{form}");
+            assert_eq!(piece.page_id, p.id);
+        }
+        for (i, c) in p.chunks.iter().enumerate() {
+            if c.anchor.is_empty() {
+                continue;
+            }
+            let (read, e) = read_url(&index, &format!("{}#{}", p.url, c.anchor), 64_000);
+            assert_eq!(read.as_deref(), Some(p.url.as_str()));
+            let piece = &e.pieces[0];
+            assert!(piece.chunks.contains(&chunks[i]), "{}#{}", p.url, c.anchor);
+            for &k in &piece.chunks {
+                assert_eq!(p.chunks[(k - chunks[0]) as usize].anchor, c.anchor);
+            }
+            assert!(piece.url.ends_with(&format!("#{}", c.anchor)));
+            sections_read += 1;
+        }
+        // A small budget cuts the page and holds, by the reference tokenizer too.
+        let (_, e) = read_url(&index, &p.url, 100);
+        let md = evidence_markdown(&e);
+        assert!(
+            e.tokens <= 100 && cl100k().encode_ordinary(&md).len() <= 100,
+            "{}",
+            p.url
+        );
+        // An anchor the page lacks: the page, and no piece.
+        let (read, e) = read_url(&index, &format!("{}#no-such-section", p.url), 2000);
+        assert_eq!(read.as_deref(), Some(p.url.as_str()));
+        assert!(e.pieces.is_empty());
+    }
+    assert!(
+        sections_read >= 3,
+        "sections with anchors were read ({sections_read})"
+    );
+    for nothing in [
+        "/no-such-page",
+        "",
+        "#",
+        "https://docs.example.com/nope?x#y",
+        "/\u{0}/é/..",
+        &"/a".repeat(5000),
+    ] {
+        let (read, e) = read_url(&index, nothing, 2000);
+        assert_eq!(read, None, "{nothing:?}");
+        assert!(e.pieces.is_empty(), "{nothing:?}");
+    }
+    // The internal build's extra pages are not readable in the public one.
+    let inside = LocalIndex::open(&internal).unwrap();
+    let mut withheld = 0;
+    for i in 0..inside.searcher.manifest().meta_shards.len() {
+        for p in &inside.meta_shard(i).unwrap().pages {
+            if pages.iter().any(|q| q.url == p.url) {
+                continue;
+            }
+            withheld += 1;
+            assert_eq!(
+                read_url(&inside, &p.url, 2000).0.as_deref(),
+                Some(p.url.as_str())
+            );
+            let (read, e) = read_url(&index, &p.url, 2000);
+            assert_eq!(read, None, "{} is withheld from the public build", p.url);
+            assert!(e.pieces.is_empty());
+        }
+    }
+    assert!(withheld > 0, "the fixture has internal pages");
 }

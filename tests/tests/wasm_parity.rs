@@ -98,13 +98,26 @@ fn wasm_encoded(
     mode: &str,
     encoder: &str,
 ) -> Vec<String> {
+    let k = k.to_string();
+    let args = ["--k", &k, "--mode", mode, "--encoder", encoder];
+    wasm_batch(cli, "query", index, queries, &args)
+}
+
+/// The wasm CLI's batch lines of `command` (`query`, `context`) over `queries` with `args`.
+fn wasm_batch(
+    cli: &Path,
+    command: &str,
+    index: &Path,
+    queries: &Path,
+    args: &[&str],
+) -> Vec<String> {
     let out = Command::new("node")
         .arg(cli)
-        .args(["query", "--index"])
+        .args([command, "--index"])
         .arg(index)
         .arg("--queries")
         .arg(queries)
-        .args(["--k", &k.to_string(), "--mode", mode, "--encoder", encoder])
+        .args(args)
         .output()
         .expect("node runs");
     assert!(
@@ -117,6 +130,18 @@ fn wasm_encoded(
         .lines()
         .map(str::to_owned)
         .collect()
+}
+
+/// `texts` as a JSONL query file at `path`, ids `{prefix}0`, `{prefix}1`...
+fn write_queries(path: &Path, prefix: &str, texts: &[impl AsRef<str>]) -> PathBuf {
+    let lines: String = (texts.iter().enumerate())
+        .map(|(i, t)| {
+            let line = serde_json::json!({"id": format!("{prefix}{i}"), "text": t.as_ref()});
+            format!("{line}\n")
+        })
+        .collect();
+    std::fs::write(path, lines).unwrap();
+    path.to_path_buf()
 }
 
 /// The example site's compat queries plus `extra` (semantic ones), as a JSONL file in `dir`.
@@ -464,18 +489,11 @@ fn issue_6_wasm_matches_native_in_every_language_of_a_real_site() {
     ];
     let mut compared = 0;
     for (language, texts) in by_language {
-        let queries = tmp.path().join(format!("{language}.jsonl"));
-        let lines: String = texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                format!(
-                    "{}\n",
-                    serde_json::json!({"id": format!("{language}{i}"), "text": t})
-                )
-            })
-            .collect();
-        std::fs::write(&queries, lines).unwrap();
+        let queries = write_queries(
+            &tmp.path().join(format!("{language}.jsonl")),
+            language,
+            texts,
+        );
         let opts = aidocs_core::SearchOptions {
             prefix: true,
             typos: true,
@@ -672,6 +690,37 @@ fn issue_6_docs_versions_filter_and_facet_the_same_in_wasm() {
 /// Issue 22: evidence (`context`) is the same text natively and in the wasm module: the JSON lines
 /// of `aidocs-index context --queries --json` and `aidocs-search context --queries`, byte for byte,
 /// on the example site (with its section text files) and, when present, the real Mintlify site.
+/// Each query's evidence under `evidence`, natively, as the CLIs' batch lines
+/// (`{"query_id","evidence"}`).
+fn native_evidence(
+    local: &LocalIndex,
+    queries: &Path,
+    typos: bool,
+    evidence: &aidocs_core::EvidenceOptions,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (id, text) in aidocs_reader::eval::read_queries(queries).unwrap() {
+        let opts = aidocs_core::SearchOptions {
+            typos,
+            evidence: Some(evidence.clone()),
+            ..Default::default()
+        };
+        let o = local
+            .query(&text, aidocs_core::QueryVector::Static, &opts)
+            .unwrap();
+        let mut line = String::from("{\"query_id\":");
+        aidocs_core::json::push_str(&mut line, &id);
+        line.push_str(",\"evidence\":");
+        line.push_str(&aidocs_core::json::evidence_json(
+            &text,
+            &o.evidence.unwrap(),
+        ));
+        line.push('}');
+        lines.push(line);
+    }
+    lines
+}
+
 #[test]
 fn issue_22_wasm_evidence_matches_native_byte_for_byte() {
     let Some(cli) = wasm_cli() else { return };
@@ -715,45 +764,15 @@ fn issue_22_wasm_evidence_matches_native_byte_for_byte() {
         );
         let local = LocalIndex::open(&index).unwrap();
         for tokens in [300u32, 2000] {
-            let mut native_lines = Vec::new();
-            for (id, text) in aidocs_reader::eval::read_queries(&queries).unwrap() {
-                let opts = aidocs_core::SearchOptions {
-                    typos: true,
-                    evidence: aidocs_core::EvidenceOptions::new(tokens),
-                    ..Default::default()
-                };
-                let o = local
-                    .query(&text, aidocs_core::QueryVector::Static, &opts)
-                    .unwrap();
-                let mut line = String::from("{\"query_id\":");
-                aidocs_core::json::push_str(&mut line, &id);
-                line.push_str(",\"evidence\":");
-                line.push_str(&aidocs_core::json::evidence_json(
-                    &text,
-                    &o.evidence.unwrap(),
-                ));
-                line.push('}');
-                native_lines.push(line);
-            }
-            let out = Command::new("node")
-                .arg(&cli)
-                .args(["context", "--index"])
-                .arg(&index)
-                .arg("--queries")
-                .arg(&queries)
-                .args(["--tokens", &tokens.to_string()])
-                .output()
-                .expect("node runs");
-            assert!(
-                out.status.success(),
-                "wasm CLI failed: {}",
-                String::from_utf8_lossy(&out.stderr)
+            let evidence = aidocs_core::EvidenceOptions::new(tokens).unwrap();
+            let native_lines = native_evidence(&local, &queries, true, &evidence);
+            let wasm_lines = wasm_batch(
+                &cli,
+                "context",
+                &index,
+                &queries,
+                &["--tokens", &tokens.to_string()],
             );
-            let wasm_lines: Vec<String> = String::from_utf8(out.stdout)
-                .unwrap()
-                .lines()
-                .map(str::to_owned)
-                .collect();
             assert_eq!(native_lines.len(), wasm_lines.len(), "{name}");
             for (n, w) in native_lines.iter().zip(&wasm_lines) {
                 assert_eq!(n, w, "{name} at {tokens} tokens");
@@ -766,6 +785,71 @@ fn issue_22_wasm_evidence_matches_native_byte_for_byte() {
                 })
                 .sum();
             assert!(pieces > 0, "{name}: evidence was found ({pieces})");
+        }
+    }
+}
+
+/// Issue 22 (MCP `read_page` / `read_section`): a page or a section read by its URL gives the same
+/// JSON in wasm as natively: every page of the example site and of mintlify-docs (when present),
+/// whole, by each section's anchor, at a budget that cuts, and URLs no page has.
+#[test]
+fn issue_22_wasm_reads_pages_by_url_as_native_does() {
+    let Some(cli) = wasm_cli() else { return };
+    let mut sites = vec![("example-site", fixture("example-site"))];
+    if let Some(dir) = shared_data("sites/mintlify-docs") {
+        sites.push(("mintlify-docs", dir));
+    }
+    for (name, input) in sites {
+        let (tmp, index) = aidocs_e2e::lexical_build(&input, Default::default());
+        let local = LocalIndex::open(&index).unwrap();
+        // Every page's URL and up to two of its section anchors (at most 150 pages), and misses.
+        let mut urls: Vec<String> = Vec::new();
+        for i in 0..local.searcher.manifest().meta_shards.len() {
+            for p in &local.meta_shard(i).unwrap().pages {
+                if urls.len() >= 450 {
+                    break;
+                }
+                urls.push(p.url.clone());
+                for c in p.chunks.iter().filter(|c| !c.anchor.is_empty()).take(2) {
+                    urls.push(format!("{}#{}", p.url, c.anchor));
+                }
+            }
+        }
+        let pages = urls.len();
+        urls.extend([
+            "/no/such/page".into(),
+            "https://x.test/".into(),
+            "#only".into(),
+        ]);
+        let queries = write_queries(&tmp.path().join("urls.jsonl"), "u", &urls);
+        for tokens in [150u32, 8000] {
+            let mut evidence = aidocs_core::EvidenceOptions::new(tokens).unwrap();
+            evidence.read = true;
+            let native_lines = native_evidence(&local, &queries, false, &evidence);
+            let read = (native_lines.iter())
+                .filter(|l| {
+                    let v: Value = serde_json::from_str(l).unwrap();
+                    !v["evidence"]["pieces"].as_array().unwrap().is_empty()
+                })
+                .count();
+            // Every URL but a section of no text (mintlify-docs: 2 of its 452 at 8,000 tokens);
+            // `https://x.test/` reads the site's root page (the host is ignored).
+            assert!(
+                read >= pages - pages / 50,
+                "{name}: {read} of {pages} URLs read"
+            );
+            let tokens = tokens.to_string();
+            let wasm_lines = wasm_batch(
+                &cli,
+                "context",
+                &index,
+                &queries,
+                &["--read", "--tokens", &tokens],
+            );
+            assert_eq!(native_lines.len(), wasm_lines.len(), "{name}");
+            for (n, w) in native_lines.iter().zip(&wasm_lines) {
+                assert_eq!(n, w, "{name} at {tokens} tokens");
+            }
         }
     }
 }

@@ -142,7 +142,8 @@ pub struct QueryOptions {
     /// The docs version (`SearchOptions::version`).
     pub version: Option<String>,
     /// Also select evidence of this many tokens (`SearchOptions::evidence`; see
-    /// [`Engine::evidence_json`]), from the top `evidence_pages` pages (default 10).
+    /// [`Engine::evidence_json`]), from the top `evidence_pages` pages (default 10); 0 pages: the
+    /// query is a page's URL, and the evidence is that page's text (`EvidenceOptions::read`).
     pub evidence_tokens: Option<u32>,
     pub evidence_pages: Option<u32>,
     /// The site's URL evidence cites pages under (`EvidenceOptions::site_url`).
@@ -200,8 +201,11 @@ impl QueryOptions {
                         EVIDENCE_TOKENS.end()
                     ))
                 })?;
-                if let Some(p) = self.evidence_pages {
-                    if p == 0 || p as usize > MAX_EVIDENCE_PAGES {
+                if self.evidence_pages == Some(0) {
+                    // The query is a page's URL: its text (`EvidenceOptions::read`).
+                    e.read = true;
+                } else if let Some(p) = self.evidence_pages {
+                    if p as usize > MAX_EVIDENCE_PAGES {
                         return Err(EngineError::BadOption(format!(
                             "pages must be between 1 and {MAX_EVIDENCE_PAGES}, got {p}"
                         )));

@@ -168,7 +168,9 @@ impl SearchEngine {
     /// vector and hybrid modes then use instead of the static encoder (`bad_option` on an index
     /// without vectors or a vector of the wrong width); `evidence_tokens`: also select evidence of
     /// that many tokens from the top `evidence_pages` pages (see `evidence`; the search then reads
-    /// their section text in one more round), citing pages under `evidence_site` when given.
+    /// their section text in one more round), citing pages under `evidence_site` when given;
+    /// `evidence_pages` 0: `query` is a page's URL (`#anchor` for one section) and the evidence
+    /// is its text, in reading order (`read` in JS).
     #[allow(clippy::too_many_arguments)] // flat arguments keep the JS glue small
     pub fn begin(
         &mut self,

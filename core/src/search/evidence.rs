@@ -24,6 +24,8 @@ use crate::format::{ApiMeta, Kind};
 use super::Mode;
 
 #[cfg(feature = "evidence")]
+mod read;
+#[cfg(feature = "evidence")]
 mod select;
 #[cfg(feature = "evidence")]
 pub use select::evidence_markdown;
@@ -44,6 +46,9 @@ pub struct EvidenceOptions {
     /// The URL the site's root is served at (`https://docs.example.com`): citations become absolute
     /// (`https://docs.example.com/guides/x#a`), what an agent hands on; counted in the budget.
     pub site_url: Option<String>,
+    /// The query is a page's URL, not words: the evidence is that page's text, or with an anchor
+    /// (`/guides/x#a`) that section's, in reading order, cut to the budget ([`super::Searcher::read`]).
+    pub read: bool,
 }
 
 /// The budgets a caller may ask for: below the smallest, no piece fits with its citation; above
@@ -63,6 +68,7 @@ impl EvidenceOptions {
                 pages: 10,
                 page_tokens: None,
                 site_url: None,
+                read: false,
             })
     }
 }

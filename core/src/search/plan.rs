@@ -24,6 +24,44 @@ pub const EXACT_ENDPOINT_BOOST: f32 = 2.0;
 pub const EXACT_TITLE_PREFIX: &str = "~t:";
 pub const EXACT_ENDPOINT_PREFIX: &str = "~e:";
 pub const EXACT_OPERATION_PREFIX: &str = "~o:";
+/// The prefix of a page's URL key (on its first chunk): what reading a page by URL looks up
+/// ([`Searcher::plan_url`]), never a query's words.
+pub const EXACT_URL_PREFIX: &str = "~u:";
+
+/// A page URL as reading by URL compares it: its path and its anchor. A scheme and host are
+/// dropped (`https://docs.example.com/a/b` is `/a/b`: citations may be absolute), as are a query, a
+/// trailing `/` and a trailing `.md` (the Markdown copy of a page some sites serve); the anchor is
+/// the fragment, when not empty.
+pub fn url_parts(url: &str) -> (&str, Option<&str>) {
+    let (rest, anchor) = match url.trim().split_once('#') {
+        Some((r, a)) => (r, Some(a).filter(|a| !a.is_empty())),
+        None => (url.trim(), None),
+    };
+    let rest = rest.split_once('?').map_or(rest, |(r, _)| r);
+    let scheme = ["https://", "http://"].iter().find(|s| {
+        rest.get(..s.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(s))
+    });
+    let path = match scheme {
+        Some(s) => rest[s.len()..]
+            .find('/')
+            .map_or("/", |i| &rest[s.len() + i..]),
+        None => rest,
+    };
+    let path = path.strip_suffix(".md").unwrap_or(path);
+    let path = match path.trim_end_matches('/') {
+        "" if path.starts_with('/') => "/",
+        p => p,
+    };
+    (path, anchor)
+}
+
+/// The URL key of a page at `url` ([`url_parts`]' path); `None` for a URL without a path (a
+/// record's `#id`).
+pub fn url_key(url: &str) -> Option<String> {
+    let (path, _) = url_parts(url);
+    (!path.is_empty()).then(|| exact_key(EXACT_URL_PREFIX, path))
+}
 
 /// The exact-match term for `text` under `prefix`: a hash of the normalized text, so that long titles
 /// cost a few bytes in the term shards and filters.
@@ -33,6 +71,9 @@ pub fn exact_key(prefix: &str, text: &str) -> String {
         crate::filter::term_hash(&normalize_exact(text))
     )
 }
+
+/// The most pages one URL key may name (keys collide only by accident or by a hostile site).
+pub const MAX_URL_PAGES: usize = 4;
 
 /// A query term and how it scores.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,6 +118,64 @@ impl Searcher {
     /// Analyzes the query and lists the term shards it needs.
     pub fn plan(&self, query: &str) -> QueryPlan {
         self.plan_prefix(query, false, None)
+    }
+
+    /// The plan of reading the page at `url` ([`url_key`]): no terms, the URL key as its one exact
+    /// key, and the term shard that may hold it.
+    pub fn plan_url(&self, url: &str) -> QueryPlan {
+        let exact: Vec<ExactKey> = url_key(url)
+            .map(|key| ExactKey {
+                shard: self.locate(&key),
+                key,
+                boost: 0.0,
+                label: "url",
+            })
+            .into_iter()
+            .collect();
+        QueryPlan {
+            analyzer: self.query_analyzer(None),
+            terms: Vec::new(),
+            shards: exact.iter().filter_map(|e| e.shard).collect(),
+            exact,
+            prefix: None,
+            phrases: Vec::new(),
+        }
+    }
+
+    /// The pages whose first chunk carries the plan's URL key (more than one only when URL keys
+    /// collide, which the metadata settles), in page order, each with its first chunk. `terms(i)`:
+    /// term shard `i`.
+    pub fn url_hits<'s>(
+        &self,
+        plan: &QueryPlan,
+        terms: impl Fn(usize) -> Option<&'s crate::TermShard>,
+    ) -> Result<Vec<super::PageHit>, SearchError> {
+        let get = self.getter(&terms);
+        let mut hits: Vec<super::PageHit> = Vec::new();
+        for ek in &plan.exact {
+            let Some(si) = ek.shard else { continue };
+            let Some(tp) = get(si)?.get(&ek.key) else {
+                continue;
+            };
+            for p in &tp.postings {
+                let page = self.page_of(p.chunk);
+                if hits.iter().any(|h| h.page == page) || hits.len() >= MAX_URL_PAGES {
+                    continue;
+                }
+                hits.push(super::PageHit {
+                    page,
+                    score: 1.0,
+                    matched_chunks: 1,
+                    sections: vec![super::ChunkHit {
+                        chunk: p.chunk,
+                        score: 1.0,
+                    }],
+                    explanation: None,
+                });
+            }
+        }
+        hits.sort_unstable_by_key(|h| h.page);
+        Ok(hits)
     }
 
     /// [`Self::plan`], and with `prefix` the query's last word, when nothing follows it and it has at

@@ -141,7 +141,17 @@ impl QuerySession {
             opts.k = opts.k.max(e.pages);
             opts.max_sections = opts.max_sections.max(EVIDENCE_SECTIONS);
         }
-        let plan = searcher.plan_prefix(text, opts.prefix, opts.language.as_deref());
+        // (Compiled out of readers without evidence, such as the lean wasm module.)
+        let read = cfg!(feature = "evidence") && opts.evidence.as_ref().is_some_and(|e| e.read);
+        let plan = if read {
+            // Reading a page by URL: its URL key's term shard, then its metadata and text.
+            opts.typos = false;
+            opts.prefix = false;
+            opts.mode = Mode::Lexical;
+            searcher.plan_url(text)
+        } else {
+            searcher.plan_prefix(text, opts.prefix, opts.language.as_deref())
+        };
         Ok(QuerySession {
             text: text.to_owned(),
             opts,
@@ -273,7 +283,24 @@ impl QuerySession {
         #[cfg(not(feature = "evidence"))]
         let evidence = None;
         #[cfg(feature = "evidence")]
+        let mut hits = hits;
+        #[cfg(feature = "evidence")]
         let evidence = match &self.opts.evidence {
+            Some(e) if e.read => {
+                let (page, evidence) = searcher.read(
+                    &self.text,
+                    &hits,
+                    meta,
+                    |page| match find(shards, FileRef::Text(page)) {
+                        Some(Shard::Text(t)) => Some(t.as_ref()),
+                        _ => None,
+                    },
+                    e,
+                )?;
+                // The result is the page read, none when no page has the URL.
+                hits.retain(|h| Some(h.page) == page);
+                Some(evidence)
+            }
             Some(e) => Some(searcher.evidence(
                 &hits,
                 &self.plan,
@@ -525,6 +552,19 @@ impl QuerySession {
     /// result.
     fn rank(&mut self, searcher: &Searcher) -> Result<Stage, SearchError> {
         let shards = &self.shards;
+        if self.evidence().is_some_and(|e| e.read) {
+            let hits = searcher.url_hits(&self.plan, |i| terms(shards, i))?;
+            let metas = (searcher.meta_shards_for(&hits).into_iter())
+                .map(|i| FileRef::Meta(i as u32))
+                .collect();
+            return Ok(Stage::Meta {
+                hits,
+                mode: Mode::Lexical,
+                facets: None,
+                metas,
+                texts: None,
+            });
+        }
         if !searcher.position_shards(&self.plan).is_empty() {
             searcher.resolve_phrases(
                 &mut self.plan,

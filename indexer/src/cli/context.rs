@@ -1,6 +1,7 @@
 //! `aidocs-index context`: the evidence an assistant should read for a question, within a token
 //! budget, with citations (issue 22): Markdown by default, `--json` for programs. The same session
-//! and selection as the wasm engine's `context` (core's `search::evidence`).
+//! and selection as the wasm engine's `context` (core's `search::evidence`). With `--read`, the text
+//! of one page (or section) by its URL instead: what MCP's `read_page` and `read_section` give.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -20,8 +21,12 @@ use super::common::{
 pub struct ContextArgs {
     #[arg(long)]
     index: PathBuf,
-    /// The question (or use --queries).
+    /// The question (or use --queries); with --read, a page's URL.
     text: Option<String>,
+    /// The text is a page's URL (site-relative or absolute; `#anchor` for one section): print
+    /// that page's text, or that section's, in reading order within --tokens.
+    #[arg(long, conflicts_with = "queries")]
+    read: bool,
     /// JSONL file of `{"id","text"}` lines: one JSON evidence line per query.
     #[arg(long)]
     queries: Option<PathBuf>,
@@ -80,6 +85,7 @@ fn options(a: &ContextArgs, index: &LocalIndex) -> Result<SearchOptions, String>
     evidence.pages = a.pages;
     evidence.page_tokens = a.page_tokens;
     evidence.site_url = a.site_url.clone();
+    evidence.read = a.read;
     Ok(SearchOptions {
         kinds,
         params: params(index, &a.rank)?,
@@ -105,9 +111,19 @@ pub fn run_context(a: ContextArgs) -> ExitCode {
         let outcome = index
             .query(text, vector, &opts)
             .map_err(|e| e.to_string())?;
-        outcome
-            .evidence
-            .ok_or_else(|| "the session returned no evidence".to_owned())
+        let evidence =
+            (outcome.evidence).ok_or_else(|| "the session returned no evidence".to_owned())?;
+        if a.read && evidence.pieces.is_empty() {
+            return Err(match outcome.results.first() {
+                None => format!("no page of this index is at {text}"),
+                Some(r) => format!(
+                    "the page at {} has no section #{}",
+                    r.url,
+                    text.split_once('#').map_or("", |(_, a)| a)
+                ),
+            });
+        }
+        Ok(evidence)
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

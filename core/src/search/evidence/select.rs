@@ -188,27 +188,15 @@ impl Searcher {
                     p.score = p.score.max(c.score);
                     p.truncated |= c.truncated;
                 }
-                _ => pieces.push(EvidencePiece {
-                    page: c.page,
-                    page_rank: c.page_rank,
-                    page_id: page_meta.id.clone(),
-                    page_title: page_meta.title.clone(),
-                    section: if cm.anchor.is_empty() {
-                        String::new()
-                    } else {
-                        cm.title.clone()
-                    },
-                    heading_path: cm.heading_path.clone(),
-                    url: opts.cite(section_url(page_meta, cm)),
-                    breadcrumb: page_meta.breadcrumb.clone(),
-                    kind: self.manifest.pages[c.page as usize].kind,
-                    api: page_meta.api.clone(),
-                    chunks: vec![c.chunk],
-                    score: c.score,
-                    text: c.text,
-                    truncated: c.truncated,
-                    tokens: 0,
-                }),
+                _ => {
+                    let mut piece = self.piece(c.page, page_meta, cm, opts);
+                    piece.page_rank = c.page_rank;
+                    piece.chunks = vec![c.chunk];
+                    piece.score = c.score;
+                    piece.text = c.text;
+                    piece.truncated = c.truncated;
+                    pieces.push(piece);
+                }
             }
         }
         insertion_sort(&mut pieces, |a, b| {
@@ -232,6 +220,37 @@ impl Searcher {
             corrected,
             excerpts_only,
         })
+    }
+
+    /// A piece of `page` headed by its section `cm`: its citation, no chunk or text yet.
+    pub(super) fn piece(
+        &self,
+        page: u32,
+        page_meta: &PageMeta,
+        cm: &crate::format::ChunkMeta,
+        opts: &EvidenceOptions,
+    ) -> EvidencePiece {
+        EvidencePiece {
+            page,
+            page_rank: 0,
+            page_id: page_meta.id.clone(),
+            page_title: page_meta.title.clone(),
+            section: if cm.anchor.is_empty() {
+                String::new()
+            } else {
+                cm.title.clone()
+            },
+            heading_path: cm.heading_path.clone(),
+            url: opts.cite(section_url(page_meta, cm)),
+            breadcrumb: page_meta.breadcrumb.clone(),
+            kind: self.manifest.pages[page as usize].kind,
+            api: page_meta.api.clone(),
+            chunks: Vec::new(),
+            score: 0.0,
+            text: String::new(),
+            truncated: false,
+            tokens: 0,
+        }
     }
 
     pub(super) fn page_meta<'s>(

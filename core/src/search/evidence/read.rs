@@ -1,0 +1,101 @@
+//! Reading one page (or one section) by its URL: what an agent asks after a search
+//! ([`super::EvidenceOptions::read`]; issue 22's `read_page` and `read_section`).
+
+use crate::format::{MetaShard, PageText};
+use crate::search::plan::url_parts;
+use crate::tokens::estimate;
+
+use super::super::{Mode, PageHit, SearchError, Searcher};
+use super::select::{cut_to, piece_header, sub_heading};
+use super::{Evidence, EvidenceOptions};
+
+impl Searcher {
+    /// The text of the page at `url` among `hits` (the pages carrying its URL key; the first whose
+    /// metadata URL has the same path, compared as [`url_parts`] does, exactly or else ignoring
+    /// ASCII case), or with an anchor, of that section (its chunks, the continuations of a long
+    /// section included), as one piece cut to the budget. Returns the page read (`None` when no
+    /// page has that URL) and the evidence (no piece when the page has no such section).
+    pub fn read<'s>(
+        &self,
+        url: &str,
+        hits: &[PageHit],
+        meta: impl Fn(usize) -> Option<&'s MetaShard>,
+        text: impl Fn(u32) -> Option<&'s PageText>,
+        opts: &EvidenceOptions,
+    ) -> Result<(Option<u32>, Evidence), SearchError> {
+        let (path, anchor) = url_parts(url);
+        let mut evidence = Evidence {
+            pieces: Vec::new(),
+            tokens: 0,
+            budget: opts.tokens,
+            mode: Mode::Lexical,
+            corrected: false,
+            excerpts_only: false,
+        };
+        let mut found: Option<(u32, bool)> = None;
+        for hit in hits {
+            let page_url = &self.page_meta(hit.page, &meta)?.url;
+            let other = url_parts(page_url).0;
+            if other == path {
+                found = Some((hit.page, true));
+                break;
+            }
+            if found.is_none() && other.eq_ignore_ascii_case(path) {
+                found = Some((hit.page, false));
+            }
+        }
+        let Some((page, _)) = found else {
+            return Ok((None, evidence));
+        };
+        let page_meta = self.page_meta(page, &meta)?;
+        let texts = text(page);
+        evidence.excerpts_only = texts.is_none();
+        // The chunks read: all, or the anchor's (a long section's parts share its anchor).
+        let chunks: Vec<usize> = (0..page_meta.chunks.len())
+            .filter(|&i| anchor.is_none_or(|a| page_meta.chunks[i].anchor == a))
+            .collect();
+        let Some(&first) = chunks.first() else {
+            return Ok((Some(page), evidence));
+        };
+        let mut body = String::new();
+        for (n, &i) in chunks.iter().enumerate() {
+            let cm = &page_meta.chunks[i];
+            let section = match texts.and_then(|t| t.sections.get(i)) {
+                Some(t) => t.as_str(),
+                None => cm.excerpt.as_str(),
+            };
+            let section = section.trim();
+            // A later section is headed by its title, as evidence merges adjacent sections.
+            let prev = n.checked_sub(1).map(|p| &page_meta.chunks[chunks[p]]);
+            if prev.is_some_and(|p| p.title != cm.title || p.anchor != cm.anchor) {
+                body.push_str("\n\n");
+                body.push_str(&sub_heading(&cm.title));
+            }
+            if !section.is_empty() {
+                if !body.is_empty() {
+                    body.push_str("\n\n");
+                }
+                body.push_str(section);
+            }
+        }
+        let cm = &page_meta.chunks[first];
+        let header = estimate(&piece_header(page_meta, cm, opts)) + 1;
+        let avail = opts.tokens.saturating_sub(header + 1);
+        let truncated = estimate(&body) > avail;
+        if truncated {
+            body = cut_to(&body, avail);
+        }
+        let first_chunk = self.page_first_chunk[page as usize];
+        let mut piece = self.piece(page, page_meta, cm, opts);
+        piece.chunks = chunks.iter().map(|&i| first_chunk + i as u32).collect();
+        piece.score = 1.0;
+        piece.text = body;
+        piece.truncated = truncated;
+        piece.tokens = estimate(&super::select::piece_markdown(1, &piece));
+        if piece.tokens <= opts.tokens && !piece.text.is_empty() {
+            evidence.tokens = piece.tokens;
+            evidence.pieces.push(piece);
+        }
+        Ok((Some(page), evidence))
+    }
+}
