@@ -7,7 +7,8 @@
 //   read_page    {url, tokens?, language?}  one page's text, in reading order, within a token budget
 //   read_section {url, tokens?, language?}  one section's text (the URL's #anchor)
 // The first two rank hybrid where the index has vectors (lexical where it has none) and correct
-// misspelled words; the reading tools look the URL up (as search results and citations give it). Each returns text content with citations (URLs of the docs site), and `isError` with a message
+// misspelled words; the reading tools look a page up by its URL as search results and citations give
+// it (the path decides; the whole URL tells apart records of one path; under `siteUrl` its path too). Each returns text content with citations (URLs of the docs site), and `isError` with a message
 // when the query cannot be answered. Nothing a client sends can crash the handler: malformed
 // JSON-RPC gets its JSON-RPC error, oversized bodies a 413, other methods on the route a 405.
 
@@ -251,7 +252,11 @@ export async function handleMcp(request, index, { headers = {}, siteUrl, serverN
           const [page] = JSON.parse(raw);
           if (!page) return reply(200, rpcResult(id, toolError(`No page of this documentation is at ${JSON.stringify(url)}: use a URL that search_docs or get_context gave.`)));
           if (!evidence.markdown) {
-            return reply(200, rpcResult(id, toolError(`The page ${cite(page.url)} has no section #${anchor.replace(/\s+/g, ' ')}: read_page reads the whole page.`)));
+            const tokens = args.tokens ?? 8000;
+            const why = tool.name === 'read_section'
+              ? `has no section ${JSON.stringify(`#${anchor}`)} with text that fits ${tokens} tokens: read_page reads the whole page`
+              : `has no text that fits ${tokens} tokens`;
+            return reply(200, rpcResult(id, toolError(`The page ${cite(page.url)} ${why}.`)));
           }
           return reply(200, rpcResult(id, { content: [{ type: 'text', text: evidence.markdown }] }));
         }

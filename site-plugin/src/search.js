@@ -236,7 +236,8 @@ function normalizeOptions(opts) {
     tagsAny: tagList('tagsAny', opts.tagsAny),
     tagsNone: tagList('tagsNone', opts.tagsNone),
     facets: Boolean(opts.facets),
-    // Evidence (`context`; the engine checks the ranges: tokens 100-64000, pages 1-50).
+    // Evidence (`context`; the engine checks the ranges: tokens 100-64000, pages 1-50; 0 pages is
+    // how `read` asks for a page by URL, refused here for anything else).
     tokens: u32(opts.tokens, 'tokens'),
     pages: u32(opts.pages, 'pages'),
     siteUrl: opts.siteUrl == null ? undefined : String(opts.siteUrl),

@@ -231,7 +231,7 @@ test('issue_22 searchRawDetailed with read and the MCP read_page and read_sectio
   assert.match(noAnchor.content[0].text, /needs the section's #anchor/);
   const noSection = await client.callTool({ name: 'read_section', arguments: { url: `${page.url}#nope` } });
   assert.equal(noSection.isError, true);
-  assert.match(noSection.content[0].text, /has no section #nope/);
+  assert.match(noSection.content[0].text, /has no section "#nope" with text that fits 8000 tokens/);
   for (const args of [{}, { url: '' }, { url: 'x', tokens: 99 }, { url: 'x', query: 'y' }, { url: 'x'.repeat(3000) }]) {
     assert.equal((await client.callTool({ name: 'read_page', arguments: args })).isError, true, JSON.stringify(args));
   }

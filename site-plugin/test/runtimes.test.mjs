@@ -140,9 +140,12 @@ test('workerd runs examples/cloudflare-worker.js over an R2 bucket with the same
   );
   t.after(() => client.close());
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((x) => x.name), ['search_docs', 'get_context']);
+  assert.deepEqual(tools.map((x) => x.name), ['search_docs', 'get_context', 'read_page', 'read_section']);
   const found = await client.callTool({ name: 'search_docs', arguments: { query: 'refresh tokens', k: 2 } });
   assert.match(found.content[0].text, /^1\. Refresh tokens \(docs\) \/guides\/refresh-tokens/);
   const context = await client.callTool({ name: 'get_context', arguments: { query: 'refresh tokens', tokens: 300 } });
   assert.ok(!context.isError && context.content[0].text.startsWith('### [1] Refresh tokens'), context.content[0].text);
+  const page = await client.callTool({ name: 'read_page', arguments: { url: '/guides/refresh-tokens', tokens: 2000 } });
+  assert.ok(!page.isError && page.content[0].text.startsWith('### [1] Refresh tokens\n/guides/refresh-tokens\n'), page.content[0].text);
+  assert.match(page.content[0].text, /30 days/);
 });

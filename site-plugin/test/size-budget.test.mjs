@@ -53,8 +53,9 @@ const BUDGETS = {
   // paragraphs with the query's terms: the judged section in CoNaLa train's 2,000-token evidence
   // 0.024 -> 0.080), +1,467 B, for agents and the readers whose language needs a stemmer.
   // 216,327 B with reading a page or section by URL (MCP read_page/read_section: the URL key's
-  // plan, the pages carrying it, the page's text in reading order): +3,396 B.
-  'wasm/aidocs_search_full_bg.wasm': 216_550,
+  // plan, the pages carrying it, the page's text in reading order): +3,396 B; 216,500 B with its
+  // review's mends (the site URL's path, the whole URL first, subsections of a section).
+  'wasm/aidocs_search_full_bg.wasm': 216_750,
   // 6,238 B and 5,533 B: what a page with the search box loads before the engine; 6,527 B since
   // issue 22's `context` and the glue's evidence entry points.
   // 6,693 B with `searchRawDetailed`'s `read` option.

@@ -448,6 +448,19 @@ fn issue_22_read_gives_a_page_or_a_section_by_its_url() {
         sections_read >= 3,
         "sections with anchors were read ({sections_read})"
     );
+    // Citations under a site URL with a path read as the index's own URLs.
+    let p = &pages[1];
+    let mut evidence = EvidenceOptions::new(2000).unwrap();
+    evidence.read = true;
+    evidence.site_url = Some("https://org.github.io/proj/".into());
+    let opts = SearchOptions {
+        evidence: Some(evidence),
+        ..Default::default()
+    };
+    let cited = format!("https://org.github.io/proj{}", p.url);
+    let o = index.query(&cited, QueryVector::Static, &opts).unwrap();
+    assert_eq!(o.results[0].url, p.url, "{cited}");
+    assert!(o.evidence.unwrap().pieces[0].url.starts_with(&cited));
     for nothing in [
         "/no-such-page",
         "",
@@ -479,4 +492,34 @@ fn issue_22_read_gives_a_page_or_a_section_by_its_url() {
         }
     }
     assert!(withheld > 0, "the fixture has internal pages");
+}
+
+/// Records whose URLs share a path (a query or a host tells them apart) are read by their whole
+/// URL; the path alone reads the first of them.
+#[test]
+fn issue_22_read_tells_records_of_one_path_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("records.jsonl");
+    let records = [
+        ("r1", "https://kb.x/a?id=1", "the first record"),
+        ("r2", "https://kb.x/a?id=2", "the second record"),
+        ("r3", "https://other.x/a", "a record on another host"),
+    ];
+    let lines: String = records
+        .iter()
+        .map(|(id, url, text)| {
+            let r = serde_json::json!({"id": id, "title": id, "text": text, "url": url});
+            format!("{r}\n")
+        })
+        .collect();
+    std::fs::write(&input, lines).unwrap();
+    let (_guard, out) = lexical_build(&input, LanguageLayout::default());
+    let index = LocalIndex::open(&out).unwrap();
+    for (id, url, text) in records {
+        let (read, e) = read_url(&index, url, 2000);
+        assert_eq!(read.as_deref(), Some(url));
+        assert_eq!(e.pieces[0].page_id, id);
+        assert!(e.pieces[0].text.contains(text), "{url}");
+    }
+    assert_eq!(read_url(&index, "/a", 2000).1.pieces[0].page_id, "r1");
 }

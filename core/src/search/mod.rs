@@ -57,7 +57,7 @@ pub use options::{
 };
 pub use phrases::Phrase;
 pub use plan::{
-    exact_key, separator_forms, url_key, url_parts, ExactKey, QueryPlan, QueryTerm,
+    exact_key, separator_forms, site_relative, url_key, url_parts, ExactKey, QueryPlan, QueryTerm,
     EXACT_ENDPOINT_BOOST, EXACT_ENDPOINT_PREFIX, EXACT_OPERATION_PREFIX, EXACT_TITLE_BOOST,
     EXACT_TITLE_PREFIX, EXACT_URL_PREFIX, IDENTIFIER_BOOST, MAX_URL_PAGES,
 };

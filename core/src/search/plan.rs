@@ -56,6 +56,25 @@ pub fn url_parts(url: &str) -> (&str, Option<&str>) {
     (path, anchor)
 }
 
+/// `url` without the site's URL in front when it has it (`https://org.github.io/proj/a` under
+/// `https://org.github.io/proj` is `/a`): citations under a site URL with a path read as the index's
+/// own URLs.
+pub fn site_relative<'u>(url: &'u str, site_url: Option<&str>) -> &'u str {
+    let url = url.trim();
+    let site = site_url.map_or("", |s| s.trim().trim_end_matches('/'));
+    match url.get(..site.len()) {
+        Some(head) if !site.is_empty() && head.eq_ignore_ascii_case(site) => {
+            let rest = &url[site.len()..];
+            if rest.is_empty() || rest.starts_with(['/', '#', '?']) {
+                rest
+            } else {
+                url
+            }
+        }
+        _ => url,
+    }
+}
+
 /// The URL key of a page at `url` ([`url_parts`]' path); `None` for a URL without a path (a
 /// record's `#id`).
 pub fn url_key(url: &str) -> Option<String> {
@@ -73,7 +92,7 @@ pub fn exact_key(prefix: &str, text: &str) -> String {
 }
 
 /// The most pages one URL key may name (keys collide only by accident or by a hostile site).
-pub const MAX_URL_PAGES: usize = 4;
+pub const MAX_URL_PAGES: usize = 8;
 
 /// A query term and how it scores.
 #[derive(Debug, Clone, PartialEq)]

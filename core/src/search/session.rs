@@ -148,7 +148,8 @@ impl QuerySession {
             opts.typos = false;
             opts.prefix = false;
             opts.mode = Mode::Lexical;
-            searcher.plan_url(text)
+            let site = opts.evidence.as_ref().and_then(|e| e.site_url.as_deref());
+            searcher.plan_url(super::site_relative(text, site))
         } else {
             searcher.plan_prefix(text, opts.prefix, opts.language.as_deref())
         };

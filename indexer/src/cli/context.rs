@@ -106,6 +106,7 @@ pub fn run_context(a: ContextArgs) -> ExitCode {
             Ok(o) => o,
             Err(code) => return code,
         };
+    let a_tokens = a.tokens;
     let evidence = |text: &str| -> Result<aidocs_core::Evidence, String> {
         let vector = query_vector(encoder.as_ref(), text)?;
         let outcome = index
@@ -116,11 +117,16 @@ pub fn run_context(a: ContextArgs) -> ExitCode {
         if a.read && evidence.pieces.is_empty() {
             return Err(match outcome.results.first() {
                 None => format!("no page of this index is at {text}"),
-                Some(r) => format!(
-                    "the page at {} has no section #{}",
-                    r.url,
-                    text.split_once('#').map_or("", |(_, a)| a)
-                ),
+                Some(r) => match text.split_once('#') {
+                    Some((_, a)) if !a.trim().is_empty() => format!(
+                        "the page at {} has no section #{a} with text that fits {} tokens",
+                        r.url, a_tokens
+                    ),
+                    _ => format!(
+                        "the page at {} has no text that fits {} tokens",
+                        r.url, a_tokens
+                    ),
+                },
             });
         }
         Ok(evidence)

@@ -2,7 +2,7 @@
 //! ([`super::EvidenceOptions::read`]; issue 22's `read_page` and `read_section`).
 
 use crate::format::{MetaShard, PageText};
-use crate::search::plan::url_parts;
+use crate::search::plan::{site_relative, url_parts};
 use crate::tokens::estimate;
 
 use super::super::{Mode, PageHit, SearchError, Searcher};
@@ -23,6 +23,7 @@ impl Searcher {
         text: impl Fn(u32) -> Option<&'s PageText>,
         opts: &EvidenceOptions,
     ) -> Result<(Option<u32>, Evidence), SearchError> {
+        let url = site_relative(url, opts.site_url.as_deref());
         let (path, anchor) = url_parts(url);
         let mut evidence = Evidence {
             pieces: Vec::new(),
@@ -32,28 +33,55 @@ impl Searcher {
             corrected: false,
             excerpts_only: false,
         };
-        let mut found: Option<(u32, bool)> = None;
+        // The page whose URL is the one asked for, fragment aside (a record's query or host tell
+        // pages of one path apart); else the first of the same path, exactly, then ignoring case.
+        let asked = url.split_once('#').map_or(url, |(u, _)| u).trim();
+        let mut best: Option<(u8, u32)> = None;
         for hit in hits {
             let page_url = &self.page_meta(hit.page, &meta)?.url;
             let other = url_parts(page_url).0;
-            if other == path {
-                found = Some((hit.page, true));
-                break;
-            }
-            if found.is_none() && other.eq_ignore_ascii_case(path) {
-                found = Some((hit.page, false));
+            let rank = if page_url
+                .split_once('#')
+                .map_or(page_url.as_str(), |(u, _)| u)
+                == asked
+            {
+                0
+            } else if other == path {
+                1
+            } else if other.eq_ignore_ascii_case(path) {
+                2
+            } else {
+                continue;
+            };
+            if best.is_none_or(|(r, _)| rank < r) {
+                best = Some((rank, hit.page));
             }
         }
-        let Some((page, _)) = found else {
+        let Some((_, page)) = best else {
             return Ok((None, evidence));
         };
         let page_meta = self.page_meta(page, &meta)?;
         let texts = text(page);
         evidence.excerpts_only = texts.is_none();
-        // The chunks read: all, or the anchor's (a long section's parts share its anchor).
-        let chunks: Vec<usize> = (0..page_meta.chunks.len())
-            .filter(|&i| anchor.is_none_or(|a| page_meta.chunks[i].anchor == a))
-            .collect();
+        // The chunks read: all, or the anchor's (a long section's parts share its anchor) with
+        // the subsections under it (an H2 whose text is all in its H3s reads as them).
+        let all = &page_meta.chunks;
+        let chunks: Vec<usize> = match anchor {
+            None => (0..all.len()).collect(),
+            Some(a) => match all.iter().position(|c| c.anchor == a) {
+                None => Vec::new(),
+                Some(start) => {
+                    let head = &all[start].heading_path;
+                    let under = |c: &crate::format::ChunkMeta| {
+                        c.anchor == a
+                            || (!head.is_empty()
+                                && c.heading_path.len() > head.len()
+                                && c.heading_path.starts_with(head))
+                    };
+                    (start..all.len()).take_while(|&i| under(&all[i])).collect()
+                }
+            },
+        };
         let Some(&first) = chunks.first() else {
             return Ok((Some(page), evidence));
         };
