@@ -39,8 +39,10 @@ const BUDGETS = {
   // 119,153 B with the query path's sorts unstable where their orders are total. 119,358 B (at a
   // checkout whose unchanged build was 119,205 B) with reading pages by URL, all compiled out of
   // this module: +153 B of LLVM inlining the same code differently (twiggy: ipnsort's `reverse`
-  // and `CharSearcher` outlined), not new code.
-  'wasm/aidocs_search_bg.wasm': 119_550,
+  // and `CharSearcher` outlined), not new code. 114,817 B with the query path's sets of shard
+  // numbers sorted and deduplicated in place of collected `BTreeSet`s (whose bulk build compiled in
+  // the stable sort and the B-tree's bulk code): -4,540 B, results identical.
+  'wasm/aidocs_search_bg.wasm': 115_000,
   // 199,532 B: the lean module plus the inflater and the Snowball stemmers (which keep the standard
   // library's lowercasing of whole words, for Greek's final sigma).
   // 209,488 B since issue 22: evidence under a token budget for agents (`context`, the handler's
@@ -54,8 +56,9 @@ const BUDGETS = {
   // 0.024 -> 0.080), +1,467 B, for agents and the readers whose language needs a stemmer.
   // 216,327 B with reading a page or section by URL (MCP read_page/read_section: the URL key's
   // plan, the pages carrying it, the page's text in reading order): +3,396 B; 216,500 B with its
-  // review's mends (the site URL's path, the whole URL first, subsections of a section).
-  'wasm/aidocs_search_full_bg.wasm': 216_750,
+  // review's mends (the site URL's path, the whole URL first, subsections of a section); 211,799 B
+  // without the `BTreeSet`s (above).
+  'wasm/aidocs_search_full_bg.wasm': 212_000,
   // 6,238 B and 5,533 B: what a page with the search box loads before the engine; 6,527 B since
   // issue 22's `context` and the glue's evidence entry points.
   // 6,693 B with `searchRawDetailed`'s `read` option.

@@ -1,7 +1,5 @@
 //! Results: ranked pages joined with their metadata shards (titles, URLs, anchors, excerpts).
 
-use std::collections::BTreeSet;
-
 use super::{Explanation, PageHit, SearchError, Searcher};
 use crate::format::{Kind, MetaShard, PageMeta};
 
@@ -32,11 +30,10 @@ pub struct SectionResult {
 impl Searcher {
     /// Metadata shard indexes needed to display `hits`, sorted, without duplicates.
     pub fn meta_shards_for(&self, hits: &[PageHit]) -> Vec<usize> {
-        let set: BTreeSet<usize> = hits
-            .iter()
-            .filter_map(|h| self.manifest.meta_shard_for(h.page))
-            .collect();
-        set.into_iter().collect()
+        super::sorted_unique(
+            hits.iter()
+                .filter_map(|h| self.manifest.meta_shard_for(h.page)),
+        )
     }
 
     /// Joins ranked pages with their metadata.

@@ -1,7 +1,7 @@
 //! The vector side and hybrid ranking: the static query encoder's row shards, the partitions a query
 //! vector probes, cosine ranking, and min-max or reciprocal-rank fusion with the lexical side.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use super::aggregate::RankInfo;
 use super::{Facets, Fusion, Mode, PageHit, QueryPlan, SearchError, SearchOptions, Searcher};
@@ -22,13 +22,11 @@ impl Searcher {
         let Some(rows) = self.term_rows() else {
             return Vec::new();
         };
-        let set: BTreeSet<u32> = plan
-            .terms
-            .iter()
-            .filter(|t| t.shard.is_some() && !t.alternate)
-            .map(|t| rows.shard_of(&t.text))
-            .collect();
-        set.into_iter().collect()
+        super::sorted_unique(
+            (plan.terms.iter())
+                .filter(|t| t.shard.is_some() && !t.alternate)
+                .map(|t| rows.shard_of(&t.text)),
+        )
     }
 
     /// The index's static query encoder, when it has one.

@@ -150,3 +150,13 @@ impl Searcher {
             - 1) as u32
     }
 }
+
+/// `items` sorted, without duplicates: what collecting into a `BTreeSet` gave, without the stable
+/// sort its bulk build compiles in (issue 21: the query path's only stable sort, a few KB of every
+/// reader's wasm).
+pub(crate) fn sorted_unique<T: Ord>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut v: Vec<T> = items.into_iter().collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}

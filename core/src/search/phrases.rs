@@ -1,8 +1,6 @@
 //! Quoted phrases (format v7+): the position shards a phrase needs, where it occurs, and the chunks it
 //! lets rank.
 
-use std::collections::BTreeSet;
-
 use super::{QueryPlan, SearchError, Searcher};
 use crate::analyzer::{Analyzer, TokenKind};
 use crate::format::TermShard;
@@ -43,13 +41,11 @@ impl Searcher {
         if self.manifest.positions.is_none() {
             return Vec::new();
         }
-        let shards: BTreeSet<usize> = plan
-            .phrases
-            .iter()
-            .flat_map(|p| &p.terms)
-            .filter_map(|(t, _)| self.locate(t))
-            .collect();
-        shards.into_iter().collect()
+        super::sorted_unique(
+            (plan.phrases.iter())
+                .flat_map(|p| &p.terms)
+                .filter_map(|(t, _)| self.locate(t)),
+        )
     }
 
     /// Finds where each of `plan`'s phrases occurs, from the term shards (which say each term's

@@ -2,7 +2,7 @@
 //! of a whole title or endpoint, an identifier's other spellings, and the term shards all of them
 //! need ([`QueryPlan`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use super::phrases::phrases;
 use super::phrases::Phrase;
@@ -208,9 +208,7 @@ impl Searcher {
         if prefix {
             plan.prefix = self.prefix_term(query, &plan);
             if let Some(p) = &plan.prefix {
-                let shards: BTreeSet<usize> =
-                    plan.shards.iter().chain(&p.shards).copied().collect();
-                plan.shards = shards.into_iter().collect();
+                plan.shards = super::sorted_unique(plan.shards.iter().chain(&p.shards).copied());
             }
         }
         plan
@@ -265,11 +263,9 @@ impl Searcher {
                 });
             }
         }
-        let mut shards: BTreeSet<usize> = terms
-            .iter()
-            .filter_map(|t| t.shard)
-            .chain(exact.iter().filter_map(|e| e.shard))
-            .collect();
+        let mut shards = super::sorted_unique(
+            (terms.iter().filter_map(|t| t.shard)).chain(exact.iter().filter_map(|e| e.shard)),
+        );
         // An identifier's other forms are asked for only where that costs no fetch of its own: in a
         // shard the query reads anyway, or one whose filter says the site may use the form.
         for form in forms {
@@ -277,11 +273,14 @@ impl Searcher {
                 continue;
             };
             if terms.iter().any(|t| t.text == form)
-                || !(shards.contains(&i) || self.manifest.term_shards[i].filter.is_some())
+                || !(shards.binary_search(&i).is_ok()
+                    || self.manifest.term_shards[i].filter.is_some())
             {
                 continue;
             }
-            shards.insert(i);
+            if let Err(at) = shards.binary_search(&i) {
+                shards.insert(at, i);
+            }
             let at = terms.partition_point(|t| t.text < form);
             terms.insert(
                 at,
@@ -298,7 +297,7 @@ impl Searcher {
             terms,
             exact,
             prefix: None,
-            shards: shards.into_iter().collect(),
+            shards,
             phrases: phrases(query, analyzer),
         }
     }
@@ -361,11 +360,8 @@ impl Searcher {
         let mut last = None;
         plan.analyzer
             .for_each_token(partial, |t| last = Some(t.text));
-        let mut shards: BTreeSet<usize> = plan.shards.into_iter().collect();
-        if let Some(i) = last.and_then(|t| self.manifest.term_shard_for(&t)) {
-            shards.insert(i);
-        }
-        shards.into_iter().collect()
+        let last = last.and_then(|t| self.manifest.term_shard_for(&t));
+        super::sorted_unique(plan.shards.into_iter().chain(last))
     }
 }
 
