@@ -2,8 +2,6 @@
 //! of a whole title or endpoint, an identifier's other spellings, and the term shards all of them
 //! need ([`QueryPlan`]).
 
-use std::collections::BTreeMap;
-
 use super::phrases::phrases;
 use super::phrases::Phrase;
 use super::prefix::PrefixTerm;
@@ -217,7 +215,9 @@ impl Searcher {
     /// The query's words and identifiers as weighted terms, its exact-match keys, its identifiers'
     /// other spellings where they cost no fetch, its quoted phrases, and the term shards all need.
     pub(super) fn plan_words(&self, query: &str, analyzer: Analyzer) -> QueryPlan {
-        let mut weights: BTreeMap<String, f32> = BTreeMap::new();
+        // Each term once, in term order, with its highest weight (a sorted list, not a B-tree map:
+        // issue 21, the B-tree's code in every reader's module).
+        let mut weights: Vec<(String, f32)> = Vec::new();
         let mut forms: Vec<String> = Vec::new();
         for t in analyzer.analyze(query) {
             let w = if t.kind == TokenKind::Identifier {
@@ -226,8 +226,10 @@ impl Searcher {
             } else {
                 1.0
             };
-            let e = weights.entry(t.text).or_insert(0.0);
-            *e = e.max(w);
+            match weights.binary_search_by(|(text, _)| text.as_str().cmp(&t.text)) {
+                Ok(i) => weights[i].1 = weights[i].1.max(w),
+                Err(i) => weights.insert(i, (t.text, w.max(0.0))),
+            }
         }
         let mut terms: Vec<QueryTerm> = weights
             .into_iter()
