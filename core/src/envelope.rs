@@ -3,7 +3,7 @@
 //! ```text
 //! offset size  field
 //! 0      4     magic  b"AIDX"
-//! 4      2     format version (u16 LE), currently 10 (readers accept 1 to 10)
+//! 4      2     format version (u16 LE), currently 11 (readers accept 1 to 11)
 //! 6      1     shard kind (manifest = 1, terms = 2, meta = 3, vector directory = 4, vectors = 5)
 //! 7      1     codec (0 = stored, 1 = zlib, which a browser inflates with DecompressionStream("deflate"))
 //! 8      4     inflated payload length (u32 LE)
@@ -26,9 +26,11 @@ pub const MAGIC: [u8; 4] = *b"AIDX";
 /// multilingual site is a partition table naming one index manifest per language); version 9 each
 /// page's section text (a text file per page, named by its metadata, read only for evidence); version
 /// 10 names every shard an edit can change by its own bytes (position shards beside their term
-/// shards, typo shards in their directory), so an edit renames only what it changed. Each version's
+/// shards, typo shards in their directory), so an edit renames only what it changed; version 11 may
+/// cut the manifest's term and metadata shard tables into directory pages, fetched as a query needs
+/// them (a large site's first fetch stays small). Each version's
 /// index is the next one's without the new parts or with the older encoding, so all are read.
-pub const FORMAT_VERSION: u16 = 10;
+pub const FORMAT_VERSION: u16 = 11;
 /// The oldest version this code reads.
 pub const MIN_FORMAT_VERSION: u16 = 1;
 pub const HEADER_LEN: usize = 20;
@@ -52,6 +54,8 @@ pub enum ShardKind {
     Partitions = 11,
     /// One page's section text, fetched for evidence only (format v9).
     Text = 12,
+    /// A page of the manifest's term or metadata shard table (format v11).
+    Directory = 13,
 }
 
 impl ShardKind {
@@ -69,6 +73,7 @@ impl ShardKind {
             10 => Ok(ShardKind::Positions),
             11 => Ok(ShardKind::Partitions),
             12 => Ok(ShardKind::Text),
+            13 => Ok(ShardKind::Directory),
             other => Err(ShardError::UnknownKind(other)),
         }
     }
@@ -86,6 +91,7 @@ impl ShardKind {
             ShardKind::Positions => "positions",
             ShardKind::Partitions => "partition table",
             ShardKind::Text => "section text",
+            ShardKind::Directory => "directory page",
         }
     }
 }

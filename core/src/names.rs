@@ -10,6 +10,8 @@ use crate::error::{invalid, ShardError};
 /// Where term shards live, and metadata shards (`dir/<12 hex digits>.bin` when content-hashed).
 pub const TERM_DIR: &str = "t";
 pub const META_DIR: &str = "m";
+/// Where directory pages live (format v11).
+pub const DIRECTORY_DIR: &str = "d";
 /// Hex digits of a content-hashed name: 48 bits, stored as 6 bytes since v5.
 const HASH_HEX: usize = 12;
 

@@ -654,8 +654,8 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         pages,
         chunks,
         // A multilingual site's shards: every partition's.
-        term_shards: shard_count(&exported, |m| m.term_shards.len()),
-        meta_shards: shard_count(&exported, |m| m.meta_shards.len()),
+        term_shards: shard_count(&exported, aidocs_core::Manifest::term_shard_count),
+        meta_shards: shard_count(&exported, aidocs_core::Manifest::meta_shard_count),
         terms: term_count,
         manifest_bytes,
         partitions: exported
@@ -665,7 +665,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
                 language: p.language.clone(),
                 pages: p.manifest.pages.len(),
                 chunks: p.manifest.num_chunks as usize,
-                term_shards: p.manifest.term_shards.len(),
+                term_shards: p.manifest.term_shard_count(),
                 manifest: p.file.clone(),
                 manifest_bytes: p.manifest_bytes,
             })

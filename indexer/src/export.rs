@@ -10,20 +10,31 @@ use aidocs_core::{
     MANIFEST_FILE, SCORED_FIELDS,
 };
 
+pub use crate::export_tables::TablePaging;
 use crate::shard_cuts::ContentCuts;
 use crate::static_fit::{self, FitOptions};
 use crate::tantivy_cache::{IndexContents, StoredChunk, TermPositions};
 use crate::vectors::ShortExamples;
 use crate::vectors::{export_vectors, ChunkVectors};
 use aidocs_core::envelope::{self, ShardKind};
-use aidocs_core::format::{PositionFiles, TEXT_DIR};
+use aidocs_core::format::{PositionFiles, DIRECTORY_DIR, TEXT_DIR};
 use aidocs_core::partitions::{LanguagePartition, PartitionTable, PARTITION_DIR};
 use aidocs_core::positions::{PositionPosting, PositionShard};
 use rayon::prelude::*;
 
 /// The directories of an index's files: terms, metadata, vectors, static-encoder rows, typos,
 /// positions, section text (v9), language partitions' manifests.
-pub const INDEX_DIRS: [&str; 8] = ["t", "m", "v", "q", "y", "p", TEXT_DIR, PARTITION_DIR];
+pub const INDEX_DIRS: [&str; 9] = [
+    "t",
+    "m",
+    "v",
+    "q",
+    "y",
+    "p",
+    TEXT_DIR,
+    PARTITION_DIR,
+    DIRECTORY_DIR,
+];
 
 /// Shard sizing.
 #[derive(Debug, Clone, Copy)]
@@ -34,6 +45,10 @@ pub struct ShardSizes {
     pub meta_bytes: usize,
     /// Whether the manifest carries a binary-fuse filter per term shard.
     pub filters: TermFilters,
+    /// Whether the manifest's shard tables are cut into directory pages (format v11).
+    pub tables: TablePaging,
+    /// Target payload bytes of a term directory page (a metadata page's is half).
+    pub directory_bytes: usize,
 }
 
 /// The per-term-shard filters in the manifest (about 1.13 bytes per term, incompressible) let a query
@@ -74,6 +89,8 @@ impl Default for ShardSizes {
             term_bytes: 4 * 1024,
             meta_bytes: 4 * 1024,
             filters: TermFilters::Auto,
+            tables: TablePaging::Auto,
+            directory_bytes: crate::export_tables::TERM_PAGE_BYTES,
         }
     }
 }
@@ -671,13 +688,17 @@ fn export(
         dir
     });
 
-    let mut build_hash = blake3::Hasher::new();
-    for (name, _) in &files {
-        build_hash.update(name.as_bytes());
-        build_hash.update(b"\n");
-    }
-    let manifest = Manifest {
-        build_id: build_hash.finalize().to_hex()[..20].to_owned(),
+    // Each metadata shard's directory page cut is decided by its first page's id.
+    let meta_keys: Vec<&str> = (meta_entries.iter())
+        .map(|e| {
+            contents.chunks[pages[e.first_page as usize].0]
+                .page
+                .id
+                .as_str()
+        })
+        .collect();
+    let mut manifest = Manifest {
+        build_id: String::new(),
         generator: format!("aidocs-index {}", env!("CARGO_PKG_VERSION")),
         analyzer_version: aidocs_core::ANALYZER_VERSION,
         audience,
@@ -690,12 +711,28 @@ fn export(
         pages: page_entries,
         term_shards: term_entries,
         meta_shards: meta_entries,
+        term_pages: Vec::new(),
+        meta_pages: Vec::new(),
         vectors: vector_ref,
         typos,
         languages,
         positions,
         versions,
     };
+    crate::export_tables::page_tables(
+        &mut manifest,
+        &meta_keys,
+        sizes.tables,
+        sizes.directory_bytes,
+        &mut files,
+        content_name,
+    );
+    let mut build_hash = blake3::Hasher::new();
+    for (name, _) in &files {
+        build_hash.update(name.as_bytes());
+        build_hash.update(b"\n");
+    }
+    manifest.build_id = build_hash.finalize().to_hex()[..20].to_owned();
     files.push((MANIFEST_FILE.to_owned(), manifest.encode()));
     Export {
         manifest,

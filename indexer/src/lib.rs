@@ -15,6 +15,7 @@ pub mod document;
 pub mod embed;
 pub mod export;
 mod export_record;
+mod export_tables;
 pub mod ingest;
 pub mod json;
 pub mod llms;

@@ -267,7 +267,7 @@ const BUCKETS: [&str; 5] = ["1", "2-4", "5-15", "16+", "absent"];
 /// Sections per page id, from every metadata shard of the index.
 fn sections_by_page(index: &LocalIndex) -> Result<HashMap<String, usize>, EvalError> {
     let mut out = HashMap::new();
-    for i in 0..index.searcher.manifest().meta_shards.len() {
+    for i in 0..index.searcher.meta_shard_count() {
         for p in &index.meta_shard(i)?.pages {
             out.insert(p.id.clone(), p.chunks.len());
         }

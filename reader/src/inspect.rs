@@ -2,8 +2,11 @@
 
 use std::path::Path;
 
+use aidocs_core::format::DirectoryPage;
 use aidocs_core::partitions::{root_kind, PartitionTable};
-use aidocs_core::{Manifest, MetaShard, ShardKind, TermShard, MANIFEST_FILE};
+use aidocs_core::{
+    FileRef, Manifest, MetaShard, Searcher, Shard, ShardKind, TermShard, MANIFEST_FILE,
+};
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
@@ -103,9 +106,43 @@ pub fn inspect(dir: &Path) -> Result<InspectReport, String> {
 /// Verifies one index: its manifest `name` (`mbytes`) and every file it names.
 fn inspect_index(dir: &Path, name: &str, mbytes: Vec<u8>) -> Result<InspectReport, String> {
     let mpath = dir.join(name);
-    let m = Manifest::decode(&mbytes)
+    let mut m = Manifest::decode(&mbytes)
         .map_err(|e| format!("{}: {e} (code {})", mpath.display(), e.code()))?;
     let mut shards = Vec::new();
+    // Directory pages (v11): each checked against its slot, then the tables read whole.
+    if !m.term_pages.is_empty() || !m.meta_pages.is_empty() {
+        let searcher = Searcher::new(m.clone()).map_err(|e| format!("{}: {e}", mpath.display()))?;
+        for f in searcher.directory_pages() {
+            let Some(name) = searcher.file_name(f, None, None) else {
+                continue;
+            };
+            let r = std::fs::read(dir.join(&name))
+                .map_err(|e| e.to_string())
+                .and_then(|b| {
+                    let (page, _) = searcher
+                        .open_file(f, &name, &b, None)
+                        .map_err(|e| e.to_string())?;
+                    let n = match page {
+                        Shard::Directory(d) => match d.as_ref() {
+                            DirectoryPage::Terms(e) => e.len(),
+                            DirectoryPage::Meta(e) => e.len(),
+                        },
+                        _ => 0,
+                    };
+                    Ok((b.len() as u64, n, true))
+                });
+            let table = if matches!(f, FileRef::TermDir(_)) {
+                "term"
+            } else {
+                "metadata"
+            };
+            shards.push(report(&name, "directory", format!("{table} shards"), r));
+        }
+        if let Some((terms, metas)) = searcher.whole_tables() {
+            m.term_shards = terms;
+            m.meta_shards = metas;
+        }
+    }
     for s in &m.term_shards {
         let r = std::fs::read(dir.join(&s.file))
             .map_err(|e| e.to_string())

@@ -172,6 +172,12 @@ impl LocalIndex {
         vector_dir: Option<&VectorDir>,
         pick: impl FnOnce(Shard) -> Option<T>,
     ) -> Result<T, QueryError> {
+        // A table's file is named by its directory page (format v11): that page first.
+        if let Some(page) = self.searcher.unheld_directory(f) {
+            let name =
+                (self.searcher.file_name(page, None, None)).ok_or(QueryError::NoSuchFile(f))?;
+            self.load(page, &name)?;
+        }
         let name =
             (self.searcher.file_name(f, vector_dir, None)).ok_or(QueryError::NoSuchFile(f))?;
         // `open_file` decodes a file as the kind its `FileRef` names, so `pick` always matches.

@@ -24,6 +24,20 @@ fn run_queries(dir: &std::path::Path) -> String {
 
 /// The format version that writes a multilingual site as one index per language.
 const LANGUAGE_PARTITIONS_SINCE: u16 = 8;
+/// The format version that may cut the manifest's shard tables into directory pages.
+const PAGED_TABLES_SINCE: u16 = 11;
+
+/// The paged fixture's sizes: small shards and directory pages, so that its tables span several
+/// pages (a 100,000-page site's do with the default sizes).
+fn paged_sizes() -> aidocs_index::export::ShardSizes {
+    aidocs_index::export::ShardSizes {
+        term_bytes: 256,
+        meta_bytes: 256,
+        tables: aidocs_index::export::TablePaging::Always,
+        directory_bytes: 64,
+        ..Default::default()
+    }
+}
 
 /// Issue 6: each reader's language opens its partition of `tests/compat/v<N>-languages/` (built from
 /// `fixtures/multilingual-site`), ranked lexically and with the stored vectors (hybrid, static
@@ -88,6 +102,41 @@ fn issue_2_every_compat_fixture_still_reads_and_ranks() {
         opts.llms_txt = false;
         aidocs_index::build(&opts).expect("blessing needs the embedding model (./dev.sh setup)");
         std::fs::write(dir.join("expected.tsv"), run_language_queries(&dir)).unwrap();
+        // Since v11: the example site with its tables in directory pages, small shards and pages.
+        let dir = repo().join(format!("tests/compat/v{current}-paged"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut opts = aidocs_index::BuildOptions::new(fixture("example-site"), &dir);
+        opts.cache_dir = Some(tmp.path().join("cache"));
+        opts.embeddings = aidocs_index::build::Embeddings::Require;
+        opts.llms_txt = false;
+        opts.sizes = paged_sizes();
+        aidocs_index::build(&opts).expect("blessing needs the embedding model (./dev.sh setup)");
+        std::fs::write(dir.join("expected.tsv"), run_queries(&dir)).unwrap();
+    }
+    for version in PAGED_TABLES_SINCE..=current {
+        let dir = repo().join(format!("tests/compat/v{version}-paged"));
+        assert!(dir.is_dir(), "missing compat fixture {}", dir.display());
+        let report = aidocs_reader::inspect::inspect(&dir).unwrap();
+        assert_eq!(report.errors, 0, "v{version}-paged: {:?}", report.shards);
+        let pages = |table: &str| {
+            (report.shards.iter())
+                .filter(|s| s.kind == "directory" && s.range.starts_with(table))
+                .count()
+        };
+        assert!(
+            pages("term") >= 3 && pages("metadata") >= 2,
+            "{:?}",
+            report.shards
+        );
+        let expected = std::fs::read_to_string(dir.join("expected.tsv")).unwrap();
+        assert_eq!(run_queries(&dir), expected, "v{version}-paged");
+        // Paged or inline, the same results.
+        let inline = repo().join(format!("tests/compat/v{version}/expected.tsv"));
+        assert_eq!(
+            expected,
+            std::fs::read_to_string(inline).unwrap(),
+            "v{version}"
+        );
     }
     for version in LANGUAGE_PARTITIONS_SINCE..=current {
         let dir = repo().join(format!("tests/compat/v{version}-languages"));
@@ -141,7 +190,6 @@ fn issue_4_v2_fixture_vectors_rank_without_the_model() {
         assert!(!hits.is_empty());
         let meta_page = index
             .searcher
-            .manifest()
             .meta_shard_for(page as u32)
             .map(|m| index.meta_shard(m).unwrap())
             .unwrap();

@@ -40,6 +40,7 @@ fn issue_2_incremental_rebuild_matches_cold_build_and_touches_little() {
             term_bytes: 400,
             meta_bytes: 600,
             filters: aidocs_index::export::TermFilters::Always,
+            ..Default::default()
         }
     };
     let build = |site: &std::path::Path,

@@ -22,7 +22,7 @@ fn qrels() -> HashMap<String, HashMap<String, u32>> {
 #[test]
 fn issue_20_eval_reports_metrics_by_the_answering_pages_length() {
     let (_tmp, index) = lexical_index(&fixture("example-site"));
-    let sections: HashMap<String, usize> = (0..index.searcher.manifest().meta_shards.len())
+    let sections: HashMap<String, usize> = (0..index.searcher.meta_shard_count())
         .flat_map(|i| index.meta_shard(i).unwrap().pages.clone())
         .map(|p| (p.id, p.chunks.len()))
         .collect();

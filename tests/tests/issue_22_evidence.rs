@@ -33,9 +33,8 @@ fn query_texts(file: &Path, n: usize) -> Vec<String> {
 /// Every `step`-th page title of an index: known-item queries for a site without judged ones.
 fn titles(out: &Path, step: usize) -> Vec<String> {
     let index = LocalIndex::open(out).unwrap();
-    let m = index.searcher.manifest().clone();
     let mut t = Vec::new();
-    for i in 0..m.meta_shards.len() {
+    for i in 0..index.searcher.meta_shard_count() {
         for p in &index.meta_shard(i).unwrap().pages {
             t.push(p.title.clone());
         }
@@ -393,9 +392,8 @@ fn issue_22_read_gives_a_page_or_a_section_by_its_url() {
     let (_public_guard, public) = example_for(Visibility::Public);
     let (_internal_guard, internal) = example_for(Visibility::Internal);
     let index = LocalIndex::open(&public).unwrap();
-    let m = index.searcher.manifest().clone();
     let mut pages = Vec::new();
-    for i in 0..m.meta_shards.len() {
+    for i in 0..index.searcher.meta_shard_count() {
         pages.extend(index.meta_shard(i).unwrap().pages.iter().cloned());
     }
     assert!(pages.len() >= 5, "the fixture's public pages");

@@ -49,7 +49,7 @@ const MIN_SHARE: f64 = 0.89;
 fn sections(out: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let index = LocalIndex::open(out).unwrap();
     let mut map: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for i in 0..index.searcher.manifest().meta_shards.len() {
+    for i in 0..index.searcher.meta_shard_count() {
         for page in &index.meta_shard(i).unwrap().pages {
             let set = map.entry(page.url.clone()).or_default();
             for c in &page.chunks {

@@ -6,15 +6,17 @@
 //! content-defined, so a changed shard may move its own end and, rarely, its neighbour's; cutting
 //! at running byte counts (before issue 25) renamed every later shard, and naming the position and
 //! typo shards by one hash for them all renamed every one of them.
+//! The tables are paged (format v11, small directory pages): a renamed directory page must name a
+//! renamed shard.
 //! CI runs a fixed seed and budget; `AIDOCS_PROPTEST_CASES=N` and `AIDOCS_PROPTEST_SEED=S` run more.
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use aidocs_core::format::{Manifest, MetaShard, TermShard, MANIFEST_FILE};
+use aidocs_core::format::{DirectoryPage, Manifest, MetaShard, TermShard, MANIFEST_FILE};
 use aidocs_core::typos::{TypoDirectory, TypoShard};
 use aidocs_e2e::{build_with, files};
-use aidocs_index::export::{ShardSizes, TermFilters};
+use aidocs_index::export::{ShardSizes, TablePaging, TermFilters};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 
@@ -73,6 +75,8 @@ fn check(pages: usize, draws: Vec<usize>, edited: usize, sentence: Vec<usize>) {
             term_bytes: 300,
             meta_bytes: 300,
             filters: TermFilters::Never,
+            tables: TablePaging::Always,
+            directory_bytes: 96,
         };
     };
     let cache = tmp.path().join("cache");
@@ -92,7 +96,31 @@ fn check(pages: usize, draws: Vec<usize>, edited: usize, sentence: Vec<usize>) {
 
     let new = new_names(&a, &b);
     let read = |name: &str| std::fs::read(b.join(name)).unwrap();
-    let manifest = Manifest::decode(&read(MANIFEST_FILE)).unwrap();
+    let mut manifest = Manifest::decode(&read(MANIFEST_FILE)).unwrap();
+    // The tables from their directory pages; each renamed page names a renamed shard.
+    let searcher = aidocs_core::Searcher::new(manifest.clone()).unwrap();
+    let mut renamed_pages = 0;
+    for f in searcher.directory_pages() {
+        let name = searcher.file_name(f, None, None).unwrap();
+        let (page, _) = searcher.open_file(f, &name, &read(&name), None).unwrap();
+        if !new.contains(&name) {
+            continue;
+        }
+        renamed_pages += 1;
+        let files: Vec<String> = match page {
+            aidocs_core::Shard::Directory(d) => match d.as_ref() {
+                DirectoryPage::Terms(e) => e.iter().map(|e| e.file.clone()).collect(),
+                DirectoryPage::Meta(e) => e.iter().map(|e| e.file.clone()).collect(),
+            },
+            _ => unreachable!("a directory page"),
+        };
+        assert!(
+            files.iter().any(|f| new.contains(f)),
+            "{name} renamed, naming no renamed shard"
+        );
+    }
+    assert!(renamed_pages >= 2, "a term page and a metadata page");
+    (manifest.term_shards, manifest.meta_shards) = searcher.whole_tables().unwrap();
     // The edited page's chunks, from its metadata.
     let mut chunk = 0u32;
     let mut chunks = None;
@@ -166,7 +194,7 @@ fn check(pages: usize, draws: Vec<usize>, edited: usize, sentence: Vec<usize>) {
     assert!(count("m/") <= 2, "metadata shards renamed: {new:?}");
     assert_eq!(count("x/"), 1, "the page's own text file");
     let accounted = touched + untouched + renamed_positions + typo_touched + typo_untouched + 1;
-    let rest = new.len() - accounted - count("m/") - count("x/");
+    let rest = new.len() - accounted - count("m/") - count("x/") - renamed_pages;
     assert_eq!(rest, 0, "unexpected renames: {new:?}");
 }
 

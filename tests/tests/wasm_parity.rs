@@ -804,7 +804,7 @@ fn issue_22_wasm_reads_pages_by_url_as_native_does() {
         let local = LocalIndex::open(&index).unwrap();
         // Every page's URL and up to two of its section anchors (at most 150 pages), and misses.
         let mut urls: Vec<String> = Vec::new();
-        for i in 0..local.searcher.manifest().meta_shards.len() {
+        for i in 0..local.searcher.meta_shard_count() {
             for p in &local.meta_shard(i).unwrap().pages {
                 if urls.len() >= 450 {
                     break;

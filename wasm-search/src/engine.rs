@@ -346,6 +346,11 @@ impl Engine {
         self.searcher.manifest()
     }
 
+    /// The index's searcher: its shard tables' counts and lookups.
+    pub fn searcher(&self) -> &Searcher {
+        &self.searcher
+    }
+
     /// Starts a search of `query` and returns its ticket for [`Self::need`] and the results.
     /// `vector`: the full model's embedding of the query (in the model's own space, e.g. 384 values
     /// for all-MiniLM-L6-v2), which vector and hybrid modes then use instead of the index's static
@@ -448,8 +453,7 @@ impl Engine {
 
     /// Term shard files worth warming while the user types `partial` (in the reader's `language`).
     pub fn files_for_preload(&self, partial: &str, language: Option<&str>) -> Vec<String> {
-        (self.searcher.preload_shards(partial, language).into_iter())
-            .map(|i| FileRef::Terms(i as u32))
+        (self.searcher.preload_files(partial, language).into_iter())
             .filter(|&f| !self.cache.contains(f))
             .filter_map(|f| self.searcher.file_name(f, None, None))
             .collect()

@@ -129,9 +129,9 @@ impl SearchEngine {
             .key("chunks")
             .uint(u64::from(m.num_chunks))
             .key("termShards")
-            .uint(m.term_shards.len() as u64)
+            .uint(self.inner.searcher().term_shard_count() as u64)
             .key("metaShards")
-            .uint(m.meta_shards.len() as u64)
+            .uint(self.inner.searcher().meta_shard_count() as u64)
             .end_object();
         s
     }

@@ -5,7 +5,12 @@ use crate::bytes::{ByteReader, ByteWriter};
 use crate::envelope::{self, ShardKind};
 use crate::error::{invalid, ShardError};
 use crate::filter::TermFilter;
-use crate::names::{check_file_name, NameList, META_DIR, TERM_DIR};
+use crate::names::check_file_name;
+
+use super::directory::{
+    read_meta_entries, read_meta_pages, read_term_entries, read_term_pages, write_meta_entries,
+    write_meta_pages, write_term_entries, write_term_pages, MetaPageRef, TermPageRef,
+};
 
 /// One page in the manifest's page table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,8 +61,15 @@ pub struct Manifest {
     pub tags: Vec<String>,
     pub tagsets: Vec<Vec<u32>>,
     pub pages: Vec<PageEntry>,
+    /// The term shard table inline (empty when it is in `term_pages`).
     pub term_shards: Vec<TermShardEntry>,
+    /// The term shard table as directory pages (format v11), on a site whose table would make every
+    /// reader's first fetch large; empty when the table is inline.
+    pub term_pages: Vec<TermPageRef>,
+    /// The metadata shard table inline (empty when it is in `meta_pages`).
     pub meta_shards: Vec<MetaShardEntry>,
+    /// The metadata shard table as directory pages (format v11); empty when it is inline.
+    pub meta_pages: Vec<MetaPageRef>,
     /// Chunk vectors (format v2), when the index was built with embeddings.
     pub vectors: Option<crate::vectors::VectorRef>,
     /// The typo directory's file (format v6), when the index keeps its words for typo tolerance.
@@ -124,28 +136,26 @@ impl Manifest {
             w.varint(p.group.map_or(0, |g| g as u64 + 1));
             w.varint(p.tagset as u64);
         }
-        w.varint(self.term_shards.len() as u64);
-        let term_names = NameList::of(TERM_DIR, self.term_shards.iter().map(|s| s.file.as_str()));
-        term_names.write_mode(&mut w);
-        for s in &self.term_shards {
-            w.str(&s.first);
-            term_names.write(&mut w, &s.file);
-            w.varint(s.term_count as u64);
-            match &s.filter {
-                Some(f) => {
-                    w.u8(1);
-                    f.encode(&mut w);
-                }
-                None => w.u8(0),
+        // v11: each table inline (as v5–v10) or as directory pages.
+        match self.term_pages.is_empty() {
+            true => {
+                w.u8(0);
+                write_term_entries(&mut w, &self.term_shards);
+            }
+            false => {
+                w.u8(1);
+                write_term_pages(&mut w, &self.term_pages);
             }
         }
-        // v5: the first page is implied (ranges are contiguous from 0).
-        w.varint(self.meta_shards.len() as u64);
-        let meta_names = NameList::of(META_DIR, self.meta_shards.iter().map(|m| m.file.as_str()));
-        meta_names.write_mode(&mut w);
-        for m in &self.meta_shards {
-            w.varint(m.page_count as u64);
-            meta_names.write(&mut w, &m.file);
+        match self.meta_pages.is_empty() {
+            true => {
+                w.u8(0);
+                write_meta_entries(&mut w, &self.meta_shards);
+            }
+            false => {
+                w.u8(1);
+                write_meta_pages(&mut w, &self.meta_pages);
+            }
         }
         // v2: the vector reference (a v1 payload ends here); v3: flag 2, then the static encoder
         // and the projection.
@@ -197,7 +207,6 @@ impl Manifest {
     /// Decodes an already verified and inflated payload (see [`envelope::check`]) written by format
     /// `version` (v5 stores content-hashed names as 6 bytes and implies metadata shards' first pages).
     pub fn decode_versioned(raw: &[u8], version: u16) -> Result<Self, ShardError> {
-        let v5 = version >= 5;
         let mut r = ByteReader::new(raw);
         let build_id = r.str("build id")?.to_owned();
         let generator = r.str("generator")?.to_owned();
@@ -278,68 +287,37 @@ impl Manifest {
                 "chunk counts do not add up to the chunk count",
             ));
         }
-        let n = r.count("term shard list", 5)?;
-        let term_names = NameList::read_mode(&mut r, v5, TERM_DIR)?;
-        let mut term_shards: Vec<TermShardEntry> = Vec::with_capacity(n);
-        let mut prev_last: Option<String> = None;
-        for _ in 0..n {
-            let first = r.str("term shard first term")?.to_owned();
-            // Before v5, the last term too: the ranges must not overlap.
-            let last = if v5 {
-                first.clone()
-            } else {
-                r.str("term shard last term")?.to_owned()
-            };
-            let file = term_names.read(&mut r)?;
-            let term_count = r.varint_u32("term shard term count")?;
-            let filter = match r.u8("term filter flag")? {
-                0 => None,
-                1 => Some(TermFilter::decode(&mut r)?),
-                _ => return Err(invalid("term filter flag", "not 0 or 1")),
-            };
-            if first > last || prev_last.is_some_and(|p| p >= first) {
+        // v11: a form byte before each table (0 inline, 1 directory pages).
+        let paged = |r: &mut ByteReader<'_>, what| -> Result<bool, ShardError> {
+            if version < 11 {
+                return Ok(false);
+            }
+            match r.u8(what)? {
+                0 => Ok(false),
+                1 => Ok(true),
+                _ => Err(invalid(what, "not 0 or 1")),
+            }
+        };
+        let (term_shards, term_pages) = if paged(&mut r, "term table form")? {
+            (Vec::new(), read_term_pages(&mut r)?)
+        } else {
+            (read_term_entries(&mut r, version)?, Vec::new())
+        };
+        let (meta_shards, meta_pages) = if paged(&mut r, "meta table form")? {
+            (Vec::new(), read_meta_pages(&mut r, pages.len())?)
+        } else {
+            let shards = read_meta_entries(&mut r, version, 0)?;
+            let covered = shards
+                .last()
+                .map_or(0, |m| m.first_page as u64 + m.page_count as u64);
+            if covered != pages.len() as u64 {
                 return Err(invalid(
-                    "term shard list",
-                    "term ranges not sorted or overlapping",
+                    "meta shard list",
+                    "page ranges do not cover the page table",
                 ));
             }
-            prev_last = Some(last);
-            term_shards.push(TermShardEntry {
-                first,
-                file,
-                term_count,
-                filter,
-            });
-        }
-        let n = r.count("meta shard list", 2)?;
-        let meta_names = NameList::read_mode(&mut r, v5, META_DIR)?;
-        let mut meta_shards = Vec::with_capacity(n);
-        let mut next_page = 0u64;
-        for _ in 0..n {
-            let first_page = if v5 {
-                u32::try_from(next_page)
-                    .map_err(|_| invalid("meta shard list", "too many pages"))?
-            } else {
-                r.varint_u32("meta shard first page")?
-            };
-            let page_count = r.varint_u32("meta shard page count")?;
-            let file = meta_names.read(&mut r)?;
-            if first_page as u64 != next_page || page_count == 0 {
-                return Err(invalid("meta shard list", "page ranges not contiguous"));
-            }
-            next_page += page_count as u64;
-            meta_shards.push(MetaShardEntry {
-                first_page,
-                page_count,
-                file,
-            });
-        }
-        if next_page != pages.len() as u64 {
-            return Err(invalid(
-                "meta shard list",
-                "page ranges do not cover the page table",
-            ));
-        }
+            (shards, Vec::new())
+        };
         let vectors = if version < 2 && r.is_done() {
             None // a v1 manifest
         } else {
@@ -413,7 +391,9 @@ impl Manifest {
             tagsets,
             pages,
             term_shards,
+            term_pages,
             meta_shards,
+            meta_pages,
             vectors,
             typos,
             languages,
@@ -452,40 +432,28 @@ impl Manifest {
         (i < self.term_shards.len()).then_some(i)
     }
 
+    /// Term shards in the index, inline or in directory pages.
+    pub fn term_shard_count(&self) -> usize {
+        match self.term_pages.is_empty() {
+            true => self.term_shards.len(),
+            false => self.term_pages.iter().map(|p| p.shard_count as usize).sum(),
+        }
+    }
+
+    /// Metadata shards in the index, inline or in directory pages.
+    pub fn meta_shard_count(&self) -> usize {
+        match self.meta_pages.is_empty() {
+            true => self.meta_shards.len(),
+            false => self.meta_pages.iter().map(|p| p.shard_count as usize).sum(),
+        }
+    }
+
     /// Average length of a scored field, as both sides compute it.
     pub fn avg_field_len(&self, field: usize) -> f32 {
         if self.num_chunks == 0 {
             return 0.0;
         }
         (self.field_tokens[field] as f64 / self.num_chunks as f64) as f32
-    }
-
-    /// The term shard whose range holds `term`, if any (none before the first shard's first term).
-    pub fn term_shard_for(&self, term: &str) -> Option<usize> {
-        self.term_shards
-            .partition_point(|s| s.first.as_str() <= term)
-            .checked_sub(1)
-    }
-
-    /// Term shards whose range may hold terms starting with `prefix`: the one holding `prefix`
-    /// itself, and every later one whose first term starts with it.
-    pub fn term_shards_for_prefix(&self, prefix: &str) -> core::ops::Range<usize> {
-        let start = self
-            .term_shards
-            .partition_point(|s| s.first.as_str() <= prefix)
-            .saturating_sub(1);
-        let end = self
-            .term_shards
-            .partition_point(|s| s.first.as_str() < prefix || s.first.starts_with(prefix));
-        start..end.max(start)
-    }
-
-    /// The metadata shard holding `page`.
-    pub fn meta_shard_for(&self, page: u32) -> Option<usize> {
-        let i = self
-            .meta_shards
-            .partition_point(|m| m.first_page + m.page_count <= page);
-        (i < self.meta_shards.len()).then_some(i)
     }
 }
 
@@ -592,6 +560,8 @@ mod tests {
                 page_count: 2,
                 file: "m/1.bin".into(),
             }],
+            term_pages: Vec::new(),
+            meta_pages: Vec::new(),
             vectors: None,
             typos: None,
             languages: Vec::new(),
@@ -600,15 +570,6 @@ mod tests {
         };
         let d = Manifest::decode(&m.encode()).unwrap();
         assert_eq!(d, m);
-        assert_eq!(d.term_shard_for("b"), Some(0));
-        assert_eq!(d.term_shard_for("mz"), Some(0));
-        assert_eq!(d.term_shard_for("0"), None);
-        assert_eq!(d.term_shard_for("q"), Some(1));
-        assert_eq!(d.term_shards_for_prefix("m"), 0..1);
-        assert_eq!(d.term_shards_for_prefix("n"), 1..2);
-        assert_eq!(d.term_shards_for_prefix("0"), 0..0);
-        assert_eq!(d.meta_shard_for(1), Some(0));
-        assert_eq!(d.meta_shard_for(2), None);
 
         // Issue 4: content-hashed names (what the indexer writes) are stored as 6 bytes each, and
         // read back as the same names; one name of another shape keeps that list's names as text.

@@ -13,13 +13,15 @@
 //!
 //! Here: the field, kind and audience enums and the BM25 parameters every structure shares.
 
+mod directory;
 mod manifest;
 mod meta_shard;
 mod term_shard;
 mod text_shard;
 
 use crate::error::FormatError;
-pub use crate::names::{META_DIR, TERM_DIR};
+pub use crate::names::{DIRECTORY_DIR, META_DIR, TERM_DIR};
+pub use directory::{DirectoryPage, MetaPageRef, TermPageRef};
 pub use manifest::{
     Manifest, MetaShardEntry, PageEntry, PositionFiles, TermShardEntry, MANIFEST_FILE,
 };
@@ -202,6 +204,8 @@ mod mutation_tests {
                 page_count: 3,
                 file: "m/a.bin".into(),
             }],
+            term_pages: Vec::new(),
+            meta_pages: Vec::new(),
             vectors: None,
             typos: None,
             languages: Vec::new(),

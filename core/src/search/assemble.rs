@@ -30,10 +30,7 @@ pub struct SectionResult {
 impl Searcher {
     /// Metadata shard indexes needed to display `hits`, sorted, without duplicates.
     pub fn meta_shards_for(&self, hits: &[PageHit]) -> Vec<usize> {
-        super::sorted_unique(
-            hits.iter()
-                .filter_map(|h| self.manifest.meta_shard_for(h.page)),
-        )
+        super::sorted_unique(hits.iter().filter_map(|h| self.meta_shard_for(h.page)))
     }
 
     /// Joins ranked pages with their metadata.
@@ -44,23 +41,8 @@ impl Searcher {
     ) -> Result<Vec<SearchResult>, SearchError> {
         let mut out = Vec::with_capacity(hits.len());
         for hit in hits {
-            let mi = self
-                .manifest
-                .meta_shard_for(hit.page)
-                .ok_or_else(|| SearchError::MetaMismatch(format!("page {}", hit.page)))?;
-            let file = &self.manifest.meta_shards[mi].file;
-            let shard = meta(mi).ok_or_else(|| SearchError::MissingMetaShard(file.clone()))?;
-            let page_meta: &PageMeta = hit
-                .page
-                .checked_sub(shard.first_page)
-                .and_then(|i| shard.pages.get(i as usize))
-                .ok_or_else(|| SearchError::MetaMismatch(file.clone()))?;
+            let page_meta = self.page_meta(hit.page, &meta)?;
             let entry = &self.manifest.pages[hit.page as usize];
-            if page_meta.chunks.len() != entry.chunk_count as usize
-                || shard.first_page != self.manifest.meta_shards[mi].first_page
-            {
-                return Err(SearchError::MetaMismatch(file.clone()));
-            }
             let first_chunk = self.page_first_chunk[hit.page as usize];
             let sections = hit
                 .sections
@@ -94,5 +76,22 @@ impl Searcher {
             });
         }
         Ok(out)
+    }
+
+    /// Page `page`'s metadata in the shard `meta` gives for its slot, checked to describe the page
+    /// as the page table does (one entry per chunk).
+    pub(super) fn page_meta<'s>(
+        &self,
+        page: u32,
+        meta: &impl Fn(usize) -> Option<&'s MetaShard>,
+    ) -> Result<&'s PageMeta, SearchError> {
+        let no_meta = || SearchError::MetaMismatch(format!("page {page}: no metadata shard"));
+        let mi = self.meta_shard_for(page).ok_or_else(no_meta)?;
+        let file = self.meta_entry(mi).ok_or_else(no_meta)?.file;
+        let shard = meta(mi).ok_or_else(|| SearchError::MissingMetaShard(file.clone()))?;
+        page.checked_sub(shard.first_page)
+            .and_then(|i| shard.pages.get(i as usize))
+            .filter(|p| p.chunks.len() == self.manifest.pages[page as usize].chunk_count as usize)
+            .ok_or(SearchError::MetaMismatch(file))
     }
 }

@@ -9,7 +9,7 @@ use crate::format::{TermShard, SCORED_FIELDS};
 
 impl Searcher {
     /// Scores and ranks pages lexically. `shard` returns the decoded term shard for an index of
-    /// `manifest.term_shards`; every index in `plan.shards` must be available.
+    /// the term shard table; every index in `plan.shards` must be available.
     pub fn rank<'s>(
         &self,
         plan: &QueryPlan,
@@ -27,11 +27,7 @@ impl Searcher {
         &'f self,
         shard: &'f impl Fn(usize) -> Option<&'s TermShard>,
     ) -> impl Fn(usize) -> Result<&'s TermShard, SearchError> + 'f {
-        move |i: usize| {
-            shard(i).ok_or_else(|| {
-                SearchError::MissingTermShard(self.manifest.term_shards[i].file.clone())
-            })
-        }
+        move |i: usize| shard(i).ok_or_else(|| SearchError::MissingTermShard(self.term_file(i)))
     }
 
     /// BM25F, the prefix's expansions, the page credit (`page_evidence`) and exact-match boosts per

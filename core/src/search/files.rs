@@ -9,7 +9,7 @@
 use std::rc::Rc;
 
 use crate::envelope::{self, ShardKind};
-use crate::format::PageText;
+use crate::format::{DirectoryPage, PageText};
 use crate::positions::PositionShard;
 use crate::term_rows::TermRowShard;
 use crate::typos::{TypoDirectory, TypoShard};
@@ -41,6 +41,10 @@ pub enum FileRef {
     Projection,
     /// The section text of page `p` (format v9), named by the page's metadata: read for evidence only.
     Text(u32),
+    /// Page `p` of the manifest's paged term shard table (format v11).
+    TermDir(u32),
+    /// Page `p` of the manifest's paged metadata shard table (format v11).
+    MetaDir(u32),
 }
 
 impl FileRef {
@@ -57,6 +61,7 @@ impl FileRef {
             FileRef::TermRows(_) => ShardKind::TermRows,
             FileRef::Projection => ShardKind::Projection,
             FileRef::Text(_) => ShardKind::Text,
+            FileRef::TermDir(_) | FileRef::MetaDir(_) => ShardKind::Directory,
         }
     }
 }
@@ -74,6 +79,7 @@ pub enum Shard {
     TermRows(Rc<TermRowShard>),
     Projection(Rc<Projection>),
     Text(Rc<PageText>),
+    Directory(Rc<DirectoryPage>),
 }
 
 impl Shard {
@@ -91,6 +97,10 @@ impl Shard {
                 | (Shard::TermRows(_), FileRef::TermRows(_))
                 | (Shard::Projection(_), FileRef::Projection)
                 | (Shard::Text(_), FileRef::Text(_))
+                | (
+                    Shard::Directory(_),
+                    FileRef::TermDir(_) | FileRef::MetaDir(_)
+                )
         )
     }
 }
@@ -108,11 +118,10 @@ impl Searcher {
         let m = &self.manifest;
         let vectors = m.vectors.as_ref();
         match file {
-            FileRef::Terms(i) => m.term_shards.get(i as usize).map(|s| s.file.clone()),
-            FileRef::Meta(i) => m.meta_shards.get(i as usize).map(|s| s.file.clone()),
-            FileRef::Positions(i) => m
-                .positions_file(i as usize)
-                .filter(|_| (i as usize) < m.term_shards.len()),
+            FileRef::Terms(i) => self.term_entry(i as usize, |s| s.file.clone()),
+            FileRef::Meta(i) => self.meta_entry(i as usize).map(|e| e.file),
+            FileRef::Positions(i) => self.positions_file(i as usize),
+            FileRef::TermDir(_) | FileRef::MetaDir(_) => self.directory_file(file),
             FileRef::TypoDir => m.typos.clone(),
             FileRef::Typos(i) => typo_dir
                 .filter(|d| (i as usize) < d.shard_count())
@@ -138,8 +147,8 @@ impl Searcher {
     /// The text file of page `page`, named in `meta` (the metadata shard the manifest assigns the
     /// page); `None` for a page without one (an index before v9) or a shard of other pages.
     pub fn text_file_name(&self, page: u32, meta: &MetaShard) -> Option<String> {
-        let i = self.manifest.meta_shard_for(page)?;
-        let entry = self.manifest.meta_shards.get(i)?;
+        let i = self.meta_shard_for(page)?;
+        let entry = self.meta_entry(i)?;
         if meta.first_page != entry.first_page {
             return None;
         }
@@ -156,14 +165,8 @@ impl Searcher {
         typo_dir: Option<&TypoDirectory>,
     ) -> Option<FileRef> {
         let m = &self.manifest;
-        if let Some(i) = m.term_shards.iter().position(|s| s.file == name) {
-            return Some(FileRef::Terms(i as u32));
-        }
-        if let Some(i) = m.meta_shards.iter().position(|s| s.file == name) {
-            return Some(FileRef::Meta(i as u32));
-        }
-        if let Some(i) = m.positions_shard_of(name) {
-            return Some(FileRef::Positions(i as u32));
+        if let Some(f) = self.table_file_ref(name) {
+            return Some(f);
         }
         if m.typos.as_deref() == Some(name) {
             return Some(FileRef::TypoDir);
@@ -262,8 +265,14 @@ impl Searcher {
             // Read for evidence only, which a reader without the feature never asks for.
             #[cfg(not(feature = "evidence"))]
             FileRef::Text(_) => return Err(SearchError::NoEvidence),
+            FileRef::TermDir(_) | FileRef::MetaDir(_) => {
+                // A page that does not fit its slot would send terms or titles to the wrong files.
+                let page = DirectoryPage::decode_payload(&raw).map_err(shard_err)?;
+                check(self.take_directory(file, &page))?;
+                Shard::Directory(Rc::new(page))
+            }
             FileRef::Meta(i) => {
-                let entry = m.meta_shards.get(i as usize).ok_or_else(mismatch)?;
+                let entry = self.meta_entry(i as usize).ok_or_else(mismatch)?;
                 // v9 names each page's text file: the header says which layout.
                 let meta = MetaShard::decode_versioned(&raw, header.version).map_err(shard_err)?;
                 // A metadata shard of another build would attach wrong titles to the right pages:

@@ -8,6 +8,7 @@
 //! One concern per file, in the order a query meets them:
 //! - [`session`](QuerySession): the rounds (corrections, ranking, metadata) and what each needs.
 //! - `files`: [`FileRef`], every file a query can need, its name and its verified decoding.
+//! - `tables`: a term's or a page's shard, inline or in directory pages (format v11).
 //! - `options`: [`SearchOptions`], [`Mode`], [`Fusion`] and their defaults.
 //! - `plan`: the query read into weighted terms, exact keys and term shards ([`QueryPlan`]).
 //! - `prefix`: the last word typed as the start of longer words.
@@ -37,6 +38,7 @@ mod phrases;
 mod plan;
 mod prefix;
 mod session;
+mod tables;
 #[cfg(test)]
 mod test_index;
 
@@ -113,6 +115,8 @@ pub struct Searcher {
     manifest: Manifest,
     /// First chunk ordinal of each page (plus a final sentinel).
     page_first_chunk: Vec<u32>,
+    /// The term and metadata shard tables, inline or paged (format v11).
+    tables: tables::ShardTables,
 }
 
 impl Searcher {
@@ -131,6 +135,7 @@ impl Searcher {
         }
         page_first_chunk.push(acc);
         Ok(Searcher {
+            tables: tables::ShardTables::new(&manifest),
             manifest,
             page_first_chunk,
         })

@@ -68,14 +68,13 @@ impl Searcher {
                     absent = true;
                     break;
                 };
-                let shard = terms(i).ok_or_else(|| {
-                    SearchError::MissingTermShard(self.manifest.term_shards[i].file.clone())
-                })?;
+                let shard =
+                    terms(i).ok_or_else(|| SearchError::MissingTermShard(self.term_file(i)))?;
                 let Ok(j) = shard.terms.binary_search_by(|t| t.term.as_str().cmp(term)) else {
                     absent = true;
                     break;
                 };
-                let file = || self.manifest.positions_file(i).unwrap_or_default();
+                let file = || self.positions_file(i).unwrap_or_default();
                 let ps = positions(i).ok_or_else(|| SearchError::MissingTermShard(file()))?;
                 if ps.terms.len() != shard.terms.len() {
                     return Err(SearchError::PositionsMismatch(file()));

@@ -5,7 +5,7 @@
 use super::phrases::phrases;
 use super::phrases::Phrase;
 use super::prefix::PrefixTerm;
-use super::{SearchError, SearchOptions, Searcher};
+use super::{FileRef, SearchError, SearchOptions, Searcher};
 use crate::analyzer::{normalize_exact, Analyzer, TokenKind};
 
 /// Weight multiplier of a query term that is a whole identifier (`x-request-id`, `getuserbyid`), so that
@@ -276,7 +276,7 @@ impl Searcher {
             };
             if terms.iter().any(|t| t.text == form)
                 || !(shards.binary_search(&i).is_ok()
-                    || self.manifest.term_shards[i].filter.is_some())
+                    || self.term_entry(i, |s| s.filter.is_some()) == Some(true))
             {
                 continue;
             }
@@ -348,22 +348,27 @@ impl Searcher {
     /// The term shard that may hold `term`: the one whose range holds it, unless its filter rules
     /// the term out (`None`: no fetch can find it).
     pub(super) fn locate(&self, term: &str) -> Option<usize> {
-        let i = self.manifest.term_shard_for(term)?;
-        match &self.manifest.term_shards[i].filter {
-            Some(f) if !f.may_contain(term) => None,
-            _ => Some(i),
-        }
+        let i = self.term_shard_for(term)?;
+        let ruled_out = self.term_entry(i, |s| {
+            s.filter.as_ref().is_some_and(|f| !f.may_contain(term))
+        });
+        (ruled_out == Some(false)).then_some(i)
     }
 
-    /// Term shards worth fetching while the user is still typing `partial`: those of its complete words
-    /// and the one where its last word, read as a prefix, would sort (no filter can rule a prefix out).
-    pub fn preload_shards(&self, partial: &str, language: Option<&str>) -> Vec<usize> {
+    /// Files worth fetching while the user is still typing `partial`: the term shards of its
+    /// complete words and the one where its last word, read as a prefix, would sort (no filter can
+    /// rule a prefix out); on a paged index (format v11), first the directory pages naming them.
+    pub fn preload_files(&self, partial: &str, language: Option<&str>) -> Vec<FileRef> {
+        self.missed();
         let plan = self.plan_prefix(partial, false, language);
         let mut last = None;
         plan.analyzer
             .for_each_token(partial, |t| last = Some(t.text));
-        let last = last.and_then(|t| self.manifest.term_shard_for(&t));
-        super::sorted_unique(plan.shards.into_iter().chain(last))
+        let last = last.and_then(|t| self.term_shard_for(&t));
+        let shards = super::sorted_unique(plan.shards.into_iter().chain(last));
+        let mut files = self.missed();
+        files.extend(shards.into_iter().map(|i| FileRef::Terms(i as u32)));
+        files
     }
 }
 

@@ -56,9 +56,9 @@ impl Searcher {
             .map(|t| (t.text.clone(), t.weight));
         // The shortest stem a typed word may have (see `is_truncated_stem`) sorts first.
         let shortest: String = text.chars().take(min_stem_chars(chars)).collect();
-        let first = self.manifest.term_shard_for(&shortest).unwrap_or(0);
-        let end = self.manifest.term_shards_for_prefix(&text).end;
-        let shards: Vec<usize> = (first..end.max(first + 1).min(self.manifest.term_shards.len()))
+        let first = self.term_shard_for(&shortest).unwrap_or(0);
+        let end = self.term_shards_for_prefix(&text).end;
+        let shards: Vec<usize> = (first..end.max(first + 1).min(self.term_shard_count()))
             .take(PREFIX_MAX_SHARDS)
             .collect();
         Some(PrefixTerm {

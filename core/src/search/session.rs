@@ -3,6 +3,8 @@
 //! shape: the state machine owns the logic, the caller owns the I/O).
 //!
 //! Rounds, each asked for at once so that a reader fetches them in parallel:
+//! 0. on an index whose shard tables are paged (format v11, a large site), the directory pages of
+//!    the query's terms: the plan is made once they are here;
 //! 1. typo tolerance (with `typos`): the term shards that say whether a word is indexed, with the
 //!    files of round 2 for the plan as it stands (a query with nothing to correct then needs no
 //!    round 2); only when a word is missing, the typo directory, then the typo shards of the words'
@@ -12,7 +14,8 @@
 //!    shards of the query's terms, or the projection for a full-model query vector;
 //! 3. the vector partitions the query vector probes (vector and hybrid modes), or the term shards
 //!    when a vector query falls back to lexical ranking (no query term has a row);
-//! 4. the metadata shards of the ranked pages;
+//! 4. the metadata shards of the ranked pages (on a paged index, first the directory pages that
+//!    name them);
 //! 5. with `evidence` (issue 22), the section text files of the top pages, which their metadata
 //!    names (format v9).
 //!
@@ -65,14 +68,16 @@ pub struct QueryOutcome {
 
 #[derive(Debug)]
 enum Stage {
+    /// The plan was made without directory pages it needed (format v11): make it again once here.
+    Plan,
     Correct,
     Rank,
     Meta {
         hits: Vec<PageHit>,
         mode: Mode,
         facets: Option<Facets>,
-        /// The metadata shards of `hits`.
-        metas: Vec<FileRef>,
+        /// The metadata shards of `hits`, once the directory pages naming them are here.
+        metas: Option<Vec<FileRef>>,
         /// With `evidence`, once the metadata is here: the text files of the top pages.
         texts: Option<Vec<FileRef>>,
     },
@@ -143,27 +148,46 @@ impl QuerySession {
         }
         // (Compiled out of readers without evidence, such as the lean wasm module.)
         let read = cfg!(feature = "evidence") && opts.evidence.as_ref().is_some_and(|e| e.read);
-        let plan = if read {
+        if read {
             // Reading a page by URL: its URL key's term shard, then its metadata and text.
             opts.typos = false;
             opts.prefix = false;
             opts.mode = Mode::Lexical;
-            let site = opts.evidence.as_ref().and_then(|e| e.site_url.as_deref());
-            searcher.plan_url(super::site_relative(text, site))
-        } else {
-            searcher.plan_prefix(text, opts.prefix, opts.language.as_deref())
-        };
+        }
+        let (plan, missed) = Self::make_plan(searcher, text, &opts);
         Ok(QuerySession {
             text: text.to_owned(),
             opts,
             vector,
             plan,
             corrections: Vec::new(),
-            stage: Stage::Correct,
+            stage: if missed.is_empty() {
+                Stage::Correct
+            } else {
+                Stage::Plan
+            },
             stored: None,
             shards: Vec::new(),
             pending: Vec::new(),
         })
+    }
+
+    /// The plan of `text` under `opts`, and the directory pages it was made without.
+    fn make_plan(
+        searcher: &Searcher,
+        text: &str,
+        opts: &SearchOptions,
+    ) -> (QueryPlan, Vec<FileRef>) {
+        searcher.missed();
+        let plan = match opts
+            .evidence
+            .as_ref()
+            .filter(|e| cfg!(feature = "evidence") && e.read)
+        {
+            Some(e) => searcher.plan_url(super::site_relative(text, e.site_url.as_deref())),
+            None => searcher.plan_prefix(text, opts.prefix, opts.language.as_deref()),
+        };
+        (plan, searcher.missed())
     }
 
     /// Hands in a file the session asked for, decoded by [`Searcher::open_file`] (a shard of
@@ -197,6 +221,13 @@ impl QuerySession {
             }
             let mut missing = Vec::new();
             for f in need {
+                // A table's file is named by its directory page (format v11): that page first.
+                if let Some(dir) = searcher.unheld_directory(f) {
+                    if !missing.contains(&dir) {
+                        missing.push(dir);
+                    }
+                    continue;
+                }
                 match cached(f).filter(|s| s.is(f)) {
                     Some(s) => self.shards.push((f, s)),
                     None => missing.push(f),
@@ -215,7 +246,7 @@ impl QuerySession {
         match file {
             // (Compiled out of readers without evidence, such as the lean wasm module.)
             FileRef::Text(page) if cfg!(feature = "evidence") => {
-                let i = searcher.manifest.meta_shard_for(page)?;
+                let i = searcher.meta_shard_for(page)?;
                 match find(&self.shards, FileRef::Meta(i as u32))? {
                     Shard::Meta(m) => searcher.text_file_name(page, m),
                     _ => None,
@@ -257,7 +288,11 @@ impl QuerySession {
     /// Whether the query is ranked and every file its results (and evidence) show is here.
     pub fn is_ready(&self) -> bool {
         match &self.stage {
-            Stage::Meta { metas, texts, .. } => {
+            Stage::Meta {
+                metas: Some(metas),
+                texts,
+                ..
+            } => {
                 self.missing_meta(metas).is_empty()
                     && (self.evidence().is_none()
                         || texts
@@ -359,8 +394,17 @@ impl QuerySession {
     /// Runs the query as far as the files it holds allow; returns the files the next round needs
     /// (empty once it is ranked and its metadata is here).
     fn step(&mut self, searcher: &Searcher) -> Result<Vec<FileRef>, SearchError> {
+        self.take_directories(searcher)?;
         loop {
             match &self.stage {
+                Stage::Plan => {
+                    let (plan, missed) = Self::make_plan(searcher, &self.text, &self.opts);
+                    if !missed.is_empty() {
+                        return Ok(missed);
+                    }
+                    self.plan = plan;
+                    self.stage = Stage::Correct;
+                }
                 Stage::Correct => {
                     if self.opts.typos {
                         match self.correct(searcher) {
@@ -382,8 +426,15 @@ impl QuerySession {
                             }
                         }
                         if !self.corrections.is_empty() {
-                            let plan = self.plan.clone();
-                            self.plan = searcher.corrected_plan(plan, &self.corrections);
+                            // A corrected word may sit on a directory page not read yet.
+                            searcher.missed();
+                            let plan =
+                                searcher.corrected_plan(self.plan.clone(), &self.corrections);
+                            let missed = searcher.missed();
+                            if !missed.is_empty() {
+                                return Ok(missed);
+                            }
+                            self.plan = plan;
                         }
                     }
                     self.stage = Stage::Rank;
@@ -396,7 +447,25 @@ impl QuerySession {
                     self.stage = self.rank(searcher)?;
                 }
                 Stage::Meta {
-                    metas, texts, hits, ..
+                    metas: None, hits, ..
+                } => {
+                    searcher.missed();
+                    let wanted = (searcher.meta_shards_for(hits).into_iter())
+                        .map(|i| FileRef::Meta(i as u32))
+                        .collect();
+                    let missed = searcher.missed();
+                    if !missed.is_empty() {
+                        return Ok(missed);
+                    }
+                    if let Stage::Meta { metas, .. } = &mut self.stage {
+                        *metas = Some(wanted);
+                    }
+                }
+                Stage::Meta {
+                    metas: Some(metas),
+                    texts,
+                    hits,
+                    ..
                 } => {
                     let missing = self.missing_meta(metas);
                     let Some(pages) = self.evidence().map(|e| e.pages) else {
@@ -555,14 +624,11 @@ impl QuerySession {
         let shards = &self.shards;
         if self.evidence().is_some_and(|e| e.read) {
             let hits = searcher.url_hits(&self.plan, |i| terms(shards, i))?;
-            let metas = (searcher.meta_shards_for(&hits).into_iter())
-                .map(|i| FileRef::Meta(i as u32))
-                .collect();
             return Ok(Stage::Meta {
                 hits,
                 mode: Mode::Lexical,
                 facets: None,
-                metas,
+                metas: None,
                 texts: None,
             });
         }
@@ -589,16 +655,11 @@ impl QuerySession {
                 self.corrections.push(Correction::dropped_quotes());
             }
         }
-        let metas = searcher
-            .meta_shards_for(&hits)
-            .into_iter()
-            .map(|i| FileRef::Meta(i as u32))
-            .collect();
         Ok(Stage::Meta {
             hits,
             mode,
             facets,
-            metas,
+            metas: None,
             texts: None,
         })
     }
@@ -622,6 +683,21 @@ impl QuerySession {
             _ => None,
         };
         searcher.rank_faceted(plan, |i| terms(shards, i), vectors, &self.opts)
+    }
+
+    /// Hands the directory pages the session holds to `searcher` (a reader's cache may give a page
+    /// the searcher has not opened): a page that does not fit its slot is refused.
+    fn take_directories(&self, searcher: &Searcher) -> Result<(), SearchError> {
+        for (f, s) in &self.shards {
+            if let Shard::Directory(page) = s {
+                if searcher.unheld_directory_page(*f) && !searcher.take_directory(*f, page) {
+                    return Err(SearchError::MetaMismatch(
+                        searcher.directory_file(*f).unwrap_or_default(),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn missing_meta(&self, metas: &[FileRef]) -> Vec<FileRef> {

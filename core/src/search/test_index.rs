@@ -51,6 +51,8 @@ pub(super) fn index(texts: &[&str], per_shard: usize) -> (Searcher, Vec<TermShar
             page_count: n,
             file: "m/0.bin".into(),
         }],
+        term_pages: Vec::new(),
+        meta_pages: Vec::new(),
         vectors: None,
         typos: None,
         languages: Vec::new(),

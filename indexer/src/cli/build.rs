@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use aidocs_index::build::{build, BuildError, BuildOptions, Embeddings};
 use aidocs_index::chunk::ChunkConfig;
-use aidocs_index::export::{LanguageLayout, ShardSizes, TermFilters};
+use aidocs_index::export::{LanguageLayout, ShardSizes, TablePaging, TermFilters};
 use aidocs_index::static_fit::FitOptions;
 use aidocs_index::Visibility;
 use clap::{Args, ValueEnum};
@@ -58,6 +58,14 @@ pub struct BuildArgs {
     /// Same as `--term-filters never`.
     #[arg(long, hide = true)]
     no_term_filters: bool,
+    /// Cut the manifest's term and metadata shard tables into directory pages that a query fetches
+    /// as it needs them: `auto` pages a table once it would add more than 32 KB to every reader's
+    /// first fetch (a large site's; a query then waits one round trip more for each paged table).
+    #[arg(long, value_enum, default_value_t = PagingChoice::Auto)]
+    paged_tables: PagingChoice,
+    /// Target payload size in bytes of a term directory page (a metadata page's is half).
+    #[arg(long, default_value_t = ShardSizes::default().directory_bytes)]
+    directory_page_size: usize,
     /// Characters above which a section is split at paragraph boundaries.
     #[arg(long, default_value_t = ChunkConfig::default().max_chars)]
     max_chunk_chars: usize,
@@ -135,6 +143,14 @@ enum FilterChoice {
     Never,
 }
 
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum PagingChoice {
+    /// A table whose inline form passes 32 KB.
+    Auto,
+    Always,
+    Never,
+}
+
 pub fn run_build(a: BuildArgs) -> ExitCode {
     let mut opts = BuildOptions::new(&a.input, &a.out);
     opts.audience = if a.visibility == Audience::Internal {
@@ -159,6 +175,12 @@ pub fn run_build(a: BuildArgs) -> ExitCode {
                 FilterChoice::Never => TermFilters::Never,
             }
         },
+        tables: match a.paged_tables {
+            PagingChoice::Auto => TablePaging::Auto,
+            PagingChoice::Always => TablePaging::Always,
+            PagingChoice::Never => TablePaging::Never,
+        },
+        directory_bytes: a.directory_page_size.max(16),
     };
     opts.chunk = ChunkConfig {
         max_chars: a.max_chunk_chars.max(200),

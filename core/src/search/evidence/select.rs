@@ -252,23 +252,6 @@ impl Searcher {
             tokens: 0,
         }
     }
-
-    pub(super) fn page_meta<'s>(
-        &self,
-        page: u32,
-        meta: &impl Fn(usize) -> Option<&'s MetaShard>,
-    ) -> Result<&'s PageMeta, SearchError> {
-        let mi = self
-            .manifest
-            .meta_shard_for(page)
-            .ok_or_else(|| SearchError::MetaMismatch(String::from("a page without metadata")))?;
-        let file = &self.manifest.meta_shards[mi].file;
-        let shard = meta(mi).ok_or_else(|| SearchError::MissingMetaShard(file.clone()))?;
-        page.checked_sub(shard.first_page)
-            .and_then(|i| shard.pages.get(i as usize))
-            .filter(|p| p.chunks.len() == self.manifest.pages[page as usize].chunk_count as usize)
-            .ok_or_else(|| SearchError::MetaMismatch(file.clone()))
-    }
 }
 
 /// The Markdown an assistant reads: each piece under a numbered citation header.

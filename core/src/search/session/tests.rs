@@ -576,3 +576,234 @@ fn a_phrase_no_page_has_drops_its_quotes_and_says_so() {
         "sdk refresh"
     );
 }
+
+/// The v11 compatibility index, and the same site with its tables in directory pages (small
+/// shards and pages, so that the tables span several pages).
+const V11: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/compat/v11/");
+const V11_PAGED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/compat/v11-paged/");
+
+fn opened(dir: &str) -> Searcher {
+    Searcher::new(Manifest::decode(&read_in(dir, "manifest.bin")).unwrap()).unwrap()
+}
+
+/// What a query's outcome shows a reader, for comparing two indexes of one site.
+fn shown(o: &QueryOutcome) -> String {
+    format!(
+        "{:?} {:?} {:?} {:?}",
+        o.mode,
+        o.corrections,
+        o.results
+            .iter()
+            .map(|r| (
+                &r.id,
+                r.score,
+                r.sections
+                    .iter()
+                    .map(|s| (&s.url, s.score, &s.excerpt))
+                    .collect::<Vec<_>>()
+            ))
+            .collect::<Vec<_>>(),
+        o.evidence.as_ref().map(|e| (
+            e.tokens,
+            e.pieces
+                .iter()
+                .map(|p| (&p.url, &p.text))
+                .collect::<Vec<_>>()
+        )),
+    )
+}
+
+/// Issue 25 (v11): an index whose shard tables are in directory pages ranks every query as the
+/// inline one does (lexical, hybrid, typos, prefixes, phrases, facets, evidence, reading by URL),
+/// reading first the directory pages of the query's terms, and those naming its results' metadata
+/// before that metadata; a second query reads no page it has.
+#[test]
+fn issue_25_paged_tables_rank_as_inline_tables_do() {
+    let inline = opened(V11);
+    assert!(!inline.has_directory_pages());
+    let queries = [
+        "renew my credentials",
+        "POST /v1/users",
+        "x-request-id",
+        "Refresh tokens",
+        "getUserById",
+        "\"refresh token\" rotation",
+        "webhok signatur",
+        "authenticat",
+        "rate limits",
+        "zzzz nothing",
+    ];
+    let mut modes = vec![
+        SearchOptions::default(),
+        SearchOptions {
+            mode: Mode::Hybrid,
+            ..Default::default()
+        },
+        SearchOptions {
+            typos: false,
+            prefix: false,
+            facets: true,
+            ..Default::default()
+        },
+    ];
+    if cfg!(feature = "evidence") {
+        modes.push(SearchOptions {
+            evidence: crate::EvidenceOptions::new(400),
+            ..Default::default()
+        });
+    }
+    let mut dir_rounds = 0;
+    for opts in &modes {
+        for q in queries {
+            // A fresh searcher each time: no page held from an earlier query.
+            let paged = opened(V11_PAGED);
+            assert!(paged.has_directory_pages());
+            let (a, _) = run_in(V11, &inline, q, opts.clone(), QueryVector::Static).unwrap();
+            let (b, rounds) = run_in(V11_PAGED, &paged, q, opts.clone(), QueryVector::Static)
+                .unwrap_or_else(|e| panic!("{q}: {e}"));
+            assert_eq!(shown(&a), shown(&b), "{q} {opts:?}");
+            assert_eq!(format!("{:?}", a.facets), format!("{:?}", b.facets), "{q}");
+            // Directory pages come in rounds of their own, before the files they name.
+            let is_dir = |f: &FileRef| matches!(f, FileRef::TermDir(_) | FileRef::MetaDir(_));
+            for r in &rounds {
+                assert!(
+                    r.iter().all(is_dir) || !r.iter().any(is_dir),
+                    "{q}: {rounds:?}"
+                );
+            }
+            assert!(
+                matches!(rounds[0][0], FileRef::TermDir(_)),
+                "{q}: {rounds:?}"
+            );
+            if !b.results.is_empty() {
+                let meta_dir = rounds
+                    .iter()
+                    .position(|r| matches!(r[0], FileRef::MetaDir(_)));
+                let meta = rounds.iter().position(|r| matches!(r[0], FileRef::Meta(_)));
+                assert!(meta_dir.unwrap() + 1 == meta.unwrap(), "{q}: {rounds:?}");
+            }
+            dir_rounds += rounds.iter().filter(|r| r.iter().any(is_dir)).count();
+            // Warm: the same query again reads no directory page.
+            let mut session =
+                QuerySession::new(&paged, q, opts.clone(), QueryVector::Static).unwrap();
+            let need = session.advance(&paged, |_| None).unwrap();
+            assert!(!need.iter().any(is_dir), "{q}: {need:?}");
+        }
+    }
+    assert!(dir_rounds >= 2 * queries.len());
+}
+
+/// Issue 25 (v11): reading a page by its URL on a paged index gives what the inline index gives.
+#[cfg(feature = "evidence")]
+#[test]
+fn issue_25_paged_tables_read_pages_by_url() {
+    let inline = opened(V11);
+    let paged = opened(V11_PAGED);
+    for url in [
+        "/guides/refresh-tokens",
+        "/api-reference/users/get-user#response",
+        "/nope",
+    ] {
+        let mut opts = SearchOptions {
+            evidence: crate::EvidenceOptions::new(400),
+            ..Default::default()
+        };
+        opts.evidence.as_mut().unwrap().read = true;
+        let a = run_in(V11, &inline, url, opts.clone(), QueryVector::Static).map(|o| shown(&o.0));
+        let b = run_in(V11_PAGED, &paged, url, opts, QueryVector::Static).map(|o| shown(&o.0));
+        assert_eq!(a, b, "{url}");
+    }
+}
+
+/// Issue 25 (v11): a directory page is taken only into its own slot: another slot's page, a page of
+/// the other table, or a tampered one is refused, and the session then cannot go on with it.
+#[test]
+fn issue_25_a_directory_page_fits_only_its_slot() {
+    let s = opened(V11_PAGED);
+    let pages = s.directory_pages();
+    let terms: Vec<FileRef> = pages
+        .iter()
+        .copied()
+        .filter(|f| matches!(f, FileRef::TermDir(_)))
+        .collect();
+    let metas: Vec<FileRef> = pages
+        .iter()
+        .copied()
+        .filter(|f| matches!(f, FileRef::MetaDir(_)))
+        .collect();
+    assert!(terms.len() >= 3 && metas.len() >= 2, "{pages:?}");
+    let bytes = |f: FileRef| read_in(V11_PAGED, &s.file_name(f, None, None).unwrap());
+    for (f, other) in [
+        (terms[0], terms[1]),
+        (terms[1], terms[0]),
+        (terms[0], metas[0]),
+        (metas[0], metas[1]),
+        (metas[1], terms[1]),
+    ] {
+        let name = s.file_name(other, None, None).unwrap();
+        let e = s.open_file(f, &name, &bytes(other), None).unwrap_err();
+        assert!(
+            matches!(e, SearchError::MetaMismatch(_)),
+            "{f:?} given {other:?}: {e:?}"
+        );
+    }
+    // Every page opens in its own slot; names and refs are inverse, for the pages and what they name.
+    for &f in &pages {
+        let name = s.file_name(f, None, None).unwrap();
+        assert_eq!(s.file_ref(&name, None, None), Some(f));
+        s.open_file(f, &name, &bytes(f), None).unwrap();
+    }
+    let (terms_whole, metas_whole) = s.whole_tables().unwrap();
+    for (i, t) in terms_whole.iter().enumerate() {
+        let f = FileRef::Terms(i as u32);
+        assert_eq!(s.file_ref(&t.file, None, None), Some(f));
+        let p = s
+            .file_name(FileRef::Positions(i as u32), None, None)
+            .unwrap();
+        assert_eq!(
+            s.file_ref(&p, None, None),
+            Some(FileRef::Positions(i as u32))
+        );
+    }
+    for (i, m) in metas_whole.iter().enumerate() {
+        assert_eq!(
+            s.file_ref(&m.file, None, None),
+            Some(FileRef::Meta(i as u32))
+        );
+        assert_eq!(s.meta_shard_for(m.first_page), Some(i));
+    }
+    // The same lookups as the inline index's tables.
+    let inline = opened(V11);
+    let (t, m) = inline.whole_tables().unwrap();
+    assert_eq!(inline.term_shard_count(), 1);
+    assert_eq!(
+        m.iter().map(|e| e.page_count).sum::<u32>(),
+        metas_whole.iter().map(|e| e.page_count).sum::<u32>()
+    );
+    assert!(t.len() < terms_whole.len());
+    for term in [
+        "",
+        "0",
+        "a",
+        "auth",
+        "authentication",
+        "refresh",
+        "token",
+        "zzz",
+        "~t:",
+        "\u{10FFFF}",
+    ] {
+        let i = s.term_shard_for(term);
+        let want = terms_whole
+            .partition_point(|e| e.first.as_str() <= term)
+            .checked_sub(1);
+        assert_eq!(i, want, "{term}");
+        let r = s.term_shards_for_prefix(term);
+        let start = terms_whole
+            .partition_point(|e| e.first.as_str() <= term)
+            .saturating_sub(1);
+        let end =
+            terms_whole.partition_point(|e| e.first.as_str() < term || e.first.starts_with(term));
+        assert_eq!(r, start..end.max(start), "{term}");
+    }
+}
