@@ -24,7 +24,7 @@ if (!dir || !qfile) {
   console.error('usage: node scripts/cold-bytes.mjs INDEX_DIR QUERIES.jsonl [--mode M] [--nprobe N] [--n 100]');
   process.exit(2);
 }
-const KINDS = { 'manifest.bin': 'manifest', l: 'language partition manifest', p: 'position shards', t: 'term shards', m: 'metadata shards', q: 'term rows', v: 'vector directory, partitions, projection', y: 'typo directory and shards' };
+const KINDS = { 'manifest.bin': 'manifest', l: 'language partition manifest', d: 'directory pages', p: 'position shards', t: 'term shards', m: 'metadata shards', q: 'term rows', v: 'vector directory, partitions, projection', y: 'typo directory and shards' };
 const queries = readFileSync(qfile, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).slice(0, Number(v.n));
 const per = [];
 for (const [i, q] of queries.entries()) {

@@ -502,9 +502,16 @@ export class AidocsIndex {
     this.#check();
     const engine = this.#engine;
     const language = options?.language == null ? '' : String(options.language);
-    const names = this.#call(engine, (e) => e.filesForPreload(String(partial ?? ''), language));
-    await this.#fetchInto(engine, names);
-    return names.length;
+    // On a large site's index (tables in directory pages) the first round names the pages, the
+    // second the term shards they name.
+    let fetched = 0;
+    for (let round = 0; round < 2; round += 1) {
+      const names = this.#call(engine, (e) => e.filesForPreload(String(partial ?? ''), language));
+      if (names.length === 0) break;
+      await this.#fetchInto(engine, names);
+      fetched += names.length;
+    }
+    return fetched;
   }
 
   /** Drops decoded shards (the next queries fetch again). */

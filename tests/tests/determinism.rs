@@ -135,9 +135,9 @@ fn issue_6_language_partitions_are_deterministic_and_edited_one_at_a_time() {
     let after: std::collections::BTreeMap<String, Vec<u8>> = files(&a).into_iter().collect();
     for lang in ["en", "zh"] {
         let index = aidocs_reader::LocalIndex::open_language(&b, Some(lang)).unwrap();
-        let m = &index.searcher.manifest();
-        let mut names: Vec<String> = m.term_shards.iter().map(|t| t.file.clone()).collect();
-        names.extend(m.meta_shards.iter().map(|s| s.file.clone()));
+        let (terms, metas) = index.searcher.whole_tables().unwrap();
+        let mut names: Vec<String> = terms.iter().map(|t| t.file.clone()).collect();
+        names.extend(metas.iter().map(|s| s.file.clone()));
         names.push(manifest_of(&summary, lang));
         for name in names {
             assert_eq!(after.get(&name), before.get(&name), "{lang}: {name}");

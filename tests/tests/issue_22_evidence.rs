@@ -474,7 +474,7 @@ fn issue_22_read_gives_a_page_or_a_section_by_its_url() {
     // The internal build's extra pages are not readable in the public one.
     let inside = LocalIndex::open(&internal).unwrap();
     let mut withheld = 0;
-    for i in 0..inside.searcher.manifest().meta_shards.len() {
+    for i in 0..inside.searcher.meta_shard_count() {
         for p in &inside.meta_shard(i).unwrap().pages {
             if pages.iter().any(|q| q.url == p.url) {
                 continue;

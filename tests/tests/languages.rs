@@ -68,7 +68,7 @@ fn issue_6_one_index_per_language_and_chinese_queries_find_chinese_pages() {
             "{lang}: {hits:?}"
         );
         // Only the Chinese index has CJK terms.
-        let cjk = (0..m.term_shards.len())
+        let cjk = (0..index.searcher.term_shard_count())
             .flat_map(|i| index.term_shard(i).unwrap().terms.clone())
             .filter(|t| t.term.chars().any(aidocs_core::analyzer::is_cjk))
             .count();

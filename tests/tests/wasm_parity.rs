@@ -853,3 +853,86 @@ fn issue_22_wasm_reads_pages_by_url_as_native_does() {
         }
     }
 }
+
+/// Issue 25 (format v11): an index whose shard tables are in directory pages ranks, corrects,
+/// expands prefixes and reads pages by URL in wasm as natively, and natively as the same site's
+/// inline index does: every page title as typed, cut to a prefix and misspelled, on the example site
+/// and mintlify-docs (English pages; its tables span many small pages here).
+#[test]
+fn issue_25_paged_tables_rank_in_wasm_as_natively_and_as_inline() {
+    let Some(cli) = wasm_cli() else { return };
+    let mut sites = vec![("example-site", fixture("example-site"))];
+    if let Some(dir) = shared_data("sites/mintlify-docs") {
+        sites.push(("mintlify-docs", dir));
+    }
+    for (name, input) in sites {
+        let tmp = tempfile::tempdir().unwrap();
+        let build_as = |out: &str, paged: bool| {
+            let out = tmp.path().join(out);
+            build_with(&input, &out, &tmp.path().join("cache"), |o| {
+                o.embeddings = aidocs_index::build::Embeddings::Off;
+                o.sizes.term_bytes = 1024;
+                o.sizes.meta_bytes = 1024;
+                if paged {
+                    o.sizes.tables = aidocs_index::export::TablePaging::Always;
+                    o.sizes.directory_bytes = 64;
+                }
+            });
+            out
+        };
+        let (inline, paged) = (build_as("www/inline", false), build_as("www/paged", true));
+        let local = LocalIndex::open(&paged).unwrap();
+        assert!(local.searcher.has_directory_pages(), "{name}");
+        let pages = local.searcher.directory_pages().len();
+        assert!(
+            pages >= if name == "example-site" { 2 } else { 8 },
+            "{name}: {pages} pages"
+        );
+        let mut texts: Vec<String> = Vec::new();
+        let mut urls: Vec<String> = Vec::new();
+        for i in 0..local.searcher.meta_shard_count() {
+            for p in &local.meta_shard(i).unwrap().pages {
+                let t = p.title.to_lowercase();
+                texts.push(t.clone());
+                // Typed: the last word cut short; misspelled: two letters swapped.
+                texts.push(
+                    t.chars()
+                        .take(t.chars().count().saturating_sub(2).max(3))
+                        .collect(),
+                );
+                let mut c: Vec<char> = t.chars().collect();
+                if c.len() > 5 {
+                    c.swap(2, 3);
+                }
+                texts.push(c.into_iter().collect());
+                urls.push(p.url.clone());
+            }
+        }
+        texts.truncate(600);
+        urls.truncate(150);
+        let queries = write_queries(&tmp.path().join("q.jsonl"), "q", &texts);
+        let native_paged = native(&paged, &queries, 10);
+        let n = assert_same(&native_paged, &wasm(&cli, &paged, &queries, 10));
+        assert!(n > texts.len(), "{name}: results ({n})");
+        assert_same(&native(&inline, &queries, 10), &native_paged);
+        // Reading by URL, natively and in wasm, paged as inline.
+        let queries = write_queries(&tmp.path().join("u.jsonl"), "u", &urls);
+        let mut evidence = aidocs_core::EvidenceOptions::new(400).unwrap();
+        evidence.read = true;
+        let lines = native_evidence(&local, &queries, false, &evidence);
+        let inline_local = LocalIndex::open(&inline).unwrap();
+        assert_eq!(
+            lines,
+            native_evidence(&inline_local, &queries, false, &evidence),
+            "{name}"
+        );
+        let wasm_lines = wasm_batch(
+            &cli,
+            "context",
+            &paged,
+            &queries,
+            &["--read", "--tokens", "400"],
+        );
+        assert_eq!(lines, wasm_lines, "{name}");
+    }
+}

@@ -110,6 +110,8 @@ pub(crate) fn write_term_entries(w: &mut ByteWriter, entries: &[TermShardEntry])
 }
 
 /// The reader of [`write_term_entries`] (before v5: no name mode, and each entry's last term).
+// One copy for the manifest and the pages (inlined into both, it cost every reader's module 2 KB).
+#[inline(never)]
 pub(crate) fn read_term_entries(
     r: &mut ByteReader<'_>,
     version: u16,
@@ -165,6 +167,7 @@ pub(crate) fn write_meta_entries(w: &mut ByteWriter, entries: &[MetaShardEntry])
 
 /// The reader of [`write_meta_entries`], the first shard's first page being `first_page` (before
 /// v5: no name mode, and each entry's first page, which must continue the runs).
+#[inline(never)]
 pub(crate) fn read_meta_entries(
     r: &mut ByteReader<'_>,
     version: u16,

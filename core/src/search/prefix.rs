@@ -251,6 +251,7 @@ mod prefix_tests {
         }
         // With filters (what smaller sites have) every form the site uses is found.
         let mut manifest = plain.manifest.clone();
+        (manifest.term_shards, manifest.meta_shards) = plain.whole_tables().unwrap();
         for (entry, shard) in manifest.term_shards.iter_mut().zip(&shards) {
             entry.filter =
                 crate::filter::TermFilter::build(shard.terms.iter().map(|t| t.term.as_str()));

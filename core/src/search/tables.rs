@@ -11,7 +11,6 @@
 
 use std::cell::RefCell;
 use std::ops::Range;
-use std::rc::Rc;
 
 use crate::format::{DirectoryPage, Manifest, MetaShardEntry, PositionFiles, TermShardEntry};
 
@@ -30,21 +29,24 @@ pub(crate) struct ShardTables {
     missed: RefCell<Vec<FileRef>>,
 }
 
-/// One table: its pages' shard runs and the pages held.
+/// One table: every entry by shard ordinal (one flat vector, not one per page: less code in every
+/// reader's module), and which pages are held (an unheld page's entries are placeholders).
 #[derive(Debug, Clone)]
 struct Table<E> {
     /// Each page's first shard ordinal, plus the shard count.
     base: Vec<u32>,
-    pages: RefCell<Vec<Option<Rc<[E]>>>>,
-    /// How the manifest names each page (empty for an inline table).
+    entries: RefCell<Vec<E>>,
+    held: RefCell<Vec<bool>>,
+    /// How the manifest names each page (empty for an inline table, which is held).
     files: Vec<String>,
 }
 
-impl<E> Table<E> {
+impl<E: Clone + Default> Table<E> {
     fn inline(entries: Vec<E>) -> Self {
         Table {
             base: vec![0, entries.len() as u32],
-            pages: RefCell::new(vec![Some(entries.into())]),
+            entries: RefCell::new(entries),
+            held: RefCell::new(vec![true]),
             files: Vec::new(),
         }
     }
@@ -54,9 +56,11 @@ impl<E> Table<E> {
         for c in counts {
             base.push(base[base.len() - 1].saturating_add(c));
         }
+        let total = base[base.len() - 1] as usize;
         Table {
-            pages: RefCell::new(vec![None; base.len() - 1]),
+            held: RefCell::new(vec![false; base.len() - 1]),
             base,
+            entries: RefCell::new(vec![E::default(); total]),
             files,
         }
     }
@@ -70,13 +74,48 @@ impl<E> Table<E> {
         (i < self.len()).then(|| self.base.partition_point(|&b| b as usize <= i) - 1)
     }
 
-    /// Page `p`'s entries, when held.
-    fn page(&self, p: usize) -> Option<Rc<[E]>> {
-        self.pages.borrow().get(p).cloned().flatten()
+    /// Page `p`'s shard ordinals.
+    fn run(&self, p: usize) -> Range<usize> {
+        self.base[p] as usize..self.base[p + 1] as usize
+    }
+
+    fn held(&self, p: usize) -> bool {
+        self.held.borrow().get(p).copied().unwrap_or(false)
+    }
+
+    /// Shard `i`'s entry through `f`, when held.
+    fn get<R>(&self, i: usize, f: impl FnOnce(&E) -> R) -> Option<R> {
+        let p = self.page_of(i)?;
+        self.held(p).then(|| f(&self.entries.borrow()[i]))
+    }
+
+    /// The ordinal of the first shard of page `p` (held) for which `pred` fails: a partition point
+    /// within the page.
+    fn partition(&self, p: usize, pred: impl Fn(&E) -> bool) -> usize {
+        let run = self.run(p);
+        run.start + self.entries.borrow()[run].partition_point(pred)
+    }
+
+    /// The held shard for which `pred` holds.
+    fn position(&self, pred: impl Fn(&E) -> bool) -> Option<usize> {
+        let entries = self.entries.borrow();
+        let held = self.held.borrow();
+        (held.iter().enumerate())
+            .filter(|&(_, &h)| h)
+            .find_map(|(p, _)| {
+                Some(self.base[p] as usize + entries[self.run(p)].iter().position(&pred)?)
+            })
+    }
+
+    fn fill(&self, p: usize, page: &[E]) {
+        let run = self.run(p);
+        self.entries.borrow_mut()[run].clone_from_slice(page);
+        self.held.borrow_mut()[p] = true;
     }
 }
 
 impl ShardTables {
+    /// The tables of `m`.
     pub(crate) fn new(m: &Manifest) -> Self {
         let (terms, term_firsts) = if m.term_pages.is_empty() {
             (Table::inline(m.term_shards.clone()), vec![String::new()])
@@ -91,8 +130,8 @@ impl ShardTables {
             )
         };
         let (metas, meta_first_pages) = if m.meta_pages.is_empty() {
-            let total = m.pages.len() as u32;
-            (Table::inline(m.meta_shards.clone()), vec![0, total])
+            let pages = m.pages.len() as u32;
+            (Table::inline(m.meta_shards.clone()), vec![0, pages])
         } else {
             let p = &m.meta_pages;
             let mut firsts = vec![0u32];
@@ -116,28 +155,28 @@ impl ShardTables {
         }
     }
 
+    /// Whether term page `p` is held; notes it missed when not.
+    fn term_page(&self, p: usize) -> bool {
+        let held = self.terms.held(p);
+        if !held {
+            self.miss(FileRef::TermDir(p as u32));
+        }
+        held
+    }
+
+    fn meta_page(&self, p: usize) -> bool {
+        let held = self.metas.held(p);
+        if !held {
+            self.miss(FileRef::MetaDir(p as u32));
+        }
+        held
+    }
+
     fn miss(&self, f: FileRef) {
         let mut missed = self.missed.borrow_mut();
         if !missed.contains(&f) {
             missed.push(f);
         }
-    }
-
-    /// Term page `p`'s entries, or a miss.
-    fn term_page(&self, p: usize) -> Option<Rc<[TermShardEntry]>> {
-        let page = self.terms.page(p);
-        if page.is_none() {
-            self.miss(FileRef::TermDir(p as u32));
-        }
-        page
-    }
-
-    fn meta_page(&self, p: usize) -> Option<Rc<[MetaShardEntry]>> {
-        let page = self.metas.page(p);
-        if page.is_none() {
-            self.miss(FileRef::MetaDir(p as u32));
-        }
-        page
     }
 }
 
@@ -166,22 +205,20 @@ impl Searcher {
         f: impl FnOnce(&TermShardEntry) -> R,
     ) -> Option<R> {
         let t = &self.tables;
-        let p = t.terms.page_of(i)?;
-        let page = t.term_page(p)?;
-        page.get(i - t.terms.base[p] as usize).map(f)
+        t.term_page(t.terms.page_of(i)?);
+        t.terms.get(i, f)
     }
 
-    /// Term shard `i`'s file, for messages (its ordinal when its page is not held).
+    /// Term shard `i`'s file, for messages (empty when its page is not held).
     pub(crate) fn term_file(&self, i: usize) -> String {
-        (self.term_entry(i, |s| s.file.clone())).unwrap_or_else(|| format!("term shard {i}"))
+        self.term_entry(i, |s| s.file.clone()).unwrap_or_default()
     }
 
     /// Metadata shard `i`'s entry.
     pub(crate) fn meta_entry(&self, i: usize) -> Option<MetaShardEntry> {
         let t = &self.tables;
-        let p = t.metas.page_of(i)?;
-        let page = t.meta_page(p)?;
-        page.get(i - t.metas.base[p] as usize).cloned()
+        t.meta_page(t.metas.page_of(i)?);
+        t.metas.get(i, MetaShardEntry::clone)
     }
 
     /// The term shard whose range holds `term`, if any (none before the first shard's first term).
@@ -191,11 +228,11 @@ impl Searcher {
             .term_firsts
             .partition_point(|f| f.as_str() <= term)
             .checked_sub(1)?;
-        let page = t.term_page(p)?;
-        let j = page
-            .partition_point(|s| s.first.as_str() <= term)
-            .checked_sub(1)?;
-        Some(t.terms.base[p] as usize + j)
+        if !t.term_page(p) {
+            return None;
+        }
+        let end = t.terms.partition(p, |s| s.first.as_str() <= term);
+        (end > t.terms.base[p] as usize).then(|| end - 1)
     }
 
     /// Term shards whose range may hold terms starting with `prefix`: the one holding `prefix`
@@ -203,24 +240,15 @@ impl Searcher {
     pub fn term_shards_for_prefix(&self, prefix: &str) -> Range<usize> {
         let t = &self.tables;
         let beyond = |first: &str| first < prefix || first.starts_with(prefix);
-        let at = |p: usize, j: usize| t.terms.base[p] as usize + j;
         let ps = (t.term_firsts.partition_point(|f| f.as_str() <= prefix)).saturating_sub(1);
-        let start = match t.term_page(ps) {
-            Some(page) => at(
-                ps,
-                page.partition_point(|s| s.first.as_str() <= prefix)
-                    .saturating_sub(1),
-            ),
-            None => return 0..0,
-        };
         // The end falls in the last page whose first term is still in the prefix's run.
-        let end = match t.term_firsts.partition_point(|f| beyond(f)).checked_sub(1) {
-            Some(pe) => match t.term_page(pe) {
-                Some(page) => at(pe, page.partition_point(|s| beyond(&s.first))),
-                None => return 0..0,
-            },
-            None => 0,
-        };
+        let pe = t.term_firsts.partition_point(|f| beyond(f)).checked_sub(1);
+        if !t.term_page(ps) || pe.is_some_and(|pe| !t.term_page(pe)) {
+            return 0..0;
+        }
+        let start = t.terms.partition(ps, |s| s.first.as_str() <= prefix);
+        let start = start.saturating_sub(1).max(t.terms.base[ps] as usize);
+        let end = pe.map_or(0, |pe| t.terms.partition(pe, |s| beyond(&s.first)));
         start..end.max(start)
     }
 
@@ -232,9 +260,13 @@ impl Searcher {
             return None;
         }
         let p = firsts.partition_point(|&f| f <= page) - 1;
-        let entries = t.meta_page(p)?;
-        let j = entries.partition_point(|m| m.first_page + m.page_count <= page);
-        (j < entries.len()).then(|| t.metas.base[p] as usize + j)
+        if !t.meta_page(p) {
+            return None;
+        }
+        let j = t
+            .metas
+            .partition(p, |m| m.first_page + m.page_count <= page);
+        (j < t.metas.base[p + 1] as usize).then_some(j)
     }
 
     /// The file of term shard `i`'s positions, when the index has positions.
@@ -262,30 +294,25 @@ impl Searcher {
     /// named by a table).
     pub fn unheld_directory(&self, f: FileRef) -> Option<FileRef> {
         let t = &self.tables;
-        let (table, page) = match f {
-            FileRef::Terms(i) | FileRef::Positions(i) => (
-                FileRef::TermDir as fn(u32) -> FileRef,
-                t.terms.page_of(i as usize)?,
-            ),
-            FileRef::Meta(i) => (
-                FileRef::MetaDir as fn(u32) -> FileRef,
-                t.metas.page_of(i as usize)?,
-            ),
-            _ => return None,
-        };
-        let held = match f {
-            FileRef::Meta(_) => t.metas.page(page).is_some(),
-            _ => t.terms.page(page).is_some(),
-        };
-        (!held).then(|| table(page as u32))
+        match f {
+            FileRef::Terms(i) | FileRef::Positions(i) => {
+                let p = t.terms.page_of(i as usize)?;
+                (!t.terms.held(p)).then_some(FileRef::TermDir(p as u32))
+            }
+            FileRef::Meta(i) => {
+                let p = t.metas.page_of(i as usize)?;
+                (!t.metas.held(p)).then_some(FileRef::MetaDir(p as u32))
+            }
+            _ => None,
+        }
     }
 
     /// Whether directory page `f` is one of the tables' pages, not held yet.
     pub(crate) fn unheld_directory_page(&self, f: FileRef) -> bool {
         let t = &self.tables;
         match f {
-            FileRef::TermDir(p) => !t.terms.files.is_empty() && t.terms.page(p as usize).is_none(),
-            FileRef::MetaDir(p) => !t.metas.files.is_empty() && t.metas.page(p as usize).is_none(),
+            FileRef::TermDir(p) => (p as usize) < t.terms.files.len() && !t.terms.held(p as usize),
+            FileRef::MetaDir(p) => (p as usize) < t.metas.files.len() && !t.metas.held(p as usize),
             _ => false,
         }
     }
@@ -300,32 +327,21 @@ impl Searcher {
         if let Some(p) = t.metas.files.iter().position(|f| f == name) {
             return Some(FileRef::MetaDir(p as u32));
         }
-        let find = |file: &str| {
-            let pages = t.terms.pages.borrow();
-            pages.iter().enumerate().find_map(|(p, page)| {
-                let j = page.as_ref()?.iter().position(|s| s.file == file)?;
-                Some(t.terms.base[p] + j as u32)
-            })
-        };
-        if let Some(i) = find(name) {
-            return Some(FileRef::Terms(i));
+        if let Some(i) = t.terms.position(|s| s.file == name) {
+            return Some(FileRef::Terms(i as u32));
         }
-        let pages = t.metas.pages.borrow();
-        if let Some(i) = pages.iter().enumerate().find_map(|(p, page)| {
-            let j = page.as_ref()?.iter().position(|m| m.file == name)?;
-            Some(t.metas.base[p] + j as u32)
-        }) {
-            return Some(FileRef::Meta(i));
+        if let Some(i) = t.metas.position(|m| m.file == name) {
+            return Some(FileRef::Meta(i as u32));
         }
-        match self.manifest.positions.as_ref()? {
-            PositionFiles::Prefix(_) => (self.manifest.positions_shard_of(name))
-                .filter(|&i| i < self.term_shard_count())
-                .map(|i| FileRef::Positions(i as u32)),
+        let i = match self.manifest.positions.as_ref()? {
+            PositionFiles::Prefix(_) => self.manifest.positions_shard_of(name)?,
             PositionFiles::BesideTerms => {
                 let stem = name.strip_prefix("p/")?;
-                find(&format!("t/{stem}")).map(FileRef::Positions)
+                t.terms
+                    .position(|s| s.file.strip_prefix("t/") == Some(stem))?
             }
-        }
+        };
+        (i < self.term_shard_count()).then_some(FileRef::Positions(i as u32))
     }
 
     /// Takes a decoded directory page into its slot, once it fits there: a term page of its
@@ -335,46 +351,33 @@ impl Searcher {
     /// metadata shard of another build is: it would send terms or titles to the wrong files.
     pub(crate) fn take_directory(&self, f: FileRef, page: &DirectoryPage) -> bool {
         let t = &self.tables;
+        let count = |base: &[u32], p: usize| Some(base.get(p + 1)? - base[p]);
         match (f, page) {
             (FileRef::TermDir(p), DirectoryPage::Terms(entries)) => {
                 let p = p as usize;
-                let Some(count) = t
-                    .terms
-                    .base
-                    .get(p + 1)
-                    .map(|&b| (b - t.terms.base[p]) as usize)
-                else {
-                    return false;
-                };
-                let fits = entries.len() == count
+                let fits = p < t.terms.files.len()
+                    && count(&t.terms.base, p) == Some(entries.len() as u32)
                     && entries.first().is_some_and(|e| e.first == t.term_firsts[p])
                     && (t.term_firsts.get(p + 1))
                         .is_none_or(|next| entries.last().is_some_and(|e| &e.first < next))
                     && (self.manifest.positions != Some(PositionFiles::BesideTerms)
                         || entries.iter().all(|e| e.file.starts_with("t/")));
                 if fits {
-                    t.terms.pages.borrow_mut()[p] = Some(entries.clone().into());
+                    t.terms.fill(p, entries);
                 }
                 fits
             }
             (FileRef::MetaDir(p), DirectoryPage::Meta(entries)) => {
                 let p = p as usize;
-                let Some(count) = t
-                    .metas
-                    .base
-                    .get(p + 1)
-                    .map(|&b| (b - t.metas.base[p]) as usize)
-                else {
-                    return false;
-                };
-                let (first, end) = (t.meta_first_pages[p], t.meta_first_pages[p + 1]);
-                let fits = entries.len() == count
-                    && entries.first().is_some_and(|e| e.first_page == first)
+                let fits = p < t.metas.files.len()
+                    && count(&t.metas.base, p) == Some(entries.len() as u32)
+                    && entries.first().map(|e| e.first_page) == Some(t.meta_first_pages[p])
                     && entries
                         .last()
-                        .is_some_and(|e| e.first_page as u64 + e.page_count as u64 == end as u64);
+                        .map(|e| e.first_page as u64 + e.page_count as u64)
+                        == Some(t.meta_first_pages[p + 1] as u64);
                 if fits {
-                    t.metas.pages.borrow_mut()[p] = Some(entries.clone().into());
+                    t.metas.fill(p, entries);
                 }
                 fits
             }
@@ -406,5 +409,166 @@ impl Searcher {
     /// Whether the tables are paged (format v11): a query may then need directory pages first.
     pub fn has_directory_pages(&self) -> bool {
         !self.tables.terms.files.is_empty() || !self.tables.metas.files.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::envelope::{self, ShardKind};
+    use crate::format::{MetaPageRef, TermPageRef};
+
+    const TEXTS: [&str; 7] = [
+        "alpha beta gamma delta",
+        "beta epsilon zeta",
+        "eta theta iota kappa lambda",
+        "mu nu xi omicron pi",
+        "rho sigma tau upsilon",
+        "phi chi psi omega alphabet",
+        "betamax gammaray deltoid",
+    ];
+
+    /// The test index's tables, and the same cut into pages of `sizes` shards (cycled), each page
+    /// taken once `take` says so.
+    fn paged(sizes: &[usize]) -> (Searcher, Searcher, Vec<DirectoryPage>) {
+        let (inline, _) = crate::search::test_index::index(&TEXTS, 2);
+        let mut m = inline.manifest().clone();
+        // Metadata: one shard per page, to cut into pages too.
+        m.meta_shards = (0..m.pages.len() as u32)
+            .map(|p| MetaShardEntry {
+                first_page: p,
+                page_count: 1,
+                file: format!("m/{p}.bin"),
+            })
+            .collect();
+        let inline = Searcher::new(m.clone()).unwrap();
+        let (terms, metas) = (
+            std::mem::take(&mut m.term_shards),
+            std::mem::take(&mut m.meta_shards),
+        );
+        let mut pages = Vec::new();
+        let (mut i, mut k) = (0, 0);
+        while i < terms.len() {
+            let n = sizes[k % sizes.len()].min(terms.len() - i);
+            m.term_pages.push(TermPageRef {
+                first: terms[i].first.clone(),
+                file: format!("d/t{k}.bin"),
+                shard_count: n as u32,
+            });
+            pages.push(DirectoryPage::Terms(terms[i..i + n].to_vec()));
+            (i, k) = (i + n, k + 1);
+        }
+        let mut i = 0;
+        while i < metas.len() {
+            let n = sizes[k % sizes.len()].min(metas.len() - i);
+            m.meta_pages.push(MetaPageRef {
+                page_count: n as u32,
+                shard_count: n as u32,
+                file: format!("d/m{k}.bin"),
+            });
+            pages.push(DirectoryPage::Meta(metas[i..i + n].to_vec()));
+            (i, k) = (i + n, k + 1);
+        }
+        // The manifest reads back as written.
+        let m = crate::format::Manifest::decode(&m.encode()).unwrap();
+        (inline, Searcher::new(m).unwrap(), pages)
+    }
+
+    /// Issue 25 (v11): lookups in paged tables give the inline tables' answers once their pages
+    /// are held, and before that nothing but the missed pages; every term, prefix and page, for
+    /// several page cuts.
+    #[test]
+    fn issue_25_paged_lookups_answer_as_inline_ones() {
+        for sizes in [&[1][..], &[2], &[3, 1], &[1, 4, 2], &[100]] {
+            let (inline, paged, pages) = paged(sizes);
+            assert!(inline.term_shard_count() >= 8);
+            assert_eq!(paged.term_shard_count(), inline.term_shard_count());
+            assert_eq!(paged.meta_shard_count(), inline.meta_shard_count());
+            let (all_terms, _) = inline.whole_tables().unwrap();
+            let mut probes: Vec<String> =
+                vec!["".into(), "0".into(), "zzz".into(), "\u{10FFFF}".into()];
+            for e in &all_terms {
+                probes.push(e.first.clone());
+                let shard: String = e.first.chars().take(2).collect();
+                probes.push(shard);
+                probes.push(format!("{}a", e.first));
+            }
+            // Nothing held: every lookup misses, and says which page it needs.
+            paged.missed();
+            for t in &probes {
+                assert_eq!(paged.term_shard_for(t), None);
+            }
+            assert!(!paged.missed().is_empty());
+            assert_eq!(paged.meta_shard_for(0), None);
+            assert!(matches!(paged.missed()[..], [FileRef::MetaDir(0)]));
+            assert_eq!(paged.whole_tables(), None);
+            for (p, page) in paged.directory_pages().into_iter().zip(&pages) {
+                assert!(paged.unheld_directory_page(p));
+                assert!(paged.take_directory(p, page), "{p:?}");
+                assert!(!paged.unheld_directory_page(p));
+            }
+            assert_eq!(paged.whole_tables(), inline.whole_tables());
+            for t in &probes {
+                assert_eq!(
+                    paged.term_shard_for(t),
+                    inline.term_shard_for(t),
+                    "{t} {sizes:?}"
+                );
+                assert_eq!(
+                    paged.term_shards_for_prefix(t),
+                    inline.term_shards_for_prefix(t),
+                    "{t} {sizes:?}"
+                );
+            }
+            for page in 0..=TEXTS.len() as u32 {
+                assert_eq!(paged.meta_shard_for(page), inline.meta_shard_for(page));
+            }
+            assert!(paged.missed().is_empty());
+            // Names and refs are inverse over everything the pages name.
+            for i in 0..paged.term_shard_count() {
+                let name = paged
+                    .file_name(FileRef::Terms(i as u32), None, None)
+                    .unwrap();
+                assert_eq!(
+                    paged.file_ref(&name, None, None),
+                    Some(FileRef::Terms(i as u32))
+                );
+            }
+        }
+    }
+
+    /// Issue 25 (v11): a page is refused in any slot but its own, and a truncated or padded page
+    /// does not decode.
+    #[test]
+    fn issue_25_directory_pages_fit_their_slot_and_decode_strictly() {
+        let (_, paged, pages) = paged(&[2]);
+        let slots = paged.directory_pages();
+        for (a, slot) in slots.iter().enumerate() {
+            for (b, page) in pages.iter().enumerate() {
+                let (_, s, _) = self::paged(&[2]);
+                assert_eq!(
+                    s.take_directory(*slot, page),
+                    a == b,
+                    "{slot:?} given page {b}"
+                );
+            }
+        }
+        for page in &pages {
+            let file = page.encode();
+            assert_eq!(&DirectoryPage::decode(&file).unwrap(), page);
+            let raw = envelope::open(&file, ShardKind::Directory).unwrap();
+            for cut in 0..raw.len() {
+                assert!(
+                    DirectoryPage::decode_payload(&raw[..cut]).is_err(),
+                    "cut {cut}"
+                );
+            }
+            let mut padded = raw.clone();
+            padded.push(0);
+            assert!(DirectoryPage::decode_payload(&padded).is_err());
+            let mut other = raw.clone();
+            other[0] = 2;
+            assert!(DirectoryPage::decode_payload(&other).is_err());
+        }
     }
 }

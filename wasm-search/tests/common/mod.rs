@@ -251,7 +251,7 @@ fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
         (
             {
                 let mut b = good.to_vec();
-                b[4] = 11; // format version 11: later than this reader (10)
+                b[4] = 12; // format version 12: later than this reader (11)
                 b
             },
             "unsupported_version",
