@@ -66,4 +66,10 @@ PY
   page=$(cd "$S" && find . -name '*.mdx' | sort | head -1 | sed 's|^\./||')
   echo "scale-$SCALE, one page edited ($page):"
   scripts/edit-churn.sh "$S" "$page" "$B"
+  # What a reader's first query fetches (the manifest, directory pages and shards) and in how many
+  # sequential rounds, for readers' questions (bench/queries/pipecat-docs, whose pages are part of
+  # the corpus) and SciFact's claims.
+  for q in bench/queries/pipecat-docs/queries.jsonl ../shared/data/scifact/queries.jsonl; do
+    [ -f "$q" ] && node scripts/cold-bytes.mjs "$W/out-scale-$SCALE" "$q" --mode lexical --n 60 | grep -v "^  code\|follow-up"
+  done
 fi

@@ -2,7 +2,8 @@
 // Bytes a cold query fetches through the JS wrapper and the wasm engine, by kind of file, then the code
 // every reader also loads (wasm, glue, search.js, gzip -9) and the sum. Each query opens the index
 // afresh, so every figure is a first query; the next query of the file then runs on the same index
-// (a follow-up query). Prints medians over the first N queries of a JSONL file ({"id","text"} per line).
+// (a follow-up query). Prints medians over the first N queries of a JSONL file ({"id","text"} per line),
+// and the sequential rounds of requests (a round starts when a request is made with none in flight).
 //   node scripts/cold-bytes.mjs INDEX_DIR QUERIES.jsonl [--mode lexical|vector|hybrid] [--nprobe N] [--n 100]
 //                               [--language L]
 // `--language`: the reader's (the search box passes the page's): it filters pages, picks the analyzer
@@ -30,8 +31,14 @@ const per = [];
 for (const [i, q] of queries.entries()) {
   let bytes = {};
   let requests = 0;
+  // Sequential rounds: a request made while none is in flight starts one (a round's requests all
+  // start before any of them ends).
+  let rounds = 0;
+  let inFlight = 0;
   const load = async (name) => {
-    const b = new Uint8Array(await readFile(join(dir, name)));
+    if (inFlight === 0) rounds += 1;
+    inFlight += 1;
+    const b = new Uint8Array(await readFile(join(dir, name)).finally(() => { inFlight -= 1; }));
     const kind = KINDS[name.includes('/') ? name.split('/')[0] : name] ?? name;
     bytes[kind] = (bytes[kind] ?? 0) + b.length;
     requests += 1;
@@ -40,7 +47,7 @@ for (const [i, q] of queries.entries()) {
   const opts = { mode: v.mode, nprobe: v.nprobe == null ? undefined : Number(v.nprobe), language: v.language };
   const index = await openIndex(load, { language: v.language });
   await index.search(q.text, opts);
-  const first = { bytes, requests };
+  const first = { bytes, requests, rounds };
   bytes = {};
   requests = 0;
   await index.search(queries[(i + 1) % queries.length].text, opts);
@@ -54,7 +61,7 @@ for (const kind of [...new Set(per.flatMap((p) => Object.keys(p.bytes)))]) {
   console.log(`  ${kind}: ${median(per.map((p) => p.bytes[kind] ?? 0))} B`);
 }
 const data = median(per.map((p) => sum(p.bytes)));
-console.log(`  index data: ${data} B in ${median(per.map((p) => p.requests))} requests`);
+console.log(`  index data: ${data} B in ${median(per.map((p) => p.requests))} requests, ${median(per.map((p) => p.rounds))} sequential rounds (manifest included; max ${Math.max(...per.map((p) => p.rounds))})`);
 const root = fileURLToPath(new URL('../site-plugin/', import.meta.url));
 const module = needsStemmer(v.language) ? 'wasm/aidocs_search_full_bg.wasm' : 'wasm/aidocs_search_bg.wasm';
 const files = [module, 'dist/search.js'].map((f) => readFileSync(join(root, f)));

@@ -6,14 +6,15 @@
 //! a paged one adds to a cold query: on the reference mobile profile (Lighthouse's: 150 ms RTT, 1.6
 //! Mbps) a round trip is worth ~30 KB, so a table whose deflated bytes pass [`INLINE_TABLE_BYTES`]
 //! is paged. Small and medium sites (every fixture, both real Mintlify sites, 10,000 pages) keep
-//! their tables inline and their rounds; a 100,000-page site's 300 KB of tables become two
-//! directory pages of ~1 KB for a typical query.
+//! their tables inline and their rounds; a 100,000-page site's 300 KB of tables become ~600
+//! directory pages, of which a reader's question reads ~16 KB.
 //!
 //! Pages are cut where their content says ([`ContentCuts`], keyed by a shard's first term or first
 //! page's id), so an edit renames the directory page of the shards it renamed and seldom another.
 
 use aidocs_core::format::{
-    DirectoryPage, Manifest, MetaPageRef, MetaShardEntry, TermPageRef, DIRECTORY_DIR,
+    DirectoryPage, Manifest, MetaPageRef, MetaShardEntry, TermPageRef, TermShardEntry,
+    DIRECTORY_DIR,
 };
 
 use crate::shard_cuts::ContentCuts;
@@ -57,9 +58,10 @@ pub(crate) fn page_tables(
     if terms.is_empty() || !page(DirectoryPage::Terms(terms.clone())) {
         manifest.term_shards = terms;
     } else {
-        for run in runs(&terms, page_bytes, |e| {
-            (e.first.as_bytes(), e.first.len() + 9)
-        }) {
+        // An entry's bytes: its first term, name, counts and (when the index keeps them) filter.
+        let bytes =
+            |e: &TermShardEntry| e.first.len() + 9 + e.filter.as_ref().map_or(0, |f| f.byte_len());
+        for run in runs(&terms, page_bytes, |e| (e.first.as_bytes(), bytes(e))) {
             let bytes = DirectoryPage::Terms(run.to_vec()).encode();
             let file = content_name(DIRECTORY_DIR, &bytes);
             manifest.term_pages.push(TermPageRef {

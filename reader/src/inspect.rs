@@ -138,10 +138,8 @@ fn inspect_index(dir: &Path, name: &str, mbytes: Vec<u8>) -> Result<InspectRepor
             };
             shards.push(report(&name, "directory", format!("{table} shards"), r));
         }
-        if let Some((terms, metas)) = searcher.whole_tables() {
-            m.term_shards = terms;
-            m.meta_shards = metas;
-        }
+        // A page refused above is reported; the shards of the others are still checked.
+        (m.term_shards, m.meta_shards) = searcher.held_tables();
     }
     for s in &m.term_shards {
         let r = std::fs::read(dir.join(&s.file))
@@ -359,14 +357,15 @@ fn inspect_index(dir: &Path, name: &str, mbytes: Vec<u8>) -> Result<InspectRepor
         pages: m.pages.len(),
         chunks: m.num_chunks,
         manifest_bytes: mbytes.len() as u64,
+        // (On a paged index the filters are in the directory pages.)
         filter_bytes: m
             .term_shards
             .iter()
             .filter_map(|s| s.filter.as_ref())
             .map(|f| f.byte_len())
             .sum(),
-        term_shards: m.term_shards.len(),
-        meta_shards: m.meta_shards.len(),
+        term_shards: m.term_shard_count(),
+        meta_shards: m.meta_shard_count(),
         terms: m.term_shards.iter().map(|s| s.term_count as u64).sum(),
         total_bytes: mbytes.len() as u64 + shards.iter().map(|s| s.bytes).sum::<u64>(),
         median_term_shard_bytes: term_sizes.get(term_sizes.len() / 2).copied().unwrap_or(0),

@@ -112,7 +112,8 @@ impl LocalIndex {
     }
 
     /// [`Self::query`], and the names of the files it needed, in the order a cold client (nothing
-    /// cached) fetches them, round by round.
+    /// cached) fetches them, round by round. A cold run reads every file afresh, on a searcher of its
+    /// own: the directory pages this index's searcher holds (format v11) are fetched again too.
     fn run(
         &self,
         text: &str,
@@ -120,7 +121,13 @@ impl LocalIndex {
         opts: &SearchOptions,
         cold: bool,
     ) -> Result<(QueryOutcome, Vec<String>), QueryError> {
-        let searcher = &self.searcher;
+        let fresh;
+        let searcher = if cold {
+            fresh = Searcher::new(self.searcher.manifest().clone())?;
+            &fresh
+        } else {
+            &self.searcher
+        };
         let mut session = QuerySession::new(searcher, text, opts.clone(), vector)?;
         let mut fetched = Vec::new();
         loop {
@@ -136,7 +143,11 @@ impl LocalIndex {
                 let name = session
                     .file_name(searcher, f)
                     .ok_or(QueryError::NoSuchFile(f))?;
-                session.provide(f, self.load(f, &name)?);
+                let shard = match cold {
+                    true => self.read_open(searcher, f, &name)?,
+                    false => self.load(f, &name)?,
+                };
+                session.provide(f, shard);
                 fetched.push(name);
             }
         }
@@ -148,20 +159,25 @@ impl LocalIndex {
         if let Some(s) = self.cache.borrow().get(&f) {
             return Ok(s.clone());
         }
+        let shard = self.read_open(&self.searcher, f, name)?;
+        self.cache.borrow_mut().insert(f, shard.clone());
+        Ok(shard)
+    }
+
+    /// Index file `f` (called `name`) read from disk, verified and decoded by `searcher`.
+    fn read_open(&self, searcher: &Searcher, f: FileRef, name: &str) -> Result<Shard, QueryError> {
         let file = self.dir.join(name);
         let bytes = std::fs::read(&file).map_err(|source| QueryError::Read {
             file: file.clone(),
             source,
         })?;
         *self.bytes_read.borrow_mut() += bytes.len() as u64;
-        let (shard, _) = self
-            .searcher
+        let (shard, _) = searcher
             .open_file(f, name, &bytes, None)
             .map_err(|e| match e {
                 SearchError::Shard { source, .. } => QueryError::Shard { file, source },
                 e => QueryError::Search(e),
             })?;
-        self.cache.borrow_mut().insert(f, shard.clone());
         Ok(shard)
     }
 

@@ -27,7 +27,7 @@ pub struct PageEntry {
     pub version: Option<u32>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TermShardEntry {
     /// The shard's first term: its range runs up to the next shard's first term (since v5 the last
     /// term is not stored; an absent term in the gap between two shards costs one fetch without
@@ -38,7 +38,7 @@ pub struct TermShardEntry {
     pub filter: Option<TermFilter>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MetaShardEntry {
     pub first_page: u32,
     pub page_count: u32,

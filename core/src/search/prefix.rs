@@ -57,10 +57,14 @@ impl Searcher {
         // The shortest stem a typed word may have (see `is_truncated_stem`) sorts first.
         let shortest: String = text.chars().take(min_stem_chars(chars)).collect();
         let first = self.term_shard_for(&shortest).unwrap_or(0);
-        let end = self.term_shards_for_prefix(&text).end;
+        let end = self.prefix_run_end(&text, first + PREFIX_MAX_SHARDS);
         let shards: Vec<usize> = (first..end.max(first + 1).min(self.term_shard_count()))
             .take(PREFIX_MAX_SHARDS)
             .collect();
+        // On a paged index, the directory pages of those shards come with the plan's.
+        for &i in &shards {
+            self.term_entry(i, |_| ());
+        }
         Some(PrefixTerm {
             text,
             weight: whole.as_ref().map_or(1.0, |w| w.1),
@@ -251,7 +255,7 @@ mod prefix_tests {
         }
         // With filters (what smaller sites have) every form the site uses is found.
         let mut manifest = plain.manifest.clone();
-        (manifest.term_shards, manifest.meta_shards) = plain.whole_tables().unwrap();
+        (manifest.term_shards, manifest.meta_shards) = plain.held_tables();
         for (entry, shard) in manifest.term_shards.iter_mut().zip(&shards) {
             entry.filter =
                 crate::filter::TermFilter::build(shard.terms.iter().map(|t| t.term.as_str()));

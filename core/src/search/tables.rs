@@ -10,7 +10,6 @@
 //! page's run from the manifest's counts.
 
 use std::cell::RefCell;
-use std::ops::Range;
 
 use crate::format::{DirectoryPage, Manifest, MetaShardEntry, PositionFiles, TermShardEntry};
 
@@ -29,24 +28,23 @@ pub(crate) struct ShardTables {
     missed: RefCell<Vec<FileRef>>,
 }
 
-/// One table: every entry by shard ordinal (one flat vector, not one per page: less code in every
-/// reader's module), and which pages are held (an unheld page's entries are placeholders).
+/// One table: its pages' shard runs and the pages held. Only held pages take memory: a manifest
+/// may claim any number of shards, but a page's entries exist only once its file gave them.
 #[derive(Debug, Clone)]
 struct Table<E> {
     /// Each page's first shard ordinal, plus the shard count.
     base: Vec<u32>,
-    entries: RefCell<Vec<E>>,
-    held: RefCell<Vec<bool>>,
+    /// Each page's entries; empty until held (a paged table's pages are never empty).
+    pages: RefCell<Vec<Vec<E>>>,
     /// How the manifest names each page (empty for an inline table, which is held).
     files: Vec<String>,
 }
 
-impl<E: Clone + Default> Table<E> {
+impl<E: Clone> Table<E> {
     fn inline(entries: Vec<E>) -> Self {
         Table {
             base: vec![0, entries.len() as u32],
-            entries: RefCell::new(entries),
-            held: RefCell::new(vec![true]),
+            pages: RefCell::new(vec![entries]),
             files: Vec::new(),
         }
     }
@@ -56,11 +54,9 @@ impl<E: Clone + Default> Table<E> {
         for c in counts {
             base.push(base[base.len() - 1].saturating_add(c));
         }
-        let total = base[base.len() - 1] as usize;
         Table {
-            held: RefCell::new(vec![false; base.len() - 1]),
+            pages: RefCell::new(vec![Vec::new(); base.len() - 1]),
             base,
-            entries: RefCell::new(vec![E::default(); total]),
             files,
         }
     }
@@ -74,43 +70,32 @@ impl<E: Clone + Default> Table<E> {
         (i < self.len()).then(|| self.base.partition_point(|&b| b as usize <= i) - 1)
     }
 
-    /// Page `p`'s shard ordinals.
-    fn run(&self, p: usize) -> Range<usize> {
-        self.base[p] as usize..self.base[p + 1] as usize
-    }
-
     fn held(&self, p: usize) -> bool {
-        self.held.borrow().get(p).copied().unwrap_or(false)
+        self.files.is_empty() || self.pages.borrow().get(p).is_some_and(|e| !e.is_empty())
     }
 
     /// Shard `i`'s entry through `f`, when held.
     fn get<R>(&self, i: usize, f: impl FnOnce(&E) -> R) -> Option<R> {
         let p = self.page_of(i)?;
-        self.held(p).then(|| f(&self.entries.borrow()[i]))
+        let pages = self.pages.borrow();
+        pages[p].get(i - self.base[p] as usize).map(f)
     }
 
     /// The ordinal of the first shard of page `p` (held) for which `pred` fails: a partition point
     /// within the page.
     fn partition(&self, p: usize, pred: impl Fn(&E) -> bool) -> usize {
-        let run = self.run(p);
-        run.start + self.entries.borrow()[run].partition_point(pred)
+        self.base[p] as usize + self.pages.borrow()[p].partition_point(pred)
     }
 
     /// The held shard for which `pred` holds.
     fn position(&self, pred: impl Fn(&E) -> bool) -> Option<usize> {
-        let entries = self.entries.borrow();
-        let held = self.held.borrow();
-        (held.iter().enumerate())
-            .filter(|&(_, &h)| h)
-            .find_map(|(p, _)| {
-                Some(self.base[p] as usize + entries[self.run(p)].iter().position(&pred)?)
-            })
+        let pages = self.pages.borrow();
+        (pages.iter().enumerate())
+            .find_map(|(p, e)| Some(self.base[p] as usize + e.iter().position(&pred)?))
     }
 
     fn fill(&self, p: usize, page: &[E]) {
-        let run = self.run(p);
-        self.entries.borrow_mut()[run].clone_from_slice(page);
-        self.held.borrow_mut()[p] = true;
+        self.pages.borrow_mut()[p] = page.to_vec();
     }
 }
 
@@ -235,21 +220,21 @@ impl Searcher {
         (end > t.terms.base[p] as usize).then(|| end - 1)
     }
 
-    /// Term shards whose range may hold terms starting with `prefix`: the one holding `prefix`
-    /// itself, and every later one whose first term starts with it.
-    pub fn term_shards_for_prefix(&self, prefix: &str) -> Range<usize> {
+    /// Where the run of term shards that may hold terms starting with `prefix` ends: one past the
+    /// last whose first term sorts before `prefix` or starts with it (0: none). Exact below `limit`;
+    /// at or past `limit` otherwise, without reading the page it falls in (a prefix reads at most
+    /// so many shards).
+    pub(crate) fn prefix_run_end(&self, prefix: &str, limit: usize) -> usize {
         let t = &self.tables;
         let beyond = |first: &str| first < prefix || first.starts_with(prefix);
-        let ps = (t.term_firsts.partition_point(|f| f.as_str() <= prefix)).saturating_sub(1);
-        // The end falls in the last page whose first term is still in the prefix's run.
-        let pe = t.term_firsts.partition_point(|f| beyond(f)).checked_sub(1);
-        if !t.term_page(ps) || pe.is_some_and(|pe| !t.term_page(pe)) {
-            return 0..0;
+        let Some(p) = t.term_firsts.partition_point(|f| beyond(f)).checked_sub(1) else {
+            return 0;
+        };
+        let base = t.terms.base[p] as usize;
+        if base >= limit || !t.term_page(p) {
+            return base;
         }
-        let start = t.terms.partition(ps, |s| s.first.as_str() <= prefix);
-        let start = start.saturating_sub(1).max(t.terms.base[ps] as usize);
-        let end = pe.map_or(0, |pe| t.terms.partition(pe, |s| beyond(&s.first)));
-        start..end.max(start)
+        t.terms.partition(p, |s| beyond(&s.first))
     }
 
     /// The metadata shard holding `page`.
@@ -394,16 +379,11 @@ impl Searcher {
             .collect()
     }
 
-    /// Both tables whole, as an inline manifest holds them, once every directory page is held ([`Self::open_file`] takes them); `None` before.
-    pub fn whole_tables(&self) -> Option<(Vec<TermShardEntry>, Vec<MetaShardEntry>)> {
-        let terms = (0..self.term_shard_count())
-            .map(|i| self.term_entry(i, TermShardEntry::clone))
-            .collect::<Option<Vec<_>>>();
-        let metas = (0..self.meta_shard_count())
-            .map(|i| self.meta_entry(i))
-            .collect::<Option<Vec<_>>>();
-        self.missed();
-        Some((terms?, metas?))
+    /// The entries of both tables' held pages, in order: the whole tables, as an inline manifest
+    /// holds them, once every directory page is held ([`Self::open_file`] takes them).
+    pub fn held_tables(&self) -> (Vec<TermShardEntry>, Vec<MetaShardEntry>) {
+        let t = &self.tables;
+        (t.terms.pages.borrow().concat(), t.metas.pages.borrow().concat())
     }
 
     /// Whether the tables are paged (format v11): a query may then need directory pages first.
@@ -484,7 +464,7 @@ mod tests {
             assert!(inline.term_shard_count() >= 8);
             assert_eq!(paged.term_shard_count(), inline.term_shard_count());
             assert_eq!(paged.meta_shard_count(), inline.meta_shard_count());
-            let (all_terms, _) = inline.whole_tables().unwrap();
+            let (all_terms, _) = inline.held_tables();
             let mut probes: Vec<String> =
                 vec!["".into(), "0".into(), "zzz".into(), "\u{10FFFF}".into()];
             for e in &all_terms {
@@ -501,24 +481,26 @@ mod tests {
             assert!(!paged.missed().is_empty());
             assert_eq!(paged.meta_shard_for(0), None);
             assert!(matches!(paged.missed()[..], [FileRef::MetaDir(0)]));
-            assert_eq!(paged.whole_tables(), None);
+            assert_eq!(paged.held_tables(), (Vec::new(), Vec::new()));
             for (p, page) in paged.directory_pages().into_iter().zip(&pages) {
                 assert!(paged.unheld_directory_page(p));
                 assert!(paged.take_directory(p, page), "{p:?}");
                 assert!(!paged.unheld_directory_page(p));
             }
-            assert_eq!(paged.whole_tables(), inline.whole_tables());
+            assert_eq!(paged.held_tables(), inline.held_tables());
             for t in &probes {
                 assert_eq!(
                     paged.term_shard_for(t),
                     inline.term_shard_for(t),
                     "{t} {sizes:?}"
                 );
-                assert_eq!(
-                    paged.term_shards_for_prefix(t),
-                    inline.term_shards_for_prefix(t),
-                    "{t} {sizes:?}"
-                );
+                let end = inline.prefix_run_end(t, usize::MAX);
+                assert_eq!(paged.prefix_run_end(t, usize::MAX), end, "{t} {sizes:?}");
+                // Below a limit the end is exact; past it, only bounded (and reads no page).
+                for limit in 0..=end {
+                    let e = paged.prefix_run_end(t, limit);
+                    assert!(e == end || (e >= limit && e <= end), "{t} {limit}: {e}");
+                }
             }
             for page in 0..=TEXTS.len() as u32 {
                 assert_eq!(paged.meta_shard_for(page), inline.meta_shard_for(page));
@@ -535,6 +517,32 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Issue 25 (v11, review): a manifest claiming billions of shards in a few bytes costs nothing
+    /// until pages arrive: only held pages take memory, and a page must hold its slot's count.
+    #[test]
+    fn issue_25_a_huge_claimed_table_allocates_nothing() {
+        let (_, paged, _) = paged(&[2]);
+        let mut m = paged.manifest().clone();
+        m.term_pages.truncate(1);
+        m.term_pages[0].shard_count = u32::MAX;
+        let m = crate::format::Manifest::decode(&m.encode()).unwrap();
+        let s = Searcher::new(m).unwrap();
+        assert_eq!(s.term_shard_count(), u32::MAX as usize);
+        assert_eq!(s.term_shard_for("beta"), None);
+        assert!(matches!(s.missed()[..], [FileRef::TermDir(0)]));
+        assert_eq!(s.file_name(FileRef::Terms(7), None, None), None);
+        assert_eq!(
+            s.unheld_directory(FileRef::Terms(u32::MAX - 1)),
+            Some(FileRef::TermDir(0))
+        );
+        let mut over = paged.manifest().clone();
+        over.term_pages[0].shard_count = u32::MAX;
+        assert!(
+            crate::format::Manifest::decode(&over.encode()).is_err(),
+            "sum past u32"
+        );
     }
 
     /// Issue 25 (v11): a page is refused in any slot but its own, and a truncated or padded page
