@@ -383,7 +383,10 @@ impl Searcher {
     /// holds them, once every directory page is held ([`Self::open_file`] takes them).
     pub fn held_tables(&self) -> (Vec<TermShardEntry>, Vec<MetaShardEntry>) {
         let t = &self.tables;
-        (t.terms.pages.borrow().concat(), t.metas.pages.borrow().concat())
+        (
+            t.terms.pages.borrow().concat(),
+            t.metas.pages.borrow().concat(),
+        )
     }
 
     /// Whether the tables are paged (format v11): a query may then need directory pages first.
