@@ -26,8 +26,9 @@ use crate::visibility::{
 /// Version of everything ingestion derives from a source file; part of every fingerprint. (3: chunks
 /// keep their words for typo tolerance; 4: one visibility policy on resolved files, includes
 /// checked, HTML comments dropped; 5: `.md` read as Markdown, ESM blocks and fences as MDX reads
-/// them; 6: a page's first chunk carries its URL key, for reading a page by URL.)
-const INGEST_VERSION: u32 = 6;
+/// them; 6: a page's first chunk carries its URL key, for reading a page by URL; 7: that key of the
+/// percent-decoded path, as a link in llms.txt escapes it.)
+const INGEST_VERSION: u32 = 7;
 
 #[derive(Debug, Clone)]
 pub struct IngestOptions {

@@ -521,3 +521,64 @@ fn issue_22_read_tells_records_of_one_path_apart() {
     }
     assert_eq!(read_url(&index, "/a", 2000).1.pieces[0].page_id, "r1");
 }
+
+/// Issue 22 (read-by-URL gap: escaped URLs): a page and a section are read by the links `llms.txt`
+/// writes (spaces and parentheses percent-escaped) and by a browser's escaped form of a non-ASCII
+/// anchor, as by their URLs as the index cites them.
+#[test]
+fn issue_22_read_takes_percent_escaped_urls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    std::fs::write(
+        site.join("guide (new).mdx"),
+        "---\ntitle: Guide new\n---\n\nThe new guide's opening words.\n\n## Démarrage rapide\n\nQuick start: escaped anchors read too.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("other.mdx"),
+        "---\ntitle: Other\n---\n\nAnother page.\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("www/out");
+    aidocs_e2e::build_with(&site, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    let index = LocalIndex::open(&out).unwrap();
+    let (cited, _) = read_url(&index, "/guide (new)", 2000);
+    let cited = cited.expect("the page by its own URL");
+    // The link llms.txt writes for it.
+    let llms = std::fs::read_to_string(out.join("llms.txt")).unwrap();
+    let link = llms
+        .lines()
+        .find_map(|l| {
+            l.split("](")
+                .nth(1)?
+                .split(')')
+                .next()
+                .filter(|u| u.contains("%20"))
+        })
+        .unwrap_or_else(|| panic!("an escaped link in {llms}"))
+        .to_owned();
+    for url in [
+        link.as_str(),
+        "/guide%20%28new%29",
+        "https://docs.x/guide%20(new)/",
+    ] {
+        let (read, e) = read_url(&index, url, 2000);
+        assert_eq!(read.as_deref(), Some(cited.as_str()), "{url}");
+        assert!(e.pieces[0].text.contains("opening words"), "{url}");
+    }
+    let (_, e) = read_url(&index, "/guide%20(new)#d%C3%A9marrage-rapide", 2000);
+    assert_eq!(e.pieces.len(), 1);
+    assert!(
+        e.pieces[0].text.contains("Quick start"),
+        "{:?}",
+        e.pieces[0]
+    );
+    assert!(!e.pieces[0].text.contains("opening words"));
+    // Escapes that are not UTF-8, or half an escape, are read as written: no page.
+    for url in ["/guide%20%28new%29%FF", "/guide%2", "/guide%zz(new)"] {
+        assert_eq!(read_url(&index, url, 2000).0, None, "{url}");
+    }
+}

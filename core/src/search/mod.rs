@@ -59,9 +59,9 @@ pub use options::{
 };
 pub use phrases::Phrase;
 pub use plan::{
-    exact_key, separator_forms, site_relative, url_key, url_parts, ExactKey, QueryPlan, QueryTerm,
-    EXACT_ENDPOINT_BOOST, EXACT_ENDPOINT_PREFIX, EXACT_OPERATION_PREFIX, EXACT_TITLE_BOOST,
-    EXACT_TITLE_PREFIX, EXACT_URL_PREFIX, IDENTIFIER_BOOST, MAX_URL_PAGES,
+    exact_key, percent_decoded, separator_forms, site_relative, url_key, url_parts, ExactKey,
+    QueryPlan, QueryTerm, EXACT_ENDPOINT_BOOST, EXACT_ENDPOINT_PREFIX, EXACT_OPERATION_PREFIX,
+    EXACT_TITLE_BOOST, EXACT_TITLE_PREFIX, EXACT_URL_PREFIX, IDENTIFIER_BOOST, MAX_URL_PAGES,
 };
 pub use prefix::{
     PrefixTerm, PREFIX_DAMPING, PREFIX_MAX_EXPANSIONS, PREFIX_MAX_SHARDS, PREFIX_MIN_CHARS,

@@ -73,11 +73,41 @@ pub fn site_relative<'u>(url: &'u str, site_url: Option<&str>) -> &'u str {
     }
 }
 
-/// The URL key of a page at `url` ([`url_parts`]' path); `None` for a URL without a path (a
-/// record's `#id`).
+/// The URL key of a page at `url` ([`url_parts`]' path, percent-decoded); `None` for a URL without
+/// a path (a record's `#id`).
 pub fn url_key(url: &str) -> Option<String> {
     let (path, _) = url_parts(url);
-    (!path.is_empty()).then(|| exact_key(EXACT_URL_PREFIX, path))
+    (!path.is_empty()).then(|| exact_key(EXACT_URL_PREFIX, &percent_decoded(path)))
+}
+
+/// `s` with its `%XX` escapes decoded, when they decode to UTF-8 (else `s` as it is): a link in
+/// `llms.txt` or a browser's address bar escapes what a page's URL and anchors hold as they are
+/// (`/guide%20%28new%29` is `/guide (new)`, `#%E4%BD%A0` is `#你`).
+pub fn percent_decoded(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains('%') {
+        return s.into();
+    }
+    let b = s.as_bytes();
+    let hex = |c: u8| (c as char).to_digit(16);
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match (
+            b[i],
+            b.get(i + 1).and_then(|&c| hex(c)),
+            b.get(i + 2).and_then(|&c| hex(c)),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, _, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_or(s.into(), Into::into)
 }
 
 /// The exact-match term for `text` under `prefix`: a hash of the normalized text, so that long titles
@@ -407,9 +437,32 @@ pub fn separator_forms(raw: &str) -> Vec<String> {
 }
 
 #[cfg(test)]
+mod url_tests {
+    //! Issue 22: URLs as agents and `llms.txt` write them.
+    use super::*;
+
+    /// Issue 22: an escaped URL keys as its page's (llms.txt escapes spaces and parentheses; a
+    /// browser, non-ASCII anchors); half an escape or one that is not UTF-8 stays as written.
+    #[test]
+    fn issue_22_percent_escaped_urls_key_as_their_pages() {
+        assert_eq!(percent_decoded("/a%20b%28c%29"), "/a b(c)");
+        assert_eq!(percent_decoded("#%E4%BD%A0%e5%a5%bd"), "#你好");
+        for raw in ["/a%2", "/a%zz", "/a%FF", "/100%", "/plain"] {
+            assert_eq!(percent_decoded(raw), raw);
+        }
+        assert_eq!(url_key("/guide%20%28new%29"), url_key("/guide (new)"));
+        assert_eq!(
+            url_key("https://x.y/guide%20(new)/"),
+            url_key("/guide (new)")
+        );
+    }
+}
+
+#[cfg(test)]
 mod language_tests {
     //! Issue 6: a reader's language selects that language's pages.
     use super::*;
+
     use crate::search::*;
 
     #[test]

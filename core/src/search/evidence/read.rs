@@ -2,7 +2,7 @@
 //! ([`super::EvidenceOptions::read`]; issue 22's `read_page` and `read_section`).
 
 use crate::format::{MetaShard, PageText};
-use crate::search::plan::{site_relative, url_parts};
+use crate::search::plan::{percent_decoded, site_relative, url_parts};
 use crate::tokens::estimate;
 
 use super::super::{Mode, PageHit, SearchError, Searcher};
@@ -25,6 +25,9 @@ impl Searcher {
     ) -> Result<(Option<u32>, Evidence), SearchError> {
         let url = site_relative(url, opts.site_url.as_deref());
         let (path, anchor) = url_parts(url);
+        // Compared as the page's URL and anchors are stored: unescaped.
+        let (path, anchor) = (percent_decoded(path), anchor.map(percent_decoded));
+        let (path, anchor) = (path.as_ref(), anchor.as_deref());
         let mut evidence = Evidence {
             pieces: Vec::new(),
             tokens: 0,
@@ -35,16 +38,13 @@ impl Searcher {
         };
         // The page whose URL is the one asked for, fragment aside (a record's query or host tell
         // pages of one path apart); else the first of the same path, exactly, then ignoring case.
-        let asked = url.split_once('#').map_or(url, |(u, _)| u).trim();
+        let asked = percent_decoded(url.split_once('#').map_or(url, |(u, _)| u).trim());
         let mut best: Option<(u8, u32)> = None;
         for hit in hits {
             let page_url = &self.page_meta(hit.page, &meta)?.url;
-            let other = url_parts(page_url).0;
-            let rank = if page_url
-                .split_once('#')
-                .map_or(page_url.as_str(), |(u, _)| u)
-                == asked
-            {
+            let whole = percent_decoded(page_url.split_once('#').map_or(page_url, |(u, _)| u));
+            let other = percent_decoded(url_parts(page_url).0);
+            let rank = if whole == asked {
                 0
             } else if other == path {
                 1
