@@ -6,7 +6,7 @@ use crate::search::plan::{percent_decoded, site_relative, url_parts};
 use crate::tokens::estimate;
 
 use super::super::{Mode, PageHit, SearchError, Searcher};
-use super::select::{cut_to, piece_header, sub_heading};
+use super::select::{append_section, cut_to, piece_header};
 use super::{Evidence, EvidenceOptions};
 
 impl Searcher {
@@ -92,19 +92,9 @@ impl Searcher {
                 Some(t) => t.as_str(),
                 None => cm.excerpt.as_str(),
             };
-            let section = section.trim();
             // A later section is headed by its title, as evidence merges adjacent sections.
             let prev = n.checked_sub(1).map(|p| &page_meta.chunks[chunks[p]]);
-            if prev.is_some_and(|p| p.title != cm.title || p.anchor != cm.anchor) {
-                body.push_str("\n\n");
-                body.push_str(&sub_heading(&cm.title));
-            }
-            if !section.is_empty() {
-                if !body.is_empty() {
-                    body.push_str("\n\n");
-                }
-                body.push_str(section);
-            }
+            append_section(&mut body, prev, cm, section);
         }
         let cm = &page_meta.chunks[first];
         let header = estimate(&piece_header(page_meta, cm, opts)) + 1;

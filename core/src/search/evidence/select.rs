@@ -1,7 +1,7 @@
 //! The selection itself (the `evidence` feature; see the parent module's docs).
 
 use crate::analyzer::Analyzer;
-use crate::format::{ApiMeta, MetaShard, PageMeta, PageText};
+use crate::format::{ApiMeta, ChunkMeta, MetaShard, PageMeta, PageText};
 use crate::tokens::estimate;
 
 use super::super::{Mode, PageHit, QueryPlan, SearchError, Searcher};
@@ -178,12 +178,7 @@ impl Searcher {
             match pieces.last_mut() {
                 Some(p) if p.page == c.page && p.chunks.last() == Some(&(c.chunk - 1)) => {
                     let prev = &page_meta.chunks[(c.chunk - 1 - first) as usize];
-                    if cm.title != prev.title || cm.anchor != prev.anchor {
-                        p.text.push_str("\n\n");
-                        p.text.push_str(&sub_heading(&cm.title));
-                    }
-                    p.text.push_str("\n\n");
-                    p.text.push_str(&c.text);
+                    append_section(&mut p.text, Some(prev), cm, &c.text);
                     p.chunks.push(c.chunk);
                     p.score = p.score.max(c.score);
                     p.truncated |= c.truncated;
@@ -309,6 +304,29 @@ fn header_of(n: usize, title: &str, section: &str, url: &str, api: Option<&ApiMe
     }
     out.push('\n');
     out
+}
+
+/// Appends `section`, the text of chunk `cm` (after `prev` in reading order), to a piece's `text`:
+/// under its own sub-heading when it starts another section than `prev` (a long section's parts
+/// share one), after a blank line; an empty section adds its heading only. How evidence merges
+/// adjacent sections and how a page or section read by URL is joined.
+pub(super) fn append_section(
+    text: &mut String,
+    prev: Option<&ChunkMeta>,
+    cm: &ChunkMeta,
+    section: &str,
+) {
+    if prev.is_some_and(|p| p.title != cm.title || p.anchor != cm.anchor) {
+        text.push_str("\n\n");
+        text.push_str(&sub_heading(&cm.title));
+    }
+    let section = section.trim();
+    if !section.is_empty() {
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
+        text.push_str(section);
+    }
 }
 
 pub(super) fn sub_heading(title: &str) -> String {
