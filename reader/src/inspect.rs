@@ -138,8 +138,17 @@ fn inspect_index(dir: &Path, name: &str, mbytes: Vec<u8>) -> Result<InspectRepor
             };
             shards.push(report(&name, "directory", format!("{table} shards"), r));
         }
-        // A page refused above is reported; the shards of the others are still checked.
+        // A page refused above is reported; the shards of the others are still checked (position
+        // shards named by ordinal, v7–v9's prefix, only when no page is missing).
         (m.term_shards, m.meta_shards) = searcher.held_tables();
+        if searcher.whole_tables().is_none()
+            && matches!(
+                m.positions,
+                Some(aidocs_core::format::PositionFiles::Prefix(_))
+            )
+        {
+            m.positions = None;
+        }
     }
     for s in &m.term_shards {
         let r = std::fs::read(dir.join(&s.file))

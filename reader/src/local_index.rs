@@ -160,18 +160,19 @@ impl LocalIndex {
             return Ok(s.clone());
         }
         let shard = self.read_open(&self.searcher, f, name)?;
+        *self.bytes_read.borrow_mut() += self.file_size(name);
         self.cache.borrow_mut().insert(f, shard.clone());
         Ok(shard)
     }
 
-    /// Index file `f` (called `name`) read from disk, verified and decoded by `searcher`.
+    /// Index file `f` (called `name`) read from disk, verified and decoded by `searcher` (a cold
+    /// run's reads are not counted in `bytes_read`: its files are reported by name).
     fn read_open(&self, searcher: &Searcher, f: FileRef, name: &str) -> Result<Shard, QueryError> {
         let file = self.dir.join(name);
         let bytes = std::fs::read(&file).map_err(|source| QueryError::Read {
             file: file.clone(),
             source,
         })?;
-        *self.bytes_read.borrow_mut() += bytes.len() as u64;
         let (shard, _) = searcher
             .open_file(f, name, &bytes, None)
             .map_err(|e| match e {

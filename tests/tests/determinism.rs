@@ -135,7 +135,7 @@ fn issue_6_language_partitions_are_deterministic_and_edited_one_at_a_time() {
     let after: std::collections::BTreeMap<String, Vec<u8>> = files(&a).into_iter().collect();
     for lang in ["en", "zh"] {
         let index = aidocs_reader::LocalIndex::open_language(&b, Some(lang)).unwrap();
-        let (terms, metas) = index.searcher.held_tables();
+        let (terms, metas) = index.searcher.whole_tables().unwrap();
         let mut names: Vec<String> = terms.iter().map(|t| t.file.clone()).collect();
         names.extend(metas.iter().map(|s| s.file.clone()));
         names.push(manifest_of(&summary, lang));

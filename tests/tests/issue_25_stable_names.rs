@@ -120,7 +120,7 @@ fn check(pages: usize, draws: Vec<usize>, edited: usize, sentence: Vec<usize>) {
         );
     }
     assert!(renamed_pages >= 2, "a term page and a metadata page");
-    (manifest.term_shards, manifest.meta_shards) = searcher.held_tables();
+    (manifest.term_shards, manifest.meta_shards) = searcher.whole_tables().unwrap();
     // The edited page's chunks, from its metadata.
     let mut chunk = 0u32;
     let mut chunks = None;

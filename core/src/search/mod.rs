@@ -121,7 +121,7 @@ pub struct Searcher {
 
 impl Searcher {
     /// Prepares `manifest` for querying (its shard tables, inline or paged, are read through the
-    /// searcher: [`Self::term_shard_count`], [`Self::held_tables`]).
+    /// searcher: [`Self::term_shard_count`], [`Self::whole_tables`]).
     pub fn new(manifest: Manifest) -> Result<Self, SearchError> {
         if Analyzer::for_index(manifest.analyzer_version, None).is_none() {
             return Err(SearchError::AnalyzerMismatch {

@@ -46,12 +46,22 @@ pub fn url_parts(url: &str) -> (&str, Option<&str>) {
             .map_or("/", |i| &rest[s.len() + i..]),
         None => rest,
     };
+    (trim_path(path), anchor)
+}
+
+/// `path` without a trailing `.md`, then trailing `/`s (`/` itself stays).
+fn trim_path(path: &str) -> &str {
     let path = path.strip_suffix(".md").unwrap_or(path);
-    let path = match path.trim_end_matches('/') {
+    match path.trim_end_matches('/') {
         "" if path.starts_with('/') => "/",
         p => p,
-    };
-    (path, anchor)
+    }
+}
+
+/// [`url_parts`]' path percent-decoded, then trimmed again (`/guide%2F` is `/guide`): how reading by
+/// URL compares paths.
+pub(crate) fn decoded_path(path: &str) -> String {
+    trim_path(&percent_decoded(path)).to_owned()
 }
 
 /// `url` without the site's URL in front when it has it (`https://org.github.io/proj/a` under
@@ -77,7 +87,7 @@ pub fn site_relative<'u>(url: &'u str, site_url: Option<&str>) -> &'u str {
 /// a path (a record's `#id`).
 pub fn url_key(url: &str) -> Option<String> {
     let (path, _) = url_parts(url);
-    (!path.is_empty()).then(|| exact_key(EXACT_URL_PREFIX, &percent_decoded(path)))
+    (!path.is_empty()).then(|| exact_key(EXACT_URL_PREFIX, &decoded_path(path)))
 }
 
 /// `s` with its `%XX` escapes decoded, when they decode to UTF-8 (else `s` as it is): a link in
@@ -455,6 +465,14 @@ mod url_tests {
             url_key("https://x.y/guide%20(new)/"),
             url_key("/guide (new)")
         );
+        // Trimmed again once decoded: an escaped trailing `/` or `.md`.
+        for url in [
+            "/guide%20(new)%2F",
+            "/guide%20(new)%2Emd",
+            "/guide (new).md/",
+        ] {
+            assert_eq!(url_key(url), url_key("/guide (new)"), "{url}");
+        }
     }
 }
 

@@ -56,14 +56,21 @@ impl Searcher {
             .map(|t| (t.text.clone(), t.weight));
         // The shortest stem a typed word may have (see `is_truncated_stem`) sorts first.
         let shortest: String = text.chars().take(min_stem_chars(chars)).collect();
-        let first = self.term_shard_for(&shortest).unwrap_or(0);
-        let end = self.prefix_run_end(&text, first + PREFIX_MAX_SHARDS);
+        // On a paged index whose page of `shortest` is not held yet, the most `first` can be: the
+        // pages the run may end in are read in the same round (the plan is made again then).
+        let first = self.term_shard_at_most(&shortest).unwrap_or(0);
+        let end = self.prefix_run_end(&text, first.saturating_add(PREFIX_MAX_SHARDS));
         let shards: Vec<usize> = (first..end.max(first + 1).min(self.term_shard_count()))
             .take(PREFIX_MAX_SHARDS)
             .collect();
-        // On a paged index, the directory pages of those shards come with the plan's.
-        for &i in &shards {
-            self.term_entry(i, |_| ());
+        // The directory pages of those shards come with the plan's (once `first` is known).
+        if self
+            .unheld_directory(crate::FileRef::Terms(first as u32))
+            .is_none()
+        {
+            for &i in &shards {
+                self.term_entry(i, |_| ());
+            }
         }
         Some(PrefixTerm {
             text,
@@ -255,7 +262,7 @@ mod prefix_tests {
         }
         // With filters (what smaller sites have) every form the site uses is found.
         let mut manifest = plain.manifest.clone();
-        (manifest.term_shards, manifest.meta_shards) = plain.held_tables();
+        (manifest.term_shards, manifest.meta_shards) = plain.whole_tables().unwrap();
         for (entry, shard) in manifest.term_shards.iter_mut().zip(&shards) {
             entry.filter =
                 crate::filter::TermFilter::build(shard.terms.iter().map(|t| t.term.as_str()));

@@ -208,13 +208,21 @@ impl Searcher {
 
     /// The term shard whose range holds `term`, if any (none before the first shard's first term).
     pub fn term_shard_for(&self, term: &str) -> Option<usize> {
+        let i = self.term_shard_at_most(term)?;
+        let t = &self.tables.terms;
+        t.held(t.page_of(i)?).then_some(i)
+    }
+
+    /// [`Self::term_shard_for`], or while the page of `term`'s range is not held (noted missed),
+    /// the last shard of that page: the most the answer can be.
+    pub(crate) fn term_shard_at_most(&self, term: &str) -> Option<usize> {
         let t = &self.tables;
         let p = t
             .term_firsts
             .partition_point(|f| f.as_str() <= term)
             .checked_sub(1)?;
         if !t.term_page(p) {
-            return None;
+            return Some(t.terms.base[p + 1] as usize - 1);
         }
         let end = t.terms.partition(p, |s| s.first.as_str() <= term);
         (end > t.terms.base[p] as usize).then(|| end - 1)
@@ -223,7 +231,7 @@ impl Searcher {
     /// Where the run of term shards that may hold terms starting with `prefix` ends: one past the
     /// last whose first term sorts before `prefix` or starts with it (0: none). Exact below `limit`;
     /// at or past `limit` otherwise, without reading the page it falls in (a prefix reads at most
-    /// so many shards).
+    /// so many shards); while that page is not held (noted missed), its first shard.
     pub(crate) fn prefix_run_end(&self, prefix: &str, limit: usize) -> usize {
         let t = &self.tables;
         let beyond = |first: &str| first < prefix || first.starts_with(prefix);
@@ -379,14 +387,21 @@ impl Searcher {
             .collect()
     }
 
-    /// The entries of both tables' held pages, in order: the whole tables, as an inline manifest
-    /// holds them, once every directory page is held ([`Self::open_file`] takes them).
+    /// The entries of both tables' held pages, in order (with gaps where a page is not held).
     pub fn held_tables(&self) -> (Vec<TermShardEntry>, Vec<MetaShardEntry>) {
         let t = &self.tables;
         (
             t.terms.pages.borrow().concat(),
             t.metas.pages.borrow().concat(),
         )
+    }
+
+    /// Both tables whole, as an inline manifest holds them, once every directory page is held
+    /// ([`Self::open_file`] takes them); `None` before.
+    pub fn whole_tables(&self) -> Option<(Vec<TermShardEntry>, Vec<MetaShardEntry>)> {
+        let (terms, metas) = self.held_tables();
+        (terms.len() == self.term_shard_count() && metas.len() == self.meta_shard_count())
+            .then_some((terms, metas))
     }
 
     /// Whether the tables are paged (format v11): a query may then need directory pages first.
@@ -467,7 +482,7 @@ mod tests {
             assert!(inline.term_shard_count() >= 8);
             assert_eq!(paged.term_shard_count(), inline.term_shard_count());
             assert_eq!(paged.meta_shard_count(), inline.meta_shard_count());
-            let (all_terms, _) = inline.held_tables();
+            let (all_terms, _) = inline.whole_tables().unwrap();
             let mut probes: Vec<String> =
                 vec!["".into(), "0".into(), "zzz".into(), "\u{10FFFF}".into()];
             for e in &all_terms {
@@ -484,13 +499,13 @@ mod tests {
             assert!(!paged.missed().is_empty());
             assert_eq!(paged.meta_shard_for(0), None);
             assert!(matches!(paged.missed()[..], [FileRef::MetaDir(0)]));
-            assert_eq!(paged.held_tables(), (Vec::new(), Vec::new()));
+            assert_eq!(paged.whole_tables(), None);
             for (p, page) in paged.directory_pages().into_iter().zip(&pages) {
                 assert!(paged.unheld_directory_page(p));
                 assert!(paged.take_directory(p, page), "{p:?}");
                 assert!(!paged.unheld_directory_page(p));
             }
-            assert_eq!(paged.held_tables(), inline.held_tables());
+            assert_eq!(paged.whole_tables(), inline.whole_tables());
             for t in &probes {
                 assert_eq!(
                     paged.term_shard_for(t),

@@ -2,7 +2,7 @@
 //! ([`super::EvidenceOptions::read`]; issue 22's `read_page` and `read_section`).
 
 use crate::format::{MetaShard, PageText};
-use crate::search::plan::{percent_decoded, site_relative, url_parts};
+use crate::search::plan::{decoded_path, percent_decoded, site_relative, url_parts};
 use crate::tokens::estimate;
 
 use super::super::{Mode, PageHit, SearchError, Searcher};
@@ -25,9 +25,10 @@ impl Searcher {
     ) -> Result<(Option<u32>, Evidence), SearchError> {
         let url = site_relative(url, opts.site_url.as_deref());
         let (path, anchor) = url_parts(url);
-        // Compared as the page's URL and anchors are stored: unescaped.
-        let (path, anchor) = (percent_decoded(path), anchor.map(percent_decoded));
-        let (path, anchor) = (path.as_ref(), anchor.as_deref());
+        // Compared unescaped (an anchor also as written: one stored with a `%` in it).
+        let (path, raw_anchor) = (decoded_path(path), anchor);
+        let anchor = anchor.map(percent_decoded);
+        let (path, anchor) = (path.as_str(), anchor.as_deref());
         let mut evidence = Evidence {
             pieces: Vec::new(),
             tokens: 0,
@@ -43,7 +44,7 @@ impl Searcher {
         for hit in hits {
             let page_url = &self.page_meta(hit.page, &meta)?.url;
             let whole = percent_decoded(page_url.split_once('#').map_or(page_url, |(u, _)| u));
-            let other = percent_decoded(url_parts(page_url).0);
+            let other = decoded_path(url_parts(page_url).0);
             let rank = if whole == asked {
                 0
             } else if other == path {
@@ -68,12 +69,14 @@ impl Searcher {
         let all = &page_meta.chunks;
         let chunks: Vec<usize> = match anchor {
             None => (0..all.len()).collect(),
-            Some(a) => match all.iter().position(|c| c.anchor == a) {
+            Some(a) => match (all.iter())
+                .position(|c| c.anchor == a || Some(c.anchor.as_str()) == raw_anchor)
+            {
                 None => Vec::new(),
                 Some(start) => {
-                    let head = &all[start].heading_path;
+                    let (head, a) = (&all[start].heading_path, &all[start].anchor);
                     let under = |c: &crate::format::ChunkMeta| {
-                        c.anchor == a
+                        &c.anchor == a
                             || (!head.is_empty()
                                 && c.heading_path.len() > head.len()
                                 && c.heading_path.starts_with(head))

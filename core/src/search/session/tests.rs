@@ -753,7 +753,7 @@ fn issue_25_a_directory_page_fits_only_its_slot() {
         assert_eq!(s.file_ref(&name, None, None), Some(f));
         s.open_file(f, &name, &bytes(f), None).unwrap();
     }
-    let (terms_whole, metas_whole) = s.held_tables();
+    let (terms_whole, metas_whole) = s.whole_tables().unwrap();
     for (i, t) in terms_whole.iter().enumerate() {
         let f = FileRef::Terms(i as u32);
         assert_eq!(s.file_ref(&t.file, None, None), Some(f));
@@ -774,7 +774,7 @@ fn issue_25_a_directory_page_fits_only_its_slot() {
     }
     // The same lookups as the inline index's tables.
     let inline = opened(V11);
-    let (t, m) = inline.held_tables();
+    let (t, m) = inline.whole_tables().unwrap();
     assert_eq!(inline.term_shard_count(), 1);
     assert_eq!(
         m.iter().map(|e| e.page_count).sum::<u32>(),
