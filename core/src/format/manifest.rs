@@ -100,6 +100,18 @@ pub enum PositionFiles {
 /// Where a term shard's positions are named beside it (format v10).
 const POSITIONS_DIR: &str = "p";
 
+/// The position shard beside term shard `term_file` (format v10): `t/<h>.bin` is `p/<h>.bin`'s.
+pub(crate) fn positions_beside(term_file: &str) -> Option<String> {
+    let stem = term_file.strip_prefix("t/")?;
+    Some(format!("{POSITIONS_DIR}/{stem}"))
+}
+
+/// The term shard position shard `name` sits beside (the inverse of [`positions_beside`]).
+pub(crate) fn term_file_beside(name: &str) -> Option<String> {
+    let stem = name.strip_prefix(POSITIONS_DIR)?.strip_prefix('/')?;
+    Some(format!("t/{stem}"))
+}
+
 impl Manifest {
     pub fn encode(&self) -> Vec<u8> {
         let mut w = ByteWriter::new();
@@ -406,10 +418,7 @@ impl Manifest {
     pub fn positions_file(&self, i: usize) -> Option<String> {
         match self.positions.as_ref()? {
             PositionFiles::Prefix(p) => Some(format!("{p}{i:x}.bin")),
-            PositionFiles::BesideTerms => {
-                let stem = self.term_shards.get(i)?.file.strip_prefix("t/")?;
-                Some(format!("{POSITIONS_DIR}/{stem}"))
-            }
+            PositionFiles::BesideTerms => positions_beside(&self.term_shards.get(i)?.file),
         }
     }
 
@@ -418,9 +427,8 @@ impl Manifest {
         let prefix = match self.positions.as_ref()? {
             PositionFiles::Prefix(p) => p,
             PositionFiles::BesideTerms => {
-                let stem = name.strip_prefix(POSITIONS_DIR)?.strip_prefix('/')?;
-                return (self.term_shards.iter())
-                    .position(|s| s.file.strip_prefix("t/") == Some(stem));
+                let terms = term_file_beside(name)?;
+                return self.term_shards.iter().position(|s| s.file == terms);
             }
         };
         let hex = name.strip_prefix(prefix.as_str())?.strip_suffix(".bin")?;

@@ -22,6 +22,7 @@ mod text_shard;
 use crate::error::FormatError;
 pub use crate::names::{DIRECTORY_DIR, META_DIR, TERM_DIR};
 pub use directory::{DirectoryPage, MetaPageRef, TermPageRef};
+pub(crate) use manifest::{positions_beside, term_file_beside};
 pub use manifest::{
     Manifest, MetaShardEntry, PageEntry, PositionFiles, TermShardEntry, MANIFEST_FILE,
 };

@@ -11,7 +11,10 @@
 
 use std::cell::RefCell;
 
-use crate::format::{DirectoryPage, Manifest, MetaShardEntry, PositionFiles, TermShardEntry};
+use crate::format::{
+    positions_beside, term_file_beside, DirectoryPage, Manifest, MetaShardEntry, PositionFiles,
+    TermShardEntry,
+};
 
 use super::files::FileRef;
 use super::Searcher;
@@ -268,9 +271,9 @@ impl Searcher {
             PositionFiles::Prefix(_) => (i < self.term_shard_count())
                 .then(|| self.manifest.positions_file(i))
                 .flatten(),
-            PositionFiles::BesideTerms => self
-                .term_entry(i, |s| s.file.strip_prefix("t/").map(|h| format!("p/{h}")))
-                .flatten(),
+            PositionFiles::BesideTerms => {
+                self.term_entry(i, |s| positions_beside(&s.file)).flatten()
+            }
         }
     }
 
@@ -329,9 +332,8 @@ impl Searcher {
         let i = match self.manifest.positions.as_ref()? {
             PositionFiles::Prefix(_) => self.manifest.positions_shard_of(name)?,
             PositionFiles::BesideTerms => {
-                let stem = name.strip_prefix("p/")?;
-                t.terms
-                    .position(|s| s.file.strip_prefix("t/") == Some(stem))?
+                let terms = term_file_beside(name)?;
+                t.terms.position(|s| s.file == terms)?
             }
         };
         (i < self.term_shard_count()).then_some(FileRef::Positions(i as u32))
