@@ -4,13 +4,14 @@
 //! every public one does. CI runs a fixed seed and budget; `AIDOCS_PROPTEST_CASES=N` and
 //! `AIDOCS_PROPTEST_SEED=S` run more.
 
+mod fixed_seed;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use aidocs_e2e::{build_with, canaries_in};
 use aidocs_index::Visibility;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed, TestRunner};
 
 const LEVELS: [Visibility; 3] = [
     Visibility::Public,
@@ -405,20 +406,9 @@ fn check(spec: &SiteSpec, audience: Visibility) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().and_then(|v| v.parse().ok())
-}
-
 #[test]
 fn issue_18_random_sites_leak_nothing_and_lose_nothing() {
-    let cases = env_u64("AIDOCS_PROPTEST_CASES").unwrap_or(24) as u32;
-    let seed = env_u64("AIDOCS_PROPTEST_SEED").unwrap_or(18);
-    let mut runner = TestRunner::new(Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    });
+    let (mut runner, cases, seed) = fixed_seed::runner(24, 18);
     let result = runner.run(&(site_spec(), any::<bool>()), |(spec, internal)| {
         let audience = if internal {
             Visibility::Internal

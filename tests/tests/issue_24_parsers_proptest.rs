@@ -6,6 +6,8 @@
 //! about twice as long. CI runs a fixed seed and budget; `AIDOCS_PROPTEST_CASES=N` and
 //! `AIDOCS_PROPTEST_SEED=S` run more.
 
+mod fixed_seed;
+
 use std::path::Path;
 
 use aidocs_index::mdx::{split_frontmatter, to_markdown, Dialect, IncludePolicy, SnippetResolver};
@@ -13,7 +15,6 @@ use aidocs_index::openapi::{load_spec_text, LoadedOperations};
 use aidocs_index::visibility::{check_nesting, Declared, SiteRoot, VisibilityRules};
 use aidocs_index::Visibility;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed, TestRunner};
 
 /// Pieces a hostile page is made of.
 const PIECES: &[&str] = &[
@@ -82,22 +83,6 @@ fn text() -> impl Strategy<Value = String> {
     prop::collection::vec(prop::sample::select(PIECES), 0..200).prop_map(|v| v.concat())
 }
 
-fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().and_then(|v| v.parse().ok())
-}
-
-fn runner(default_cases: u32) -> (TestRunner, u32, u64) {
-    let cases = env_u64("AIDOCS_PROPTEST_CASES").map_or(default_cases, |c| c as u32);
-    let seed = env_u64("AIDOCS_PROPTEST_SEED").unwrap_or(24);
-    let runner = TestRunner::new(Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    });
-    (runner, cases, seed)
-}
-
 fn convert(site: &SiteRoot, src: &str, dialect: Dialect) -> String {
     let rules = VisibilityRules::default();
     let operations = LoadedOperations::default();
@@ -114,7 +99,7 @@ fn convert(site: &SiteRoot, src: &str, dialect: Dialect) -> String {
 fn issue_24_page_text_passes_never_panic_and_stay_linear() {
     let dir = tempfile::tempdir().unwrap();
     let site = SiteRoot::new(dir.path(), 1 << 20).unwrap();
-    let (mut runner, cases, seed) = runner(2_000);
+    let (mut runner, cases, seed) = fixed_seed::runner(2_000, 24);
     let result = runner.run(&text(), |src| {
         for dialect in [Dialect::Mdx, Dialect::Markdown] {
             let once = convert(&site, &src, dialect);
@@ -141,7 +126,7 @@ fn issue_24_page_text_passes_never_panic_and_stay_linear() {
 
 #[test]
 fn issue_24_openapi_and_shard_decoders_never_panic() {
-    let (mut runner, cases, seed) = runner(1_000);
+    let (mut runner, cases, seed) = fixed_seed::runner(1_000, 24);
     let bytes = prop::collection::vec(any::<u8>(), 0..512);
     let result = runner.run(&(text(), bytes), |(src, raw)| {
         for name in ["s.json", "s.yaml"] {
@@ -269,7 +254,7 @@ fn nav_value() -> impl Strategy<Value = serde_json::Value> {
 /// never panics on arbitrary structures, and what it lists is bounded by what it was given.
 #[test]
 fn issue_24_navigation_never_panics_and_stays_bounded() {
-    let (mut runner, cases, seed) = runner(500);
+    let (mut runner, cases, seed) = fixed_seed::runner(500, 24);
     let dir = tempfile::tempdir().unwrap();
     let (loaded, listed_total) = (std::cell::Cell::new(0u32), std::cell::Cell::new(0usize));
     let result = runner.run(

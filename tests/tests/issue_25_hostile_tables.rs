@@ -5,13 +5,14 @@
 //! checked-in `tests/compat/v11-paged/` index (both tables paged across several pages). CI runs a
 //! fixed seed and budget; `AIDOCS_PROPTEST_CASES=N` and `AIDOCS_PROPTEST_SEED=S` run more.
 
+mod fixed_seed;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use aidocs_core::envelope::{self, ShardKind};
 use aidocs_core::{Manifest, QuerySession, QueryVector, SearchOptions, Searcher};
 use aidocs_e2e::{files, repo};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed, TestRunner};
 
 const QUERIES: [&str; 6] = [
     "refresh tokens",
@@ -135,20 +136,7 @@ fn issue_25_tampered_tables_never_panic_or_loop() {
         })
         .collect();
     assert!(targets.len() >= 6, "{targets:?}");
-    let cases = std::env::var("AIDOCS_PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
-    let seed = std::env::var("AIDOCS_PROPTEST_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(25);
-    let mut runner = TestRunner::new(Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    });
+    let (mut runner, cases, _) = fixed_seed::runner(300, 25);
     let edits = prop::collection::vec((any::<u16>(), any::<u8>(), 0..4u8), 1..6);
     // Cases where the tampered file was read and queries still ended with results: the mutations
     // reach the lookups, not only the decoders.

@@ -10,6 +10,8 @@
 //! renamed shard.
 //! CI runs a fixed seed and budget; `AIDOCS_PROPTEST_CASES=N` and `AIDOCS_PROPTEST_SEED=S` run more.
 
+mod fixed_seed;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -18,7 +20,6 @@ use aidocs_core::typos::{TypoDirectory, TypoShard};
 use aidocs_e2e::{build_with, files};
 use aidocs_index::export::{ShardSizes, TablePaging, TermFilters};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed, TestRunner};
 
 const SYLLABLES: [&str; 12] = [
     "ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "do", "gu",
@@ -200,20 +201,7 @@ fn check(pages: usize, draws: Vec<usize>, edited: usize, sentence: Vec<usize>) {
 
 #[test]
 fn issue_25_one_edited_page_renames_only_what_it_changes() {
-    let cases = std::env::var("AIDOCS_PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(6);
-    let seed = std::env::var("AIDOCS_PROPTEST_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(25);
-    let mut runner = TestRunner::new(Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    });
+    let (mut runner, _, _) = fixed_seed::runner(6, 25);
     runner
         .run(
             &(
