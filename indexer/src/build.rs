@@ -509,6 +509,13 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     });
     let withdrawn =
         !removed.is_empty() || !failed.is_empty() || include_withdrawn || cached.is_empty();
+    let edited = parsed.iter().any(|(p, _)| cached.contains_key(&p.id));
+    // A lexical build reads no parsed page again (embedding may): their bodies go before the
+    // index is read (issue 25: build memory).
+    if embedder.is_none() {
+        parsed.clear();
+        parsed.shrink_to_fit();
+    }
 
     // Vectors of withdrawn text go with it: a build that embeds prunes its own model's file (see
     // `embed_chunks`); any other model's file, which it cannot prune, is removed.
@@ -569,7 +576,6 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     } else {
         Audience::Public
     };
-    let term_count = contents.terms.len();
     let embed_started = Instant::now();
     let mut chunks_embedded = 0;
     let mut short_texts_embedded = 0;
@@ -619,13 +625,12 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         vectors.as_ref(),
         &opts.encoder,
         opts.languages,
-    );
+    )?;
     // `--keep-old` keeps the previous shards for open sessions, but never past a withdrawal: they
     // hold the text of the pages this build no longer publishes (a fresh cache cannot tell).
     // An edited page may have lost text on purpose (a sentence removed, a parameter turned
     // internal): its old shards are not kept either. `--keep-old` keeps them when pages are only
     // added or unchanged.
-    let edited = parsed.iter().any(|(p, _)| cached.contains_key(&p.id));
     let keep_old = opts.keep_old && !withdrawn && !edited;
     if opts.keep_old && !keep_old && opts.out.join("manifest.bin").exists() {
         warnings.push(Diagnostic {
@@ -656,7 +661,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         // A multilingual site's shards: every partition's.
         term_shards: shard_count(&exported, aidocs_core::Manifest::term_shard_count),
         meta_shards: shard_count(&exported, aidocs_core::Manifest::meta_shard_count),
-        terms: term_count,
+        terms: exported.terms,
         manifest_bytes,
         partitions: exported
             .partitions

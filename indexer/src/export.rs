@@ -6,20 +6,20 @@ use std::path::Path;
 
 use aidocs_core::{
     Audience, Bm25Params, ChunkMeta, Manifest, MetaShard, MetaShardEntry, PageEntry, PageMeta,
-    PageText, Posting, TermFilter, TermPostings, TermShard, TermShardEntry, FIELD_COUNT,
-    MANIFEST_FILE, SCORED_FIELDS,
+    PageText, MANIFEST_FILE, SCORED_FIELDS,
 };
 
 pub use crate::export_tables::TablePaging;
+use crate::export_terms::{shortest_separator, TermShardWriter, WrittenTerms};
+use crate::index_terms::IndexTerms;
 use crate::shard_cuts::ContentCuts;
 use crate::static_fit::{self, FitOptions};
-use crate::tantivy_cache::{IndexContents, StoredChunk, TermPositions};
+use crate::tantivy_cache::{IndexContents, IndexError, StoredChunk};
 use crate::vectors::ShortExamples;
 use crate::vectors::{export_vectors, ChunkVectors};
 use aidocs_core::envelope::{self, ShardKind};
-use aidocs_core::format::{PositionFiles, DIRECTORY_DIR, TEXT_DIR};
+use aidocs_core::format::{DIRECTORY_DIR, TEXT_DIR};
 use aidocs_core::partitions::{LanguagePartition, PartitionTable, PARTITION_DIR};
-use aidocs_core::positions::{PositionPosting, PositionShard};
 use rayon::prelude::*;
 
 /// The directories of an index's files: terms, metadata, vectors, static-encoder rows, typos,
@@ -103,6 +103,8 @@ pub struct Export {
     pub partitions: Vec<ExportedPartition>,
     /// (relative path, bytes), `manifest.bin` last.
     pub files: Vec<(String, Vec<u8>)>,
+    /// The site's distinct terms (every language's).
+    pub terms: usize,
 }
 
 /// One language's index of a partitioned export.
@@ -125,10 +127,9 @@ pub enum LanguageLayout {
     Single,
 }
 
-/// The distinct page languages of `contents`, sorted.
-fn site_languages(contents: &IndexContents) -> Vec<String> {
-    let set: BTreeSet<&str> = contents
-        .chunks
+/// The distinct page languages of `chunks`, sorted.
+fn site_languages(chunks: &[StoredChunk]) -> Vec<String> {
+    let set: BTreeSet<&str> = chunks
         .iter()
         .filter_map(|c| c.page.language.as_deref())
         .filter(|l| !l.is_empty())
@@ -138,13 +139,10 @@ fn site_languages(contents: &IndexContents) -> Vec<String> {
 
 /// Each chunk's ordinal in the `language` partition (pages in that language or in none), and the
 /// old ordinals of the kept chunks in order.
-fn language_renumbering(
-    contents: &IndexContents,
-    language: &str,
-) -> (Vec<Option<u32>>, Vec<usize>) {
-    let mut renumber: Vec<Option<u32>> = vec![None; contents.chunks.len()];
+fn language_renumbering(chunks: &[StoredChunk], language: &str) -> (Vec<Option<u32>>, Vec<usize>) {
+    let mut renumber: Vec<Option<u32>> = vec![None; chunks.len()];
     let mut kept = Vec::new();
-    for (i, c) in contents.chunks.iter().enumerate() {
+    for (i, c) in chunks.iter().enumerate() {
         let lang = c.page.language.as_deref().filter(|l| !l.is_empty());
         if lang.is_none_or(|l| l == language) {
             renumber[i] = Some(kept.len() as u32);
@@ -154,98 +152,20 @@ fn language_renumbering(
     (renumber, kept)
 }
 
-/// The part of `contents` a `language` partition holds: the chunks of pages in that language or in
-/// none, renumbered in the same order, and the postings and positions of those chunks. Also returns
-/// the old ordinals of the kept chunks.
-fn language_subset(contents: &IndexContents, language: &str) -> (IndexContents, Vec<usize>) {
-    let (renumber, kept) = language_renumbering(contents, language);
-    let new_chunk = |c: u32| renumber.get(c as usize).copied().flatten();
-    let terms = contents
-        .terms
-        .iter()
-        .filter_map(|(term, postings)| {
-            let p: Vec<_> = postings
-                .iter()
-                .filter_map(|&(c, f, tf, n)| new_chunk(c).map(|c| (c, f, tf, n)))
-                .collect();
-            (!p.is_empty()).then(|| (term.clone(), p))
-        })
-        .collect();
-    let positions = contents
-        .positions
-        .iter()
-        .filter_map(|(term, postings)| {
-            let p = postings.filter_map_chunks(new_chunk);
-            (!p.is_empty()).then(|| (term.clone(), p))
-        })
-        .collect();
-    let chunks = kept.iter().map(|&i| contents.chunks[i].clone()).collect();
-    (
-        IndexContents {
-            chunks,
-            terms,
-            positions,
-        },
-        kept,
-    )
-}
-
-/// [`language_subset`] of contents the caller no longer needs: filtered and renumbered in place.
-fn language_subset_owned(
-    mut contents: IndexContents,
-    language: &str,
-) -> (IndexContents, Vec<usize>) {
-    let (renumber, kept) = language_renumbering(&contents, language);
-    let new_chunk = |c: u32| renumber.get(c as usize).copied().flatten();
-    let mut i = 0;
-    contents.chunks.retain(|_| {
-        i += 1;
-        renumber[i - 1].is_some()
-    });
-    contents.terms.retain(|_, postings| {
-        postings.retain_mut(|p| match new_chunk(p.0) {
-            Some(c) => {
-                p.0 = c;
-                true
-            }
-            None => false,
-        });
-        !postings.is_empty()
-    });
-    contents.positions.retain(|_, p| {
-        *p = p.filter_map_chunks(new_chunk);
-        !p.is_empty()
-    });
-    (contents, kept)
-}
-
-/// The vectors of a partition's chunks (`kept`, old ordinals in order), and the short examples that
-/// share a word with its terms (a Chinese heading teaches the English rows nothing).
-fn vectors_subset(
-    v: &ChunkVectors,
-    kept: &[usize],
-    terms: &BTreeMap<String, Vec<(u32, u8, u32, u8)>>,
-) -> ChunkVectors {
-    let mut short = ShortExamples {
-        terms: Vec::new(),
-        vectors: Vec::new(),
-    };
-    for (t, vector) in v.short.terms.iter().zip(&v.short.vectors) {
-        if t.iter().any(|w| terms.contains_key(w)) {
-            short.terms.push(t.clone());
-            short.vectors.push(vector.clone());
-        }
-    }
+/// The rows of a partition's chunks (`kept`, old ordinals in order); its short examples are chosen
+/// once its terms are known ([`export`]).
+fn vectors_subset(v: &ChunkVectors, kept: &[usize]) -> ChunkVectors {
     ChunkVectors {
         model: v.model.clone(),
         dims: v.dims,
         rows: kept.iter().map(|&i| v.rows[i].clone()).collect(),
-        short,
+        short: v.short.clone(),
     }
 }
 
 /// Builds every file of a site's index: one index, or with pages in two or more languages and
-/// [`LanguageLayout::Partitioned`], one per language under a [`PartitionTable`] (format v8).
+/// [`LanguageLayout::Partitioned`], one per language under a [`PartitionTable`] (format v8). Each
+/// index walks the terms of `contents` once.
 pub fn export_site(
     contents: IndexContents,
     audience: Audience,
@@ -254,20 +174,34 @@ pub fn export_site(
     vectors: Option<&ChunkVectors>,
     fit: &FitOptions,
     layout: LanguageLayout,
-) -> Export {
-    let languages = site_languages(&contents);
+) -> Result<Export, IndexError> {
+    let languages = site_languages(&contents.chunks);
+    let IndexContents {
+        chunks,
+        terms,
+        words,
+    } = contents;
     if layout == LanguageLayout::Single || languages.len() < 2 {
-        return export(contents, audience, params, sizes, vectors, fit);
+        let keep_all = |c: u32| Some(c);
+        let part = Part {
+            words: words.of_index(None),
+            chunks,
+            renumber: &keep_all,
+            vectors,
+            partition: false,
+        };
+        return export(part, &terms, audience, params, sizes, fit);
     }
-    let vectors = vectors.filter(|v| v.rows.len() == contents.chunks.len());
+    let vectors = vectors.filter(|v| v.rows.len() == chunks.len());
     let mut files: NamedFiles = Vec::new();
     let mut named: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut partitions: Vec<ExportedPartition> = Vec::new();
-    // The largest language last, cut out of `contents` itself rather than copied: a site mostly in
-    // one language is never held twice (issue 25). Partitions are listed by tag whatever the order.
+    let mut term_count = 0;
+    // The largest language last, its chunks moved rather than copied: a site mostly in one
+    // language is never held twice (issue 25). Partitions are listed by tag whatever the order.
     let mut order: Vec<(usize, String)> = (languages.into_iter())
         .map(|l| {
-            let chunks = (contents.chunks.iter())
+            let chunks = (chunks.iter())
                 .filter(|c| (c.page.language.as_deref()).is_none_or(|p| p.is_empty() || p == l))
                 .count();
             (chunks, l)
@@ -275,24 +209,41 @@ pub fn export_site(
         .collect();
     order.sort();
     let largest = order.pop().map(|(_, l)| l);
-    let mut contents = Some(contents);
+    let mut chunks = Some(chunks);
     let jobs = order.into_iter().map(|(_, l)| l).chain(largest);
     let total = jobs.size_hint().0;
     for (j, language) in jobs.enumerate() {
-        let Some(all) = contents.take() else { break };
-        let (subset, kept) = if j + 1 == total {
-            language_subset_owned(all, &language)
+        let Some(all) = chunks.take() else { break };
+        let (renumber, kept) = language_renumbering(&all, &language);
+        let subset = if j + 1 == total {
+            let mut i = 0;
+            let mut all = all;
+            all.retain(|_| {
+                i += 1;
+                renumber[i - 1].is_some()
+            });
+            all
         } else {
-            let cut = language_subset(&all, &language);
-            contents = Some(all);
+            let cut = kept.iter().map(|&i| all[i].clone()).collect();
+            chunks = Some(all);
             cut
         };
-        let sub_vectors = vectors.map(|v| vectors_subset(v, &kept, &subset.terms));
+        let sub_vectors = vectors.map(|v| vectors_subset(v, &kept));
+        let new_chunk = |c: u32| renumber.get(c as usize).copied().flatten();
+        let part = Part {
+            words: words.of_index(Some(&language)),
+            chunks: subset,
+            renumber: &new_chunk,
+            vectors: sub_vectors.as_ref(),
+            partition: true,
+        };
         let Export {
             manifest,
             files: mut sub_files,
+            terms,
             ..
-        } = export(subset, audience, params, sizes, sub_vectors.as_ref(), fit);
+        } = export(part, &terms, audience, params, sizes, fit)?;
+        term_count = terms;
         let (_, manifest_file) = sub_files.pop().expect("an export ends with its manifest");
         let file = content_name(PARTITION_DIR, &manifest_file);
         sub_files.push((file.clone(), manifest_file));
@@ -334,57 +285,67 @@ pub fn export_site(
         default,
     };
     files.push((MANIFEST_FILE.to_owned(), table.encode()));
-    Export {
+    Ok(Export {
         manifest: partitions[default].manifest.clone(),
         partitions,
         files,
-    }
+        terms: term_count,
+    })
+}
+
+/// What one index of an export is built from.
+struct Part<'a> {
+    /// Its chunks, in export order.
+    chunks: Vec<StoredChunk>,
+    /// Its chunks' words, counted (typo tolerance's vocabulary).
+    words: BTreeMap<&'a str, u64>,
+    /// A chunk ordinal of the whole site's index → its ordinal here (`None`: not in this index).
+    renumber: &'a dyn Fn(u32) -> Option<u32>,
+    /// Its chunks' vectors (rows in chunk order) and every short example of the site.
+    vectors: Option<&'a ChunkVectors>,
+    /// One language's index of several: the static encoder learns only from the short examples
+    /// that share a word with its terms (a Chinese heading teaches the English rows nothing).
+    partition: bool,
 }
 
 /// `dir/<first 12 hex digits of the content's BLAKE3>.bin`. 48 bits keep a collision within a site
 /// out of reach (about 10^-7 for 10,000 files) while every reader pays for these names in the manifest:
 /// 20 digits cost a 10,000-page site 13 KB more per cold query. `write` compares contents, so even a
 /// collision with an older build's file is never mistaken for it.
-fn content_name(dir: &str, bytes: &[u8]) -> String {
+pub(crate) fn content_name(dir: &str, bytes: &[u8]) -> String {
     format!("{dir}/{}.bin", &blake3::hash(bytes).to_hex()[..12])
 }
 
-/// The shortest prefix of `first` that sorts after `prev` (`prev < first`): `autho` between
-/// `authent` and `author`, `ab` between `a` and `abc`.
-fn shortest_separator(prev: &str, first: &str) -> String {
-    let common = prev
-        .chars()
-        .zip(first.chars())
-        .take_while(|(a, b)| a == b)
-        .count();
-    first.chars().take(common + 1).collect()
-}
-
-/// Builds every shard and the manifest of one index.
+/// Builds every shard and the manifest of one index, walking its terms once.
 fn export(
-    mut contents: IndexContents,
+    part: Part,
+    index_terms: &IndexTerms,
     audience: Audience,
     params: Bm25Params,
     sizes: ShardSizes,
-    vectors: Option<&ChunkVectors>,
     fit: &FitOptions,
-) -> Export {
-    let vectors = vectors.filter(|v| v.rows.len() == contents.chunks.len() && !v.rows.is_empty());
+) -> Result<Export, IndexError> {
+    let Part {
+        chunks,
+        words,
+        renumber,
+        vectors,
+        partition,
+    } = part;
+    let vectors = vectors.filter(|v| v.rows.len() == chunks.len() && !v.rows.is_empty());
     // Fewer stored dimensions: the top principal directions of the chunk vectors.
     let projected = vectors
         .filter(|v| fit.dims > 0 && fit.dims < v.dims)
         .map(|v| crate::vectors::project(v, fit.dims));
     let vectors = projected.as_ref().map(|(v, _)| v).or(vectors);
-    // The static query encoder is fitted to the vectors over the same terms the term shards hold.
-    let term_rows = vectors.map(|v| {
-        let rows = static_fit::fit(&contents.terms, &v.rows, &v.short, v.dims, fit);
-        static_fit::export_rows(&rows, fit.shard_bytes)
-    });
+    // The static query encoder is fitted to the vectors over the same terms the term shards hold,
+    // gathered as the terms are walked.
+    let mut columns = vectors.map(|v| static_fit::TermColumns::new(v.rows.len(), fit.min_df));
     // Page table, in chunk order (chunks are sorted by page id, then index).
     let mut pages: Vec<(usize, usize)> = Vec::new(); // (first chunk, count)
-    for (i, c) in contents.chunks.iter().enumerate() {
+    for (i, c) in chunks.iter().enumerate() {
         match pages.last_mut() {
-            Some((first, n)) if contents.chunks[*first].page.id == c.page.id => *n += 1,
+            Some((first, n)) if chunks[*first].page.id == c.page.id => *n += 1,
             _ => pages.push((i, 1)),
         }
     }
@@ -393,7 +354,7 @@ fn export(
     let mut languages = BTreeSet::new();
     let mut versions = BTreeSet::new();
     for &(first, _) in &pages {
-        let p = &contents.chunks[first].page;
+        let p = &chunks[first].page;
         if let Some(g) = &p.group {
             groups.insert(g.clone());
         }
@@ -409,7 +370,7 @@ fn export(
     let mut tagset_ids: BTreeMap<Vec<u32>, u32> = BTreeMap::from([(Vec::new(), 0)]);
     let mut page_entries = Vec::with_capacity(pages.len());
     for &(first, n) in &pages {
-        let c = &contents.chunks[first];
+        let c = &chunks[first];
         let mut set: Vec<u32> = c
             .page
             .tags
@@ -447,7 +408,7 @@ fn export(
         });
     }
     let mut field_tokens = [0u64; SCORED_FIELDS];
-    for c in &contents.chunks {
+    for c in &chunks {
         for (f, t) in field_tokens.iter_mut().enumerate() {
             *t += c.lens[f];
         }
@@ -455,114 +416,40 @@ fn export(
 
     let mut files = Vec::new();
 
-    // Term shards: sorted terms cut into runs near the target size, where their own bytes say
-    // (content-defined: an edit seldom moves a boundary past its own shard's).
-    let mut term_entries = Vec::new();
-    let mut term_files: Vec<Vec<u8>> = Vec::new();
-    let mut current: Vec<TermPostings> = Vec::new();
-    let mut cuts = ContentCuts::new(sizes.term_bytes);
-    // CJK terms (characters and bigrams: 30,000 of mintlify-docs' 48,000 terms, from its 267 Chinese
-    // pages) sort after every Latin, Greek and Cyrillic term. Their shards go without filters, so
-    // that they do not price the other languages' filters out of the budget: a CJK query's bigrams
-    // are seldom absent, and an absent one costs one small fetch.
-    let is_cjk_term = |t: &str| t.chars().next().is_some_and(aidocs_core::analyzer::is_cjk);
-    let with_filters = sizes.filters.include(match sizes.filters {
-        TermFilters::Auto => contents.terms.keys().filter(|t| !is_cjk_term(t)).count(),
-        _ => contents.terms.len(),
+    // Term shards, one term at a time as the index is walked.
+    let mut term_shards = TermShardWriter::new(sizes.term_bytes, sizes.filters);
+    let term_count = index_terms.walk(renumber, &mut |record| {
+        if let Some(c) = columns.as_mut() {
+            c.push(&record.term, &record.postings);
+        }
+        term_shards.push(record);
+    })?;
+    let WrittenTerms {
+        entries: term_entries,
+        positions,
+        terms: index_terms,
+    } = term_shards.finish(&mut files);
+    // One language's index learns from the short examples that share a word with its terms.
+    let filtered_short = (partition && vectors.is_some()).then(|| {
+        let short = &vectors.expect("checked").short;
+        let mut kept = ShortExamples {
+            terms: Vec::new(),
+            vectors: Vec::new(),
+        };
+        for (t, vector) in short.terms.iter().zip(&short.vectors) {
+            if t.iter().any(|w| index_terms.binary_search(w).is_ok()) {
+                kept.terms.push(t.clone());
+                kept.vectors.push(vector.clone());
+            }
+        }
+        kept
     });
-    let mut term_lasts: Vec<String> = Vec::new();
-    // Each term shard's positions, in its term order (written as `p/…` files below).
-    let mut positions = std::mem::take(&mut contents.positions);
-    let mut current_positions: Vec<Vec<PositionPosting>> = Vec::new();
-    // Each shard's positions as its payload, encoded when the shard is cut: held as structs (a
-    // vector per posting) until the end they were most of a 100,000-page build's peak memory.
-    let mut position_shards: Vec<Vec<u8>> = Vec::new();
-    let mut any_positions = false;
-    let flush = |current: &mut Vec<TermPostings>,
-                 term_files: &mut Vec<Vec<u8>>,
-                 entries: &mut Vec<TermShardEntry>,
-                 lasts: &mut Vec<String>,
-                 current_positions: &mut Vec<Vec<PositionPosting>>,
-                 position_shards: &mut Vec<Vec<u8>>,
-                 any_positions: &mut bool| {
-        if current.is_empty() {
-            return;
-        }
-        let shard = PositionShard {
-            terms: std::mem::take(current_positions),
-        };
-        *any_positions |= shard.terms.iter().any(|t| !t.is_empty());
-        position_shards.push(shard.encode_payload());
-        let shard = TermShard {
-            terms: std::mem::take(current),
-        };
-        lasts.push(shard.terms[shard.terms.len() - 1].term.clone());
-        entries.push(TermShardEntry {
-            first: shard.terms[0].term.clone(),
-            file: String::new(), // named with its positions, below
-            term_count: shard.terms.len() as u32,
-            filter: if with_filters
-                && (sizes.filters != TermFilters::Auto
-                    || !shard.terms.iter().any(|t| is_cjk_term(&t.term)))
-            {
-                TermFilter::build(shard.terms.iter().map(|t| t.term.as_str()))
-            } else {
-                None
-            },
-        });
-        term_files.push(shard.encode_payload());
-    };
-    for (term, mut raw) in contents.terms {
-        raw.sort_unstable();
-        let mut postings: Vec<Posting> = Vec::new();
-        for (ord, field, tf, norm) in raw {
-            if postings.last().is_none_or(|p| p.chunk != ord) {
-                postings.push(Posting::new(ord));
-            }
-            if let Some(p) = postings.last_mut() {
-                let f = (field as usize).min(FIELD_COUNT - 1);
-                p.tf[f] += tf;
-                p.norm[f] = norm;
-            }
-        }
-        let end = cuts.end_after(term.as_bytes(), term.len() + 2 + postings.len() * 4);
-        current_positions.push(position_postings(
-            positions.remove(&term).unwrap_or_default(),
-        ));
-        current.push(TermPostings { term, postings });
-        if end {
-            flush(
-                &mut current,
-                &mut term_files,
-                &mut term_entries,
-                &mut term_lasts,
-                &mut current_positions,
-                &mut position_shards,
-                &mut any_positions,
-            );
-        }
-    }
-    flush(
-        &mut current,
-        &mut term_files,
-        &mut term_entries,
-        &mut term_lasts,
-        &mut current_positions,
-        &mut position_shards,
-        &mut any_positions,
-    );
-    let positions = name_term_shards(
-        &mut term_entries,
-        term_files,
-        any_positions.then_some(position_shards),
-        &mut files,
-    );
-    // The manifest locates a term by the shard whose first term is the greatest at or below it: any
-    // string after the previous shard's last term and up to this shard's first does as well, and the
-    // shortest such prefix costs every reader fewer manifest bytes (about 2 KB on a 10,000-page site).
-    for (entry, prev_last) in term_entries.iter_mut().skip(1).zip(&term_lasts) {
-        entry.first = shortest_separator(prev_last, &entry.first);
-    }
+    drop(index_terms);
+    let term_rows = vectors.zip(columns).map(|(v, columns)| {
+        let short = filtered_short.as_ref().unwrap_or(&v.short);
+        let rows = static_fit::fit(columns, &v.rows, short, v.dims, fit);
+        static_fit::export_rows(&rows, fit.shard_bytes)
+    });
 
     // Metadata shards: consecutive pages near the target size, cut where the pages say
     // (content-defined, as the term shards).
@@ -596,7 +483,7 @@ fn export(
         .par_iter()
         .map(|&(first, n)| {
             let text = PageText {
-                sections: (contents.chunks[first..first + n].iter())
+                sections: (chunks[first..first + n].iter())
                     .map(|c| c.text.clone())
                     .collect(),
             }
@@ -605,7 +492,7 @@ fn export(
         })
         .collect();
     for (pi, (&(first, n), (text_file, text))) in pages.iter().zip(texts).enumerate() {
-        let c0 = &contents.chunks[first];
+        let c0 = &chunks[first];
         let meta = PageMeta {
             id: c0.page.id.clone(),
             url: c0.page.url.clone(),
@@ -614,7 +501,7 @@ fn export(
             breadcrumb: c0.page.breadcrumb.clone(),
             tags: c0.page.tags.clone(),
             api: c0.page.api.clone(),
-            chunks: contents.chunks[first..first + n]
+            chunks: chunks[first..first + n]
                 .iter()
                 .map(|c| ChunkMeta {
                     anchor: c.anchor.clone(),
@@ -683,19 +570,14 @@ fn export(
         r
     });
 
-    let typos = export_typos(&contents.chunks, sizes.term_bytes).map(|(dir, typo_files)| {
+    let typos = export_typos(words, sizes.term_bytes).map(|(dir, typo_files)| {
         files.extend(typo_files);
         dir
     });
 
     // Each metadata shard's directory page cut is decided by its first page's id.
     let meta_keys: Vec<&str> = (meta_entries.iter())
-        .map(|e| {
-            contents.chunks[pages[e.first_page as usize].0]
-                .page
-                .id
-                .as_str()
-        })
+        .map(|e| chunks[pages[e.first_page as usize].0].page.id.as_str())
         .collect();
     let mut manifest = Manifest {
         build_id: String::new(),
@@ -703,7 +585,7 @@ fn export(
         analyzer_version: aidocs_core::ANALYZER_VERSION,
         audience,
         params,
-        num_chunks: contents.chunks.len() as u32,
+        num_chunks: chunks.len() as u32,
         field_tokens,
         groups,
         tags,
@@ -734,101 +616,24 @@ fn export(
     }
     manifest.build_id = build_hash.finalize().to_hex()[..20].to_owned();
     files.push((MANIFEST_FILE.to_owned(), manifest.encode()));
-    Export {
+    Ok(Export {
         manifest,
         partitions: Vec::new(),
         files,
-    }
+        terms: term_count,
+    })
 }
 
 /// Index files as (relative path, bytes).
-type NamedFiles = Vec<(String, Vec<u8>)>;
-
-/// A term's positions as read from the index, `(chunk, field, positions)` unsorted, as position
-/// postings: by chunk, packed positions ([`aidocs_core::positions::pack`]) sorted and deduplicated.
-fn position_postings(raw: TermPositions) -> Vec<PositionPosting> {
-    let mut raw: Vec<(u32, u8, &[u32])> = raw.iter().collect();
-    raw.sort_unstable_by_key(|&(chunk, field, _)| (chunk, field));
-    let mut out: Vec<PositionPosting> = Vec::new();
-    for (chunk, field, ps) in raw {
-        if ps.is_empty() || field as usize >= aidocs_core::SCORED_FIELDS {
-            continue;
-        }
-        if out.last().is_none_or(|p| p.chunk != chunk) {
-            out.push(PositionPosting {
-                chunk,
-                positions: Vec::new(),
-            });
-        }
-        if let Some(p) = out.last_mut() {
-            p.positions.extend(
-                ps.iter()
-                    .map(|&pos| aidocs_core::positions::pack(field, pos)),
-            );
-        }
-    }
-    for p in &mut out {
-        p.positions.sort_unstable();
-        p.positions.dedup();
-    }
-    out
-}
-
-/// Names the term shards (`entries`, whose payloads are `term_payloads`) and seals them with their
-/// position shards (`positions`: their payloads, one per term shard, when any term has positions):
-/// without positions each is `t/<hash of its bytes>.bin`; with them, term shard and position shard
-/// share one name, `t/<h>.bin` and `p/<h>.bin` with `<h>` a hash over both files' bytes, so a reader
-/// finds the positions by the term shard's name and an edit renames only the pairs whose bytes it
-/// changes (format v10). Returns how the manifest names the positions.
-fn name_term_shards(
-    entries: &mut [TermShardEntry],
-    term_payloads: Vec<Vec<u8>>,
-    positions: Option<Vec<Vec<u8>>>,
-    files: &mut NamedFiles,
-) -> Option<PositionFiles> {
-    let with_positions = positions.is_some();
-    let positions: Vec<Option<Vec<u8>>> = match positions {
-        Some(p) => p.into_iter().map(Some).collect(),
-        None => vec![None; term_payloads.len()],
-    };
-    // Sealing (zlib at level 9) is most of an export's time: every core takes a share.
-    let sealed: Vec<(Vec<u8>, Option<Vec<u8>>)> = (term_payloads.into_par_iter())
-        .zip(positions.into_par_iter())
-        .map(|(terms, pos)| {
-            let terms = envelope::seal(ShardKind::Terms, &terms);
-            (terms, pos.map(|p| envelope::seal(ShardKind::Positions, &p)))
-        })
-        .collect();
-    for (entry, (bytes, pos)) in entries.iter_mut().zip(sealed) {
-        let Some(pos) = pos else {
-            entry.file = content_name(aidocs_core::format::TERM_DIR, &bytes);
-            files.push((entry.file.clone(), bytes));
-            continue;
-        };
-        let mut h = blake3::Hasher::new();
-        h.update(blake3::hash(&bytes).as_bytes());
-        h.update(blake3::hash(&pos).as_bytes());
-        let stem = &h.finalize().to_hex()[..12];
-        entry.file = format!("{}/{stem}.bin", aidocs_core::format::TERM_DIR);
-        files.push((entry.file.clone(), bytes));
-        files.push((format!("p/{stem}.bin"), pos));
-    }
-    with_positions.then_some(PositionFiles::BesideTerms)
-}
+pub(crate) type NamedFiles = Vec<(String, Vec<u8>)>;
 
 /// The typo-tolerance files: every word of the site under each of its deletion keys, sorted by key and
 /// cut into shards near `target_bytes` where the keys say (never inside one key's entries), each named
 /// by its own bytes and first key, and their directory (returned first). `None` when the site has no words.
-fn export_typos(chunks: &[StoredChunk], target_bytes: usize) -> Option<(String, NamedFiles)> {
+fn export_typos(counts: BTreeMap<&str, u64>, target_bytes: usize) -> Option<(String, NamedFiles)> {
     use aidocs_core::typos::{
         deletion_keys, frequency_bucket, TypoDirectory, TypoShard, TypoWord, TYPO_DIR,
     };
-    let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
-    for c in chunks {
-        for (w, n) in &c.words {
-            *counts.entry(w.as_str()).or_default() += u64::from(*n);
-        }
-    }
     if counts.is_empty() {
         return None;
     }
@@ -982,27 +787,4 @@ pub fn write(export: &Export, out: &Path, keep_old: bool) -> std::io::Result<Wri
         }
     }
     Ok(stats)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shortest_separator;
-
-    /// Issue 4: term-shard entries store the shortest string that still sorts between shards.
-    #[test]
-    fn issue_4_separators_sort_between_the_shards() {
-        for (prev, first, sep) in [
-            ("authent", "author", "autho"),
-            ("a", "abc", "ab"),
-            ("zeta", "édition", "é"),
-            ("token", "tokens", "tokens"),
-        ] {
-            let s = shortest_separator(prev, first);
-            assert_eq!(s, sep);
-            assert!(
-                prev < s.as_str() && s.as_str() <= first,
-                "{prev} < {s} <= {first}"
-            );
-        }
-    }
 }

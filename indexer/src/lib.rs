@@ -16,6 +16,8 @@ pub mod embed;
 pub mod export;
 mod export_record;
 mod export_tables;
+mod export_terms;
+pub mod index_terms;
 pub mod ingest;
 pub mod json;
 pub mod llms;

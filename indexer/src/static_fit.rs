@@ -86,32 +86,56 @@ struct Design {
     cols: Vec<Vec<(u32, f32)>>,
 }
 
-/// Term frequencies per chunk over the scored fields, then one row per extra example (its analyzed
-/// terms), each row normalized to sum 1; terms kept by `min_df` over the chunks.
-fn design(
-    terms: &BTreeMap<String, Vec<(u32, u8, u32, u8)>>,
+/// The term columns of the design, gathered one term at a time in term order (the exporter walks
+/// the index's terms once, and never holds them all): term frequencies per chunk over the scored
+/// fields, terms kept by `min_df` over the chunks.
+pub struct TermColumns {
     chunks: usize,
-    extra: &[Vec<String>],
     min_df: usize,
-) -> (Vec<String>, Design) {
-    let mut kept = Vec::new();
-    let mut cols: Vec<Vec<(u32, f32)>> = Vec::new();
-    for (term, postings) in terms {
+    kept: Vec<String>,
+    cols: Vec<Vec<(u32, f32)>>,
+}
+
+impl TermColumns {
+    /// Columns over `chunks` chunks, keeping terms in at least `min_df` of them.
+    pub fn new(chunks: usize, min_df: usize) -> Self {
+        TermColumns {
+            chunks,
+            min_df,
+            kept: Vec::new(),
+            cols: Vec::new(),
+        }
+    }
+
+    /// Adds a term and its postings (chunk, field, tf, norm); terms come in sorted order.
+    pub fn push(&mut self, term: &str, postings: &[(u32, u8, u32, u8)]) {
         if term.starts_with('~') {
-            continue; // exact-match keys are not words
+            return; // exact-match keys are not words
         }
         let mut tf: BTreeMap<u32, u32> = BTreeMap::new();
         for &(chunk, field, f, _) in postings {
-            if (field as usize) < SCORED_FIELDS && (chunk as usize) < chunks {
+            if (field as usize) < SCORED_FIELDS && (chunk as usize) < self.chunks {
                 *tf.entry(chunk).or_insert(0) += f;
             }
         }
-        if tf.len() < min_df.max(1) {
-            continue;
+        if tf.len() < self.min_df.max(1) {
+            return;
         }
-        kept.push(term.clone());
-        cols.push(tf.into_iter().map(|(c, f)| (c, f as f32)).collect());
+        self.kept.push(term.to_owned());
+        self.cols
+            .push(tf.into_iter().map(|(c, f)| (c, f as f32)).collect());
     }
+}
+
+/// The design of `columns`, then one row per extra example (its analyzed terms), each row
+/// normalized to sum 1.
+fn design(columns: TermColumns, extra: &[Vec<String>]) -> (Vec<String>, Design) {
+    let TermColumns {
+        chunks,
+        kept,
+        mut cols,
+        ..
+    } = columns;
     for (j, words) in extra.iter().enumerate() {
         let mut tf: BTreeMap<usize, u32> = BTreeMap::new();
         for w in words {
@@ -189,13 +213,14 @@ fn column_dots(a: &[f32], b: &[f32], d: usize) -> Vec<f64> {
 /// Fits term rows to the chunks' `chunk_vectors` (one unit row per chunk, `dims` wide) and the
 /// short examples.
 pub fn fit(
-    terms: &BTreeMap<String, Vec<(u32, u8, u32, u8)>>,
+    columns: TermColumns,
     chunk_vectors: &[Vec<f32>],
     short: &ShortExamples,
     dims: usize,
     opts: &FitOptions,
 ) -> TermRows {
-    let (kept, x) = design(terms, chunk_vectors.len(), &short.terms, opts.min_df);
+    debug_assert_eq!(columns.chunks, chunk_vectors.len());
+    let (kept, x) = design(columns, &short.terms);
     let vectors: Vec<&[f32]> = chunk_vectors
         .iter()
         .chain(&short.vectors)
@@ -384,7 +409,12 @@ mod tests {
             min_df: 2,
             ..Default::default()
         };
-        let rows = fit(&terms, &vectors, &none, 3, &opts);
+        let columns = || {
+            let mut c = TermColumns::new(vectors.len(), opts.min_df);
+            terms.iter().for_each(|(t, p)| c.push(t, p));
+            c
+        };
+        let rows = fit(columns(), &vectors, &none, 3, &opts);
         assert_eq!(rows.terms, vec!["alpha", "beta", "gamma", "the"]);
         assert!(rows.residual < 0.2, "residual {}", rows.residual);
         let (r, files) = export_rows(&rows, 32);
@@ -400,7 +430,7 @@ mod tests {
             assert_eq!(topic[best], 1.0, "{word}: {q:?}");
         }
         // Deterministic: the same input gives the same files.
-        let (r2, files2) = export_rows(&fit(&terms, &vectors, &none, 3, &opts), 32);
+        let (r2, files2) = export_rows(&fit(columns(), &vectors, &none, 3, &opts), 32);
         assert_eq!((r, files), (r2, files2));
     }
 }

@@ -6,6 +6,9 @@
 //! pages whose fingerprint changed and deletes pages that disappeared.
 
 use std::collections::{BTreeMap, HashMap};
+
+use crate::index_terms::NO_CHUNK;
+pub use crate::index_terms::{IndexTerms, TermPositions, TermRecord};
 use std::path::{Path, PathBuf};
 
 use aidocs_core::{Analyzer, ApiMeta, Kind};
@@ -503,51 +506,45 @@ fn typo_words(analyzer: &aidocs_core::Analyzer, texts: &[&str]) -> Vec<(String, 
     words.into_iter().collect()
 }
 
-/// Everything the exporter reads out of the index.
+/// Everything the exporter reads out of the index: the chunks, held, and the terms, walked.
 pub struct IndexContents {
     /// Chunks in export order: pages by id, chunks by index.
     pub chunks: Vec<StoredChunk>,
-    /// term → postings (chunk ordinal, field, tf, norm code), unsorted.
-    pub terms: BTreeMap<String, Vec<(u32, u8, u32, u8)>>,
-    /// term → its (chunk ordinal, scored field, token positions) of the analyzed fields, unsorted.
-    pub positions: BTreeMap<String, TermPositions>,
+    /// Every term's postings and positions, read from the index one term at a time.
+    pub terms: IndexTerms,
+    /// The chunks' words (taken out of them: a `String` per word and chunk was 2 GB of a
+    /// 100,000-page build), counted by page language.
+    pub words: WordCounts,
 }
 
-/// One term's positions over the index, flat: posting `i` is (chunk ordinal, scored field) with the
-/// token positions `positions[ends[i - 1]..ends[i]]`. Three vectors per term where a vector per
-/// (term, chunk, field) made the positions most of a large build's peak memory (issue 25).
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct TermPositions {
-    postings: Vec<(u32, u8)>,
-    ends: Vec<u32>,
-    positions: Vec<u32>,
+/// The words typo tolerance corrects to ([`StoredChunk::words`]) with their counts over the site's
+/// chunks, by page language (`""`: pages without one).
+#[derive(Debug, Default)]
+pub struct WordCounts {
+    by_language: BTreeMap<String, HashMap<String, u64>>,
 }
 
-impl TermPositions {
-    pub fn push(&mut self, chunk: u32, field: u8, positions: &[u32]) {
-        self.postings.push((chunk, field));
-        self.positions.extend_from_slice(positions);
-        self.ends.push(self.positions.len() as u32);
+impl WordCounts {
+    pub fn add(&mut self, language: Option<&str>, words: Vec<(String, u32)>) {
+        let language = language.unwrap_or_default();
+        let counts = match self.by_language.get_mut(language) {
+            Some(c) => c,
+            None => self.by_language.entry(language.to_owned()).or_default(),
+        };
+        for (w, n) in words {
+            *counts.entry(w).or_default() += u64::from(n);
+        }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.postings.is_empty()
-    }
-
-    /// (chunk ordinal, scored field, token positions), in the order pushed.
-    pub fn iter(&self) -> impl Iterator<Item = (u32, u8, &[u32])> + '_ {
-        (self.postings.iter().zip(&self.ends).enumerate()).map(|(i, (&(chunk, field), &end))| {
-            let start = if i == 0 { 0 } else { self.ends[i - 1] };
-            (chunk, field, &self.positions[start as usize..end as usize])
-        })
-    }
-
-    /// The postings whose chunk `renumber` keeps, renumbered.
-    pub fn filter_map_chunks(&self, renumber: impl Fn(u32) -> Option<u32>) -> Self {
-        let mut out = TermPositions::default();
-        for (chunk, field, ps) in self.iter() {
-            if let Some(c) = renumber(chunk) {
-                out.push(c, field, ps);
+    /// The counts over the pages of one index: `Some(l)`, the pages in `l` or in no language (a
+    /// language partition); `None`, every page.
+    pub fn of_index(&self, language: Option<&str>) -> BTreeMap<&str, u64> {
+        let mut out: BTreeMap<&str, u64> = BTreeMap::new();
+        for (l, counts) in &self.by_language {
+            if language.is_none_or(|want| l.is_empty() || l == want) {
+                for (w, n) in counts {
+                    *out.entry(w.as_str()).or_default() += n;
+                }
             }
         }
         out
@@ -555,10 +552,8 @@ impl TermPositions {
 }
 
 impl BuildIndex {
-    /// Reads live documents, assigns chunk ordinals, and collects every field's postings.
+    /// Reads live documents and assigns chunk ordinals; the terms are read when walked.
     pub fn read_contents(&self) -> Result<IndexContents, IndexError> {
-        use tantivy::postings::Postings;
-        use tantivy::{DocSet, TERMINATED};
         let reader = self
             .index
             .reader_builder()
@@ -568,13 +563,16 @@ impl BuildIndex {
         let searcher = reader.searcher();
         // (segment, doc) → stored chunk.
         let mut docs: Vec<(usize, u32, StoredChunk)> = Vec::new();
+        let mut words = WordCounts::default();
         self.for_each_live_doc(&searcher, |si, doc, d| {
             let blob = d
                 .get_first(self.fields.data)
                 .and_then(|v| v.as_str())
                 .unwrap_or_default();
-            let chunk: StoredChunk =
+            let mut chunk: StoredChunk =
                 serde_json::from_str(blob).map_err(|e| IndexError::Corrupt(e.to_string()))?;
+            let language = chunk.page.language.as_deref().filter(|l| !l.is_empty());
+            words.add(language, std::mem::take(&mut chunk.words));
             docs.push((si, doc, chunk));
             Ok(())
         })?;
@@ -584,67 +582,21 @@ impl BuildIndex {
                 .cmp(&b.2.page.id)
                 .then(a.2.index.cmp(&b.2.index))
         });
-        let mut ord_of: HashMap<(usize, u32), u32> = HashMap::with_capacity(docs.len());
+        let mut ordinals: Vec<Vec<u32>> = (searcher.segment_readers().iter())
+            .map(|seg| vec![NO_CHUNK; seg.max_doc() as usize])
+            .collect();
         for (ord, (si, doc, _)) in docs.iter().enumerate() {
-            ord_of.insert((*si, *doc), ord as u32);
-        }
-        let mut terms: BTreeMap<String, Vec<(u32, u8, u32, u8)>> = BTreeMap::new();
-        let mut positions: BTreeMap<String, TermPositions> = BTreeMap::new();
-        let mut ps = Vec::new();
-        for (si, seg) in searcher.segment_readers().iter().enumerate() {
-            for (fi, &field) in self.fields.text.iter().enumerate() {
-                let inv = seg.inverted_index(field).map_err(|e| self.tv(e))?;
-                let norms = if fi < aidocs_core::SCORED_FIELDS {
-                    Some(seg.get_fieldnorms_reader(field).map_err(|e| self.tv(e))?)
-                } else {
-                    None
-                };
-                let mut stream = inv.terms().stream().map_err(|e| self.tv(e.into()))?;
-                while stream.advance() {
-                    let Ok(term) = std::str::from_utf8(stream.key()) else {
-                        continue;
-                    };
-                    let scored = fi < aidocs_core::SCORED_FIELDS;
-                    let option = if scored {
-                        IndexRecordOption::WithFreqsAndPositions
-                    } else {
-                        IndexRecordOption::WithFreqs
-                    };
-                    let mut postings = inv
-                        .read_postings_from_terminfo(stream.value(), option)
-                        .map_err(|e| self.tv(e.into()))?;
-                    let mut doc = postings.doc();
-                    let mut list = Vec::new();
-                    let mut where_ = TermPositions::default();
-                    while doc != TERMINATED {
-                        if let Some(&ord) = ord_of.get(&(si, doc)) {
-                            let norm = norms.as_ref().map_or(0, |n| n.fieldnorm_id(doc));
-                            list.push((ord, fi as u8, postings.term_freq(), norm));
-                            if scored {
-                                postings.positions(&mut ps);
-                                where_.push(ord, fi as u8, &ps);
-                            }
-                        }
-                        doc = postings.advance();
-                    }
-                    if !list.is_empty() {
-                        terms.entry(term.to_owned()).or_default().extend(list);
-                    }
-                    if !where_.is_empty() {
-                        match positions.get_mut(term) {
-                            Some(all) => where_.iter().for_each(|(c, f, p)| all.push(c, f, p)),
-                            None => {
-                                positions.insert(term.to_owned(), where_);
-                            }
-                        }
-                    }
-                }
-            }
+            ordinals[*si][*doc as usize] = ord as u32;
         }
         Ok(IndexContents {
             chunks: docs.into_iter().map(|(_, _, c)| c).collect(),
-            terms,
-            positions,
+            terms: IndexTerms {
+                searcher,
+                fields: self.fields.text,
+                ordinals,
+                dir: self.dir.clone(),
+            },
+            words,
         })
     }
 }

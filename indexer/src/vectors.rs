@@ -25,6 +25,7 @@ pub const PARTITION_TARGET: usize = 32;
 /// Short texts the full model embedded besides the chunks (titles, headings): their analyzed terms
 /// and unit vectors. Queries are short, chunks long; these examples teach the rows what short texts
 /// look like.
+#[derive(Clone)]
 pub struct ShortExamples {
     pub terms: Vec<Vec<String>>,
     pub vectors: Vec<Vec<f32>>,
