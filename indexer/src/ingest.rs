@@ -19,7 +19,7 @@ use crate::mdx::{
 use crate::openapi::{load_spec_text, LoadedOperations, Operation, OperationRef};
 use crate::site::{load_site, markdown_files, page_url, resolve_page_file, NavEntry};
 use crate::visibility::{
-    allowed, normalize_rel, read_bounded, Declared, SiteFile, SiteRoot, VisibilityRules,
+    allowed, normalize_rel, read_bounded, Declared, Flag, SiteFile, SiteRoot, VisibilityRules,
     DEFAULT_MAX_FILE_BYTES,
 };
 
@@ -330,7 +330,14 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         for (key, nav) in &config.pages {
             match resolve_page_file(&site_root, key) {
                 Ok(Some((rel, file))) => {
-                    files.entry(rel).or_insert_with(|| (file, Some(nav.clone())));
+                    // Two listings of one file: hidden when either is.
+                    (files.entry(rel))
+                        .and_modify(|(_, n)| {
+                            if let Some(n) = n {
+                                n.hidden |= nav.hidden;
+                            }
+                        })
+                        .or_insert_with(|| (file, Some(nav.clone())));
                 }
                 Ok(None) => out.diagnostics.push(Diagnostic {
                     file: config_file.clone(),
@@ -346,7 +353,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         }
     }
     if config.config_file.is_none() || opts.include_unlisted {
-        for rel in markdown_files(root) {
+        for rel in markdown_files(&site_root) {
             if files.contains_key(&rel) {
                 continue;
             }
@@ -405,7 +412,14 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             out.withheld += 1;
             continue;
         }
-        if fm.noindex || fm.hidden {
+        // Out of Mintlify's search: `noindex`, `searchable: false`, or hidden (by the page, or by
+        // the navigation unless the page says `hidden: false`) on a site that does not index
+        // hidden pages.
+        let hidden = match fm.hidden {
+            Flag::Absent => nav.as_ref().is_some_and(|n| n.hidden),
+            ref f => f.withholds(),
+        };
+        if fm.noindex || (hidden && !config.index_hidden) {
             out.noindex += 1;
             continue;
         }
@@ -542,6 +556,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             snippet_hash.as_bytes(),
             spec_blob.as_bytes(),
             rules.source.as_bytes(),
+            site_root.ignore_source().as_bytes(),
         ],
     );
     for (level, glob) in rules.unmatched_in(root) {
@@ -563,6 +578,12 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             // When the binding is not made: whether the page is withheld, and why.
             let unbound: Option<(bool, String)> = match OperationRef::parse(spec_ref) {
                 Some(reference) => match operations.find(&reference) {
+                    // Mintlify leaves an `x-excluded` operation out of the site: the page shows
+                    // its own text only.
+                    Some((display, op)) if op.excluded => {
+                        consumed.insert((display.to_owned(), reference.key.clone()), ());
+                        Some((false, format!("names the operation `{}`, which its spec marks `x-excluded`", reference.key)))
+                    }
                     Some((display, op)) => {
                         consumed.insert((display.to_owned(), reference.key.clone()), ());
                         let mut op = op.clone();
@@ -658,7 +679,8 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         let from_command_line = command_line.contains(display);
         let mut without_page = 0usize;
         for op in ops {
-            if consumed.contains_key(&(display.clone(), op.key())) || op.excluded {
+            let hidden_page = op.hidden && !config.index_hidden;
+            if consumed.contains_key(&(display.clone(), op.key())) || op.excluded || hidden_page {
                 continue;
             }
             let listed = config.operations.contains_key(&op.key());
@@ -693,6 +715,11 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 .get(&op.key())
                 .cloned()
                 .or_else(|| all.map(|(_, nav)| nav.clone()));
+            // Listed under a hidden navigation element (or its spec is): left out as hidden.
+            if nav.as_ref().is_some_and(|n| n.hidden) && !config.index_hidden {
+                out.noindex += 1;
+                continue;
+            }
             let directory = config
                 .operation_dirs
                 .get(&op.key())

@@ -23,6 +23,7 @@ pub mod json;
 pub mod llms;
 mod lock_wait;
 pub mod mdx;
+pub mod mintignore;
 pub mod openapi;
 pub mod pages;
 pub mod retained_heap;

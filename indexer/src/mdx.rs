@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use crate::document::Visibility;
 use crate::openapi::{LoadedOperations, OperationRef};
-use crate::visibility::{allowed, check_nesting, Declared, Refusal, SiteRoot, VisibilityRules};
+use crate::visibility::{
+    allowed, check_nesting, Declared, Flag, Refusal, SiteRoot, VisibilityRules,
+};
 
 mod blocks;
 mod js;
@@ -83,8 +85,10 @@ pub struct Frontmatter {
     pub description: Option<String>,
     pub tags: Vec<String>,
     pub openapi: Option<String>,
+    /// `noindex` or `searchable: false`: Mintlify's search leaves the page out, hidden or not.
     pub noindex: bool,
-    pub hidden: bool,
+    /// `hidden`: `Set(false)` puts a page under a hidden navigation element back into search.
+    pub hidden: Flag,
     /// Every `visibility` key, read without regard to case (see [`Declared::from_yaml`]).
     pub visibility: Declared,
     /// `lang:` (or `language:`): the page's language, over the navigation's.
@@ -159,10 +163,17 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
             _ => None,
         }
     };
-    let flag = |k: &str| {
-        matches!(get(k), Some(serde_norway::Value::Bool(true)))
-            || string(k).as_deref() == Some("true")
-    };
+    // `hidden`/`noindex` present but not plainly true or false withhold, and say why.
+    let hidden = Flag::from_yaml(&map, "hidden");
+    let noindex = Flag::from_yaml(&map, "noindex");
+    // Only `searchable: false` does anything on a page; what is not understood withholds.
+    let searchable = Flag::from_yaml(&map, "searchable");
+    let mut visibility = Declared::from_yaml(&map);
+    for flag in [&hidden, &noindex, &searchable] {
+        if let Some(why) = flag.problem() {
+            visibility = visibility.combine(Declared::Unreadable(why.to_owned()));
+        }
+    }
     let tags = match get("tags").or_else(|| get("keywords")) {
         Some(serde_norway::Value::Sequence(seq)) => seq
             .iter()
@@ -181,9 +192,9 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
         description: string("description"),
         tags,
         openapi: string("openapi"),
-        noindex: flag("noindex"),
-        hidden: flag("hidden"),
-        visibility: Declared::from_yaml(&map),
+        noindex: noindex.withholds() || searchable == Flag::Set(false),
+        hidden,
+        visibility,
         language: string("lang").or_else(|| string("language")),
     })
 }
@@ -351,6 +362,9 @@ impl<'a> SnippetResolver<'a> {
     fn bound(&self, reference: &str) -> Declared {
         match OperationRef::parse(reference) {
             Some(r) => match self.policy.operations.find(&r) {
+                Some((_, op)) if op.excluded => Declared::Unreadable(format!(
+                    "its `openapi: {reference}` binds an operation its spec marks `x-excluded`"
+                )),
                 Some(_) => self.policy.operations.declared_for(&r),
                 None => Declared::Unreadable(format!(
                     "its `openapi: {reference}` binds no operation of a loaded spec"
@@ -475,7 +489,14 @@ fn convert(
                 continue;
             }
         }
-        if let Some((ch, len)) = fence_open(trimmed) {
+        // In Markdown a fence indented four columns or more (past its list item's content) is
+        // indented code, or a paragraph's continuation: never a fence that hides what follows
+        // (`    ```` then `<!-- … -->` shows no comment to readers, and hides nothing).
+        let opener = fence_open(trimmed).filter(|_| {
+            let base = item_indent.filter(|&i| columns(line) >= i).unwrap_or(0);
+            mdx || columns(line).saturating_sub(base) < 4
+        });
+        if let Some((ch, len)) = opener {
             // Indented under a list item, the fence belongs to the item and ends with it.
             let item = item_indent.filter(|&i| indent > 0 && columns(line) >= i);
             fence = Some((ch, len, indent, kept.len(), item));
@@ -814,9 +835,9 @@ fn parse_tag(tag: &str) -> Tag {
                     end
                 };
                 let expr = rest.get(i + 1..inner_end).unwrap_or("").trim();
-                // A string literal in braces is still text: title={"Quick start"}.
-                let lit = expr.trim_matches(|c| c == '"' || c == '\'' || c == '`');
-                if expr.len() >= 2 && lit.len() + 2 == expr.len() {
+                // A string literal in braces is still text: title={"Quick start"}. Any other
+                // expression (`{'a' ? 'b' : 'c'}`) renders what only JavaScript knows: no text.
+                if let Some(lit) = string_literal(expr) {
                     attrs.push((key, lit.to_owned()));
                 }
                 i = end;
@@ -844,6 +865,18 @@ fn is_block_tag(name: &str) -> bool {
         )
 }
 
+/// The text of a JavaScript expression that is one string literal (`"a"`, `'a'`, a template
+/// without `${`), its quote never inside and no escape in it; `None` for anything else.
+fn string_literal(expr: &str) -> Option<&str> {
+    let q = expr
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    let inner = expr.get(1..)?.strip_suffix(q)?;
+    let template = q == '`' && inner.contains("${");
+    let plain = !(inner.contains(q) || inner.contains('\\') || template);
+    plain.then_some(inner)
+}
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::document::{Diagnostic, Visibility};
-use crate::visibility::{check_nesting, read_bounded, Declared, DEFAULT_MAX_FILE_BYTES};
+use crate::visibility::{check_nesting, read_bounded, Declared, Flag, DEFAULT_MAX_FILE_BYTES};
 
 const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
@@ -36,7 +36,12 @@ pub struct Operation {
     /// The most restrictive of what applies to it: the spec file's globs, the document's, the path
     /// item's and the operation's own `x-visibility` / `x-internal`.
     pub declared: Declared,
+    /// `x-excluded` (on it or its path item; any value but `false` or 0): Mintlify leaves the
+    /// operation out of the site, so no page shows its text, a page bound to it included.
     pub excluded: bool,
+    /// `x-hidden` (likewise): its generated page is hidden (left out of navigation and search); a
+    /// page the navigation lists and binds to it still shows it.
+    pub hidden: bool,
     /// `x-mint.href`: the URL the site gives the operation's generated page.
     pub href: Option<String>,
 }
@@ -369,8 +374,13 @@ pub fn load_spec_text(
             let shared_params = item.get("parameters").cloned().unwrap_or(Value::Null);
             let item_declared = document.clone().combine(item_declared);
             for m in METHODS {
-                let Some(op) = item.get(*m) else { continue };
-                let (mut op, truncated) = flatten(&root, m, path, op, &shared_params);
+                let Some(raw) = item.get(*m) else { continue };
+                let (mut op, truncated) = flatten(&root, m, path, raw, &shared_params);
+                // `x-excluded` / `x-hidden` on the path item apply to each of its operations.
+                let flag =
+                    |name: &str| Flag::from_json(item, name).combine(Flag::from_json(raw, name));
+                op.excluded = flag("x-excluded").withholds();
+                op.hidden = flag("x-hidden").withholds();
                 if webhook {
                     op.method = "WEBHOOK".into();
                 }
@@ -505,9 +515,6 @@ fn flatten(
             }
         }
     }
-    let excluded = ["x-excluded", "x-hidden"]
-        .iter()
-        .any(|k| op.get(*k).and_then(Value::as_bool) == Some(true));
     let op = Operation {
         method: method.to_ascii_uppercase(),
         path: path.to_owned(),
@@ -528,7 +535,8 @@ fn flatten(
         request_fields,
         response_fields,
         declared: Declared::from_openapi(op),
-        excluded,
+        excluded: false,
+        hidden: false,
         href: op
             .pointer("/x-mint/href")
             .and_then(Value::as_str)

@@ -2,13 +2,12 @@
 //! navigation files, language and version variants; or, without a config file, every Markdown file.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use serde_json::Value;
 
 use crate::document::Diagnostic;
 pub use crate::visibility::VisibilityRules;
-use crate::visibility::{normalize_rel, Refusal, SiteFile, SiteRoot};
+use crate::visibility::{normalize_rel, Flag, Refusal, SiteFile, SiteRoot};
 
 /// Where a page sits in the navigation.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
@@ -18,6 +17,13 @@ pub struct NavEntry {
     pub version: Option<String>,
     /// Position in navigation order.
     pub order: usize,
+    /// Under a navigation element marked `hidden` (a group, tab, anchor, version...) and not made
+    /// `searchable: true` again: Mintlify leaves its pages out of search, as a page's own
+    /// `hidden: true` (<https://www.mintlify.com/docs/organize/hidden-pages>): the nearest
+    /// hidden element decides, and a page's own `hidden: false` puts it back. A page listed twice
+    /// is hidden when either listing is (the most restrictive wins).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
 }
 
 impl NavEntry {
@@ -98,6 +104,9 @@ pub struct SiteConfig {
     pub generated_specs: BTreeMap<String, (String, NavEntry)>,
     /// OpenAPI files referenced by the configuration: site-relative, normalised.
     pub openapi: Vec<String>,
+    /// `seo.indexing: "all"` (docs.json) or `seo.indexHiddenPages: true` (mint.json): hidden
+    /// pages are searched like any other.
+    pub index_hidden: bool,
     pub visibility: VisibilityRules,
     /// References refused (outside the site, not regular files, too large): reported, not fatal.
     pub warnings: Vec<Diagnostic>,
@@ -133,6 +142,8 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
         let (_, value) = read_json(site, name, "site configuration")?;
         cfg.config_file = Some(name.to_owned());
         cfg.branding = Branding::from_config(&value);
+        cfg.index_hidden = value.pointer("/seo/indexing").and_then(Value::as_str) == Some("all")
+            || value.pointer("/seo/indexHiddenPages") == Some(&Value::Bool(true));
         let mut walker = NavWalker {
             site,
             refs: 0,
@@ -269,7 +280,10 @@ impl NavWalker<'_> {
                 .cloned()
                 .unwrap_or_else(|| DEFAULT_API_DIRECTORY.to_owned());
             self.cfg.operation_dirs.entry(op.clone()).or_insert(dir);
-            self.cfg.operations.entry(op).or_insert(entry);
+            let hidden = entry.hidden;
+            (self.cfg.operations.entry(op))
+                .and_modify(|e| e.hidden |= hidden)
+                .or_insert(entry);
             return;
         }
         let written = page.trim();
@@ -288,7 +302,10 @@ impl NavWalker<'_> {
             .or_else(|| key.strip_suffix(".md"))
             .unwrap_or(&key)
             .to_owned();
-        self.cfg.pages.entry(key).or_insert(entry);
+        let hidden = entry.hidden;
+        (self.cfg.pages.entry(key))
+            .and_modify(|e| e.hidden |= hidden)
+            .or_insert(entry);
     }
 
     /// `openapi` of the configuration or a navigation node: site-relative spec files (URLs are left
@@ -386,6 +403,20 @@ impl NavWalker<'_> {
                     base = parent_rel(&rel);
                 }
                 let mut ctx = ctx.clone();
+                let hidden = Flag::from_json_map(obj, "hidden");
+                if hidden.withholds() {
+                    // `searchable: true` on a hidden element keeps its pages in search.
+                    let searchable = Flag::from_json_map(obj, "searchable");
+                    for problem in [hidden.problem(), searchable.problem()]
+                        .into_iter()
+                        .flatten()
+                    {
+                        self.warn(format!(
+                            "navigation element: {problem}; its pages are left out as hidden"
+                        ));
+                    }
+                    ctx.hidden = !(searchable == Flag::Set(true) && hidden.problem().is_none());
+                }
                 if let Some(l) = obj.get("language").and_then(Value::as_str) {
                     ctx.language = Some(l.to_owned());
                 }
@@ -426,9 +457,8 @@ impl NavWalker<'_> {
                         entry.order = self.order;
                         self.order += 1;
                         for rel in rels {
-                            self.cfg
-                                .generated_specs
-                                .entry(rel)
+                            (self.cfg.generated_specs.entry(rel))
+                                .and_modify(|(_, e)| e.hidden |= entry.hidden)
                                 .or_insert((dir.clone(), entry.clone()));
                         }
                     }
@@ -471,9 +501,10 @@ impl NavWalker<'_> {
     }
 }
 
-/// All Markdown/MDX files under the site, site-relative, sorted; `snippets/`, hidden and
-/// `node_modules` folders excluded.
-pub fn markdown_files(root: &Path) -> Vec<String> {
+/// All Markdown/MDX files under the site, site-relative, sorted; `snippets/`, hidden folders and
+/// what Mintlify ignores (`.mintignore`, its defaults) excluded.
+pub fn markdown_files(site: &SiteRoot) -> Vec<String> {
+    let root = site.root.as_path();
     let mut out = Vec::new();
     for entry in walkdir::WalkDir::new(root)
         .follow_links(false)
@@ -494,15 +525,7 @@ pub fn markdown_files(root: &Path) -> Vec<String> {
         if matches!(p.extension().and_then(|e| e.to_str()), Some("md" | "mdx")) {
             if let Ok(rel) = p.strip_prefix(root) {
                 let rel = rel.to_string_lossy().replace('\\', "/");
-                if !matches!(
-                    rel.as_str(),
-                    "README.md"
-                        | "CONTRIBUTING.md"
-                        | "LICENSE.md"
-                        | "CHANGELOG.md"
-                        | "AGENTS.md"
-                        | "CLAUDE.md"
-                ) {
+                if !site.ignores(&rel) && !matches!(rel.as_str(), "AGENTS.md" | "CLAUDE.md") {
                     out.push(rel);
                 }
             }

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use crate::document::{Diagnostic, Visibility};
+use crate::mintignore::MintIgnore;
 
 /// The largest file a build reads, by default (`--max-file-bytes`).
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 64 << 20;
@@ -48,6 +49,9 @@ pub enum Refusal {
     NotText,
     #[error("{0}")]
     Io(String),
+    /// `.mintignore`, or what Mintlify ignores by default, removes it from the site.
+    #[error("`{0}` is excluded from the site (.mintignore or Mintlify's default ignores)")]
+    Ignored(String),
 }
 
 /// A file of the site, resolved: its canonical path and its canonical site-relative path.
@@ -66,6 +70,8 @@ pub struct SiteRoot {
     pub root: PathBuf,
     canonical: PathBuf,
     pub max_bytes: u64,
+    /// What Mintlify never publishes: no file it matches is read.
+    ignore: std::sync::Arc<MintIgnore>,
 }
 
 impl SiteRoot {
@@ -75,11 +81,23 @@ impl SiteRoot {
             line: None,
             message: format!("the site directory cannot be resolved: {e}"),
         })?;
+        let ignore = std::sync::Arc::new(MintIgnore::load(&canonical, max_bytes)?);
         Ok(SiteRoot {
             root: root.to_path_buf(),
             canonical,
             max_bytes,
+            ignore,
         })
+    }
+
+    /// Whether Mintlify leaves the file at `rel` (site-relative) out of the site.
+    pub fn ignores(&self, rel: &str) -> bool {
+        self.ignore.ignores(rel)
+    }
+
+    /// The site's `.mintignore` text (empty without one).
+    pub fn ignore_source(&self) -> &str {
+        self.ignore.source()
     }
 
     /// Resolves `path` (absolute, or relative to the working directory) with symlinks followed; it
@@ -88,6 +106,13 @@ impl SiteRoot {
         let f = self.resolve_anywhere(path)?;
         if f.rel.is_empty() {
             return Err(Refusal::Outside(f.path.display().to_string()));
+        }
+        // Ignored as written or as resolved (a link into `drafts/` is a draft).
+        let written = self.written_rel(path);
+        for rel in [Some(&f.rel), written.as_ref()].into_iter().flatten() {
+            if self.ignore.ignores(rel) {
+                return Err(Refusal::Ignored(rel.clone()));
+            }
         }
         Ok(f)
     }
@@ -326,26 +351,129 @@ impl Declared {
         for (k, v) in map {
             if is_key(k, "x-visibility") {
                 out = out.combine(Declared::from_json_value(k.trim(), Some(v)));
-            } else if is_key(k, "x-internal") {
-                let flag = match v {
-                    serde_json::Value::Bool(b) => Some(*b),
-                    serde_json::Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
-                        "true" => Some(true),
-                        "false" => Some(false),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                out = out.combine(match flag {
-                    Some(true) => Declared::Known(Visibility::Internal),
-                    Some(false) => Declared::Absent,
-                    None => Declared::Unreadable(format!(
-                        "`{}` is {}, not true or false",
-                        k.trim(),
-                        json_kind(v)
-                    )),
-                });
             }
+        }
+        out.combine(match Flag::from_json(obj, "x-internal") {
+            Flag::Set(true) => Declared::Known(Visibility::Internal),
+            Flag::Set(false) | Flag::Absent => Declared::Absent,
+            Flag::Unreadable(why) => Declared::Unreadable(why),
+        })
+    }
+}
+
+/// A yes/no declaration (`hidden`, `noindex`, `x-excluded`, `x-hidden`, `x-internal`): absent,
+/// set, or present but not understood, which withholds like a `true` does (`hidden: maybe`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Flag {
+    #[default]
+    Absent,
+    Set(bool),
+    /// The text says what was found.
+    Unreadable(String),
+}
+
+impl Flag {
+    /// Whether it withholds what carries it: set, or not understood.
+    pub fn withholds(&self) -> bool {
+        matches!(self, Flag::Set(true) | Flag::Unreadable(_))
+    }
+
+    /// The most restrictive of two (an unreadable one withholds).
+    pub fn combine(self, other: Flag) -> Flag {
+        match (self, other) {
+            (Flag::Unreadable(a), _) | (_, Flag::Unreadable(a)) => Flag::Unreadable(a),
+            (Flag::Set(a), Flag::Set(b)) => Flag::Set(a || b),
+            (Flag::Set(a), Flag::Absent) | (Flag::Absent, Flag::Set(a)) => Flag::Set(a),
+            (Flag::Absent, Flag::Absent) => Flag::Absent,
+        }
+    }
+
+    /// The reason it withholds, when it was not understood.
+    pub fn problem(&self) -> Option<&str> {
+        match self {
+            Flag::Unreadable(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Text where a boolean belongs. Words YAML 1.1 takes for yes (`yes`, `on`, `"true"`) set the
+    /// flag; no text unsets it: JavaScript, which renders the site, takes any non-empty string for
+    /// true (`hidden: "false"`, `hidden: no` hide the page there), so only the boolean `false` and
+    /// the number 0 say no.
+    fn of_text(key: &str, s: &str) -> Flag {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "true" | "yes" | "on" | "1" => Flag::Set(true),
+            _ => Flag::Unreadable(format!(
+                "`{key}: {s}` is text, not the boolean true or false"
+            )),
+        }
+    }
+
+    fn of_number(key: &str, n: &str) -> Flag {
+        match n {
+            "0" => Flag::Set(false),
+            "1" => Flag::Set(true),
+            _ => Flag::Unreadable(format!("`{key}: {n}` is not true or false")),
+        }
+    }
+
+    /// Every key of a YAML mapping (frontmatter, merge keys applied) that reads `name` without
+    /// regard to case or spaces, combined.
+    pub fn from_yaml(map: &serde_norway::Mapping, name: &str) -> Flag {
+        let mut out = Flag::Absent;
+        for (k, v) in map {
+            let key = match k {
+                serde_norway::Value::String(s) if is_key(s, name) => s.trim(),
+                serde_norway::Value::Tagged(t)
+                    if t.value.as_str().is_some_and(|s| is_key(s, name)) =>
+                {
+                    out = out.combine(Flag::Unreadable(format!("a YAML tag on the `{name}` key")));
+                    continue;
+                }
+                _ => continue,
+            };
+            out = out.combine(match v {
+                serde_norway::Value::Bool(b) => Flag::Set(*b),
+                serde_norway::Value::String(s) => Flag::of_text(key, s),
+                serde_norway::Value::Number(n) => Flag::of_number(key, &n.to_string()),
+                serde_norway::Value::Null => Flag::Unreadable(format!("`{key}` is empty (null)")),
+                serde_norway::Value::Sequence(_) => {
+                    Flag::Unreadable(format!("`{key}` is a list, not true or false"))
+                }
+                serde_norway::Value::Mapping(_) => {
+                    Flag::Unreadable(format!("`{key}` is a mapping, not true or false"))
+                }
+                serde_norway::Value::Tagged(_) => {
+                    Flag::Unreadable(format!("`{key}` carries a YAML tag"))
+                }
+            });
+        }
+        out
+    }
+
+    /// Every key of a JSON object (an OpenAPI operation or path item) that reads `name` without
+    /// regard to case or spaces, combined.
+    pub fn from_json(obj: &serde_json::Value, name: &str) -> Flag {
+        match obj.as_object() {
+            Some(map) => Flag::from_json_map(map, name),
+            None => Flag::Absent,
+        }
+    }
+
+    /// [`Flag::from_json`] of an object's map (a navigation element).
+    pub fn from_json_map(map: &serde_json::Map<String, serde_json::Value>, name: &str) -> Flag {
+        let mut out = Flag::Absent;
+        for (k, v) in map.iter().filter(|(k, _)| is_key(k, name)) {
+            let key = k.trim();
+            out = out.combine(match v {
+                serde_json::Value::Bool(b) => Flag::Set(*b),
+                serde_json::Value::String(s) => Flag::of_text(key, s),
+                serde_json::Value::Number(n) => Flag::of_number(key, &n.to_string()),
+                other => Flag::Unreadable(format!(
+                    "`{key}` is {}, not true or false",
+                    json_kind(other)
+                )),
+            });
         }
         out
     }
@@ -705,6 +833,57 @@ mod tests {
         assert_eq!(yaml("title: x"), Declared::Absent);
     }
 
+    /// Hidden-page review: `hidden: yes`, `noindex: "TRUE"` and every other value that is present
+    /// but not the boolean false withhold; JavaScript, which renders the site, takes any non-empty
+    /// text for true.
+    #[test]
+    fn issue_18_flags_withhold_unless_plainly_false() {
+        let flag = |s: &str| {
+            let mut v: serde_norway::Value = serde_norway::from_str(s).unwrap();
+            v.apply_merge().unwrap();
+            Flag::from_yaml(v.as_mapping().unwrap(), "hidden")
+        };
+        assert_eq!(flag("title: x"), Flag::Absent);
+        assert_eq!(flag("hidden: false"), Flag::Set(false));
+        assert_eq!(flag("hidden: 0"), Flag::Set(false));
+        for s in [
+            "hidden: true",
+            "hidden: True",
+            "Hidden: yes",
+            "hidden: on",
+            "hidden: 1",
+            "hidden: \"True\"",
+            "hidden: !!bool true",
+            "hidden: false\nHIDDEN: true",
+        ] {
+            assert_eq!(flag(s), Flag::Set(true), "{s}");
+        }
+        for s in [
+            "hidden: \"false\"",
+            "hidden: no",
+            "hidden: off",
+            "hidden: 2",
+            "hidden:",
+            "hidden: [true]",
+            "hidden: {a: 1}",
+            "hidden: maybe",
+            "hidden: !x false",
+            "!x hidden: false",
+        ] {
+            let f = flag(s);
+            assert!(
+                matches!(f, Flag::Unreadable(_)) && f.withholds(),
+                "{s}: {f:?}"
+            );
+        }
+        let json = |s: &str| Flag::from_json(&serde_json::from_str(s).unwrap(), "x-excluded");
+        assert_eq!(json(r#"{"X-Excluded": true}"#), Flag::Set(true));
+        assert_eq!(json(r#"{"x-excluded": "true"}"#), Flag::Set(true));
+        assert_eq!(json(r#"{"x-excluded": false}"#), Flag::Set(false));
+        assert!(json(r#"{"x-excluded": "false"}"#).withholds());
+        assert!(json(r#"{"x-excluded": {}}"#).withholds());
+    }
+
     #[test]
     fn issue_18_openapi_declarations() {
         let j = |s: &str| Declared::from_openapi(&serde_json::from_str(s).unwrap());
@@ -721,7 +900,18 @@ mod tests {
             Declared::Known(Visibility::Internal)
         );
         assert_eq!(j(r#"{"x-internal": false}"#), Declared::Absent);
-        assert!(matches!(j(r#"{"x-internal": 1}"#), Declared::Unreadable(_)));
+        assert_eq!(j(r#"{"x-internal": 0}"#), Declared::Absent);
+        assert_eq!(
+            j(r#"{"x-internal": 1}"#),
+            Declared::Known(Visibility::Internal)
+        );
+        for s in [
+            r#"{"x-internal": 2}"#,
+            r#"{"x-internal": "false"}"#,
+            r#"{"x-internal": null}"#,
+        ] {
+            assert!(matches!(j(s), Declared::Unreadable(_)), "{s}");
+        }
         assert!(matches!(
             j(r#"{"x-visibility": ["private"]}"#),
             Declared::Unreadable(_)

@@ -1,0 +1,323 @@
+//! A review of hidden content (session 22): ways a real Mintlify repo hides a page or a passage that
+//! the indexer read as public. One canary word per way, in a public build scanned byte by byte
+//! (shards inflated): a withheld canary found anywhere fails, a public control missing fails.
+
+use std::path::Path;
+
+use aidocs_e2e::{build_with, canaries_in};
+use aidocs_reader::LocalIndex;
+
+/// Hidden, excluded or never rendered: in no file of the output.
+const WITHHELD: &[&str] = &[
+    "hidgroupqz",   // a page in a docs.json group marked `hidden: true`
+    "hidtabqz",     // a page in a hidden tab
+    "hidanchorqz",  // a page in a hidden anchor's group
+    "hidtwiceqz",   // a page listed in a visible group and in a hidden one
+    "hidyesnavqz",  // a group marked `hidden: "yes"`
+    "hidfmyesqz",   // frontmatter `hidden: yes`
+    "hidfmonqz",    // `hidden: on`
+    "hidfmoneqz",   // `hidden: 1`
+    "hidfmstrqz",   // `hidden: "True"`
+    "hidfmfalsqz",  // `hidden: "false"` (text: JavaScript takes it for true)
+    "hidnoidxqz",   // `noindex: yes`
+    "hidnoupqz",    // `noindex: "TRUE"`
+    "hidexclopqz",  // the description of an `x-excluded` operation a page binds
+    "hidexclstrqz", // `x-excluded: "true"` (text)
+    "hidexclitmqz", // `x-excluded` on the path item
+    "hidexclcasqz", // `X-Excluded: true`
+    "hidxhiditmqz", // `x-hidden` on the path item (its generated page is hidden)
+    "hidindentqz",  // in Markdown, a comment after a fence indented four spaces (not a fence)
+    "hidscriptqz",  // likewise a <script>
+    "hidternaryqz", // an attribute expression that is not one string literal
+    "hidandexprqz", // `{"x" && "y"}`
+    "hidsnipexcqz", // a snippet whose frontmatter binds an `x-excluded` operation
+];
+
+/// Public controls: in the output.
+const PUBLIC: &[&str] = &[
+    "pubhomeqz",
+    "pubvisibleqz", // a page in a visible group
+    "pubfmfalseqz", // `hidden: false`
+    "pubfmzeroqz",  // `hidden: 0`
+    "pubboundqz",   // the page's own text beside an excluded binding
+    "pubxhidbndqz", // an `x-hidden` operation a listed page binds: that page shows it
+    "pubindcodeqz", // the indented code line itself
+    "pubcardttlqz", // title={"…"}: a string literal is text
+    "pubgenopqz",   // a generated page of a plain operation
+];
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn site(root: &Path) {
+    write(
+        root,
+        "docs.json",
+        r#"{"navigation": {"tabs": [
+            {"tab": "Home", "groups": [
+                {"group": "Main", "pages": ["index", "visible", "twice", "fm/yes", "fm/on", "fm/one",
+                  "fm/str", "fm/falsestr", "fm/false", "fm/zero", "fm/noidx", "fm/noup", "fm/unsearchable", "bound",
+                  "bound-hidden", "notes", "card"]},
+                {"group": "Secret", "hidden": true, "pages": ["group-page", "twice", "unhidden"]},
+                {"group": "Yes", "hidden": "yes", "pages": ["yes-nav"]}
+            ]},
+            {"tab": "Hidden tab", "hidden": true, "pages": ["tab-page"]},
+            {"tab": "Help", "hidden": true, "searchable": true, "groups": [
+                {"group": "Help", "pages": ["help/searchable"]},
+                {"group": "Re-hidden", "hidden": true, "pages": ["help/rehidden"]}
+            ]},
+            {"tab": "API", "openapi": "api.json"}
+        ],
+        "anchors": [{"anchor": "Beta", "hidden": true, "groups": [{"group": "B", "pages": ["anchor-page"]}]}]}}"#,
+    );
+    write(
+        root,
+        "index.mdx",
+        "# Home\n\npubhomeqz\n\n<Snippet file=\"excl.mdx\" />\n",
+    );
+    write(root, "visible.mdx", "# Visible\n\npubvisibleqz\n");
+    write(root, "group-page.mdx", "# G\n\nhidgroupqz\n");
+    write(root, "tab-page.mdx", "# T\n\nhidtabqz\n");
+    write(root, "anchor-page.mdx", "# A\n\nhidanchorqz\n");
+    write(root, "twice.mdx", "# Twice\n\nhidtwiceqz\n");
+    write(root, "help/searchable.mdx", "# Help\n\npubsrchtabqz\n");
+    write(root, "help/rehidden.mdx", "# Re\n\nhidresubqz\n");
+    write(
+        root,
+        "unhidden.mdx",
+        "---\nhidden: false\n---\n# Unhidden\n\npubunhideqz\n",
+    );
+    write(root, "yes-nav.mdx", "# Y\n\nhidyesnavqz\n");
+    for (file, fm, word) in [
+        ("yes", "hidden: yes", "hidfmyesqz"),
+        ("on", "hidden: on", "hidfmonqz"),
+        ("one", "hidden: 1", "hidfmoneqz"),
+        ("str", "hidden: \"True\"", "hidfmstrqz"),
+        ("falsestr", "hidden: \"false\"", "hidfmfalsqz"),
+        ("noidx", "noindex: yes", "hidnoidxqz"),
+        ("noup", "noindex: \"TRUE\"", "hidnoupqz"),
+        ("false", "hidden: false", "pubfmfalseqz"),
+        ("unsearchable", "searchable: false", "hidunsrchqz"),
+        ("zero", "hidden: 0", "pubfmzeroqz"),
+    ] {
+        write(
+            root,
+            &format!("fm/{file}.mdx"),
+            &format!("---\n{fm}\n---\n# {file}\n\n{word}\n"),
+        );
+    }
+    write(
+        root,
+        "api.json",
+        r#"{"openapi": "3.0.0", "info": {"title": "API"}, "paths": {
+            "/excl": {"get": {"operationId": "excl", "x-excluded": true, "description": "hidexclopqz"}},
+            "/str": {"get": {"operationId": "str", "x-excluded": "true", "description": "hidexclstrqz"}},
+            "/item": {"x-excluded": true, "get": {"operationId": "item", "description": "hidexclitmqz"}},
+            "/case": {"get": {"operationId": "case", "X-Excluded": true, "description": "hidexclcasqz"}},
+            "/hid": {"x-hidden": true, "get": {"operationId": "hid", "description": "hidxhiditmqz"}},
+            "/hidbound": {"get": {"operationId": "hidbound", "x-hidden": true, "description": "pubxhidbndqz"}},
+            "/snip": {"get": {"operationId": "snip", "x-excluded": true, "description": "other"}},
+            "/plain": {"get": {"operationId": "plain", "description": "pubgenopqz"}}
+        }}"#,
+    );
+    write(
+        root,
+        "bound.mdx",
+        "---\nopenapi: GET /excl\n---\n# Bound\n\npubboundqz\n",
+    );
+    write(
+        root,
+        "bound-hidden.mdx",
+        "---\nopenapi: GET /hidbound\n---\n# Bound hidden\n\nWords.\n",
+    );
+    write(
+        root,
+        "snippets/excl.mdx",
+        "---\nopenapi: GET /snip\n---\nhidsnipexcqz\n",
+    );
+    write(
+        root,
+        "notes.md",
+        "# Notes\n\nIntro.\n\n    ```\n    pubindcodeqz\n<!-- hidindentqz -->\n<script>hidscriptqz</script>\n    ```\n\nAfter.\n",
+    );
+    write(
+        root,
+        "card.mdx",
+        "# Card\n\n<Card title={'hidternaryqz' ? 'Shown' : 'x'} />\n\n<Card title={\"hidandexprqz\" && \"Also\"} />\n\n<Card title={\"pubcardttlqz\"} />\n",
+    );
+}
+
+#[test]
+fn hidden_review_public_build_holds_no_hidden_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    site(&root);
+    let out = tmp.path().join("www/out");
+    let summary = build_with(&root, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    let found = canaries_in(&out, WITHHELD);
+    assert!(found.is_empty(), "withheld text found: {found:#?}");
+    for c in PUBLIC {
+        assert!(
+            !canaries_in(&out, &[c]).is_empty(),
+            "public text `{c}` is missing"
+        );
+    }
+    // Each unreadable flag says why the page is left out.
+    let said = |file: &str, what: &str| {
+        summary
+            .warnings
+            .iter()
+            .any(|w| w.file.contains(file) && w.message.contains(what))
+    };
+    assert!(
+        said("fm/falsestr.mdx", "not the boolean"),
+        "{:#?}",
+        summary.warnings
+    );
+    assert!(said("bound.mdx", "x-excluded"), "{:#?}", summary.warnings);
+    // No result at a URL the site leaves out.
+    let index = LocalIndex::open(&out).unwrap();
+    let urls: Vec<String> = (0..index.searcher.meta_shard_count())
+        .flat_map(|i| index.meta_shard(i).unwrap().pages.clone())
+        .map(|p| p.url)
+        .collect();
+    for hidden in [
+        "/group-page",
+        "/twice",
+        "/tab-page",
+        "/anchor-page",
+        "/yes-nav",
+        "/fm/yes",
+    ] {
+        assert!(!urls.iter().any(|u| u == hidden), "{hidden} in {urls:?}");
+    }
+    assert!(urls.iter().any(|u| u == "/visible"), "{urls:?}");
+}
+
+/// `.mintignore` and what Mintlify ignores by default: no page, no snippet and no spec of theirs
+/// reaches the output, listed in the navigation, imported, or found among unlisted files.
+#[test]
+fn hidden_review_mintignored_files_reach_no_index() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"pages": ["index", "drafts/listed", "guide"]}}"#,
+    );
+    write(
+        &root,
+        ".mintignore",
+        "drafts/\n*.draft.mdx\n/internal/\nspecs/secret.json\nsnippets/secret.mdx\n",
+    );
+    write(
+        &root,
+        "index.mdx",
+        "import Part from '/internal/part.mdx'\n\n# Home\n\nignpubhomeqz\n\n<Part />\n\n<Snippet file=\"secret.mdx\" />\n",
+    );
+    // A page bound to an operation of an ignored spec: what the operation says cannot be judged.
+    write(
+        &root,
+        "guide.mdx",
+        "---\nopenapi: specs/secret.json GET /s\n---\n# Guide\n\nignguidebqz\n",
+    );
+    write(
+        &root,
+        "specs/secret.json",
+        r#"{"openapi": "3.0.0", "info": {"title": "S"}, "paths": {"/s": {"get": {"description": "ignspecqz"}}}}"#,
+    );
+    write(&root, "drafts/listed.mdx", "# Listed\n\nignlistedqz\n");
+    write(&root, "snippets/secret.mdx", "ignsnippetqz\n");
+    write(&root, "internal/part.mdx", "ignimportqz\n");
+    write(&root, "page.draft.mdx", "# D\n\nigndraftqz\n");
+    write(&root, "tmp/scratch.mdx", "# S\n\nigntmpqz\n");
+    write(&root, "sdk/build/gen.md", "# G\n\nignbuildqz\n");
+    write(&root, "README.md", "# Readme\n\nignreadmeqz\n");
+    write(&root, "unlisted.mdx", "# U\n\nignpubloosepgqz\n");
+    let withheld = [
+        "ignlistedqz",
+        "ignsnippetqz",
+        "ignimportqz",
+        "igndraftqz",
+        "igntmpqz",
+        "ignbuildqz",
+        "ignreadmeqz",
+        "ignspecqz",
+        "ignguidebqz",
+    ];
+    let out = tmp.path().join("www/out");
+    let summary = build_with(&root, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+        o.include_unlisted = true;
+    });
+    let found = canaries_in(&out, &withheld);
+    assert!(
+        found.is_empty(),
+        "ignored text found: {found:#?}\n{:#?}",
+        summary.warnings
+    );
+    for c in ["ignpubhomeqz", "ignpubloosepgqz"] {
+        assert!(
+            !canaries_in(&out, &[c]).is_empty(),
+            "public text `{c}` is missing"
+        );
+    }
+    assert!(
+        summary
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("excluded from the site")),
+        "{:#?}",
+        summary.warnings
+    );
+    // A pattern not understood fails the build, naming its line.
+    write(&root, ".mintignore", "drafts/\n[z-a]\n");
+    let mut opts = aidocs_index::BuildOptions::new(&root, &out);
+    opts.cache_dir = Some(tmp.path().join("cache"));
+    opts.embeddings = aidocs_index::build::Embeddings::Off;
+    let err = aidocs_index::build(&opts).unwrap_err().to_string();
+    assert!(err.contains(".mintignore") && err.contains('2'), "{err}");
+}
+
+/// `seo.indexing: "all"` puts every hidden page (by its frontmatter or its navigation) in search,
+/// as Mintlify does; `noindex`, `searchable: false`, `x-excluded` and ignored files stay out.
+#[test]
+fn hidden_review_seo_indexing_all_searches_hidden_pages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    site(&root);
+    let config = std::fs::read_to_string(root.join("docs.json")).unwrap();
+    let config = config.replacen('{', r#"{"seo": {"indexing": "all"}, "#, 1);
+    write(&root, "docs.json", &config);
+    let out = tmp.path().join("www/out");
+    build_with(&root, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    let now_searched = [
+        "hidgroupqz",
+        "hidtabqz",
+        "hidanchorqz",
+        "hidtwiceqz",
+        "hidfmyesqz",
+        "hidresubqz",
+        "hidxhiditmqz",
+    ];
+    for c in now_searched.iter().chain(PUBLIC) {
+        assert!(!canaries_in(&out, &[c]).is_empty(), "`{c}` is missing");
+    }
+    let still_out = [
+        "hidfmfalsqz", // not understood: withheld whatever the site says
+        "hidnoidxqz",
+        "hidunsrchqz",
+        "hidexclopqz",
+        "hidindentqz",
+        "hidternaryqz",
+    ];
+    let found = canaries_in(&out, &still_out);
+    assert!(found.is_empty(), "{found:#?}");
+}
