@@ -341,6 +341,21 @@ fn progress_bar(enabled: bool, len: u64, msg: &'static str) -> indicatif::Progre
 }
 
 /// Runs a build.
+/// A parsed page's id and fingerprint, owned, so that its source can be released.
+struct PendingKey {
+    id: String,
+    fingerprint: String,
+}
+
+impl PendingKey {
+    fn of(p: &crate::ingest::Pending) -> Self {
+        PendingKey {
+            id: p.id.clone(),
+            fingerprint: p.fingerprint.clone(),
+        }
+    }
+}
+
 pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     let started = Instant::now();
     if opts.audience == Visibility::Private {
@@ -373,7 +388,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     if embeddings_dir != cache_dir {
         check_cache_dir(&embeddings_dir, &opts.out, &opts.input)?;
     }
-    let ingested = ingest(&opts.input, &ingest_opts).map_err(BuildError::Input)?;
+    let mut ingested = ingest(&opts.input, &ingest_opts).map_err(BuildError::Input)?;
     let mut warnings = ingested.diagnostics.clone();
     remove_served_caches(&opts.out, &cache_dir, &mut warnings);
     let embedder = match opts.embeddings {
@@ -445,7 +460,8 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     let mut parsed = Vec::with_capacity(attempts.len());
     for (p, r) in attempts {
         match r {
-            Ok(done) => parsed.push((p, done)),
+            // Its id and fingerprint, owned: the sources can go once parsed (below).
+            Ok(done) => parsed.push((PendingKey::of(p), done)),
             Err(d) => {
                 warnings.push(d);
                 failed.push(p.id.as_str());
@@ -510,11 +526,13 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     let withdrawn =
         !removed.is_empty() || !failed.is_empty() || include_withdrawn || cached.is_empty();
     let edited = parsed.iter().any(|(p, _)| cached.contains_key(&p.id));
-    // A lexical build reads no parsed page again (embedding may): their bodies go before the
-    // index is read (issue 25: build memory).
+    let (pages_parsed, pages_reused) = (to_parse.len(), reused.len());
+    // A lexical build reads no page again (embedding may parse some again): their sources and
+    // parsed bodies go before the index is read (issue 25: build memory).
     if embedder.is_none() {
         parsed.clear();
         parsed.shrink_to_fit();
+        ingested.release_sources();
     }
 
     // Vectors of withdrawn text go with it: a build that embeds prunes its own model's file (see
@@ -537,7 +555,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     // its files are this build's, and when they are all still there nothing is exported.
     let record_key =
         crate::export_record::key(opts, embedder.as_ref().map(|e| &e.model_id), &ingested);
-    let unchanged = to_parse.is_empty() && removed.is_empty() && !withdrawn;
+    let unchanged = pages_parsed == 0 && removed.is_empty() && !withdrawn;
     let recorded = (record_key.as_deref())
         .filter(|_| unchanged)
         .and_then(|key| crate::export_record::current(&cache_dir, &opts.out, key, opts.keep_old));
@@ -557,7 +575,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
                 removed_files: 0,
             },
             pages_parsed: 0,
-            pages_reused: reused.len(),
+            pages_reused,
             pages_removed: 0,
             withheld_by_visibility: ingested.withheld,
             skipped_noindex: ingested.noindex,
@@ -676,8 +694,8 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
             })
             .collect(),
         output: stats,
-        pages_parsed: to_parse.len(),
-        pages_reused: reused.len(),
+        pages_parsed,
+        pages_reused,
         pages_removed: removed.len(),
         withheld_by_visibility: ingested.withheld,
         skipped_noindex: ingested.noindex,

@@ -96,6 +96,20 @@ pub struct Pending {
     pub source: Source,
 }
 
+impl Ingested {
+    /// Drops every page's source text: for a build that parses no page again (a lexical build,
+    /// once its pages are in the build index).
+    pub fn release_sources(&mut self) {
+        for p in &mut self.pending {
+            match &mut p.source {
+                Source::Mdx { text, .. } => *text = String::new(),
+                Source::Record { record, .. } => record.text = String::new(),
+                Source::Operation { .. } => {}
+            }
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum Source {
     Mdx {
@@ -334,7 +348,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                     (files.entry(rel))
                         .and_modify(|(_, n)| {
                             if let Some(n) = n {
-                                n.hidden |= nav.hidden;
+                                n.merge_listing(nav);
                             }
                         })
                         .or_insert_with(|| (file, Some(nav.clone())));
@@ -374,7 +388,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         body_start: usize,
         nav: Option<NavEntry>,
     }
-    let mut reads = Vec::new();
+    let mut parsed = Vec::new();
     for (rel, (file, nav)) in files {
         // Globs apply to the page as listed and as resolved (a symlink into `drafts/` is a draft).
         let globbed = rules.for_paths([rel.as_str(), file.rel.as_str()]);
@@ -400,13 +414,47 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 continue;
             }
         };
-        let declared = fm.visibility.clone().combine(globbed);
+        parsed.push((
+            globbed,
+            Read {
+                rel,
+                text,
+                fm,
+                body_start,
+                nav,
+            },
+        ));
+    }
+    // A site that declares a page or a navigation element `public: true` is behind
+    // authentication: what is not declared public needs a sign-in (internal builds only).
+    let authenticated = config.declares_public
+        || (parsed.iter()).any(|(_, r)| !matches!(r.fm.public, Flag::Absent | Flag::Set(false)));
+    let mut signed_in = 0usize;
+    let mut reads = Vec::new();
+    for (globbed, r) in parsed {
+        let Read {
+            rel,
+            text,
+            fm,
+            body_start,
+            nav,
+        } = r;
+        let mut declared = fm.visibility.clone().combine(globbed);
         if let Some(problem) = declared.problem() {
             out.diagnostics.push(Diagnostic {
                 file: rel.clone(),
                 line: None,
                 message: format!("frontmatter {problem}; the page is withheld"),
             });
+        }
+        let public = match fm.public {
+            Flag::Set(true) => true,
+            Flag::Absent => !authenticated || nav.as_ref().is_some_and(|n| n.public),
+            Flag::Set(false) | Flag::Unreadable(_) => false,
+        };
+        if fm.groups || !public {
+            signed_in += 1;
+            declared = declared.combine(Declared::Known(Visibility::Internal));
         }
         if !allowed(declared.visibility(), opts.audience) {
             out.withheld += 1;
@@ -429,6 +477,15 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             fm,
             body_start,
             nav,
+        });
+    }
+    if signed_in > 0 && opts.audience == Visibility::Public {
+        out.diagnostics.push(Diagnostic {
+            file: config_file.clone(),
+            line: None,
+            message: format!(
+                "{signed_in} page(s) need a sign-in on the site (`groups`, `public: false`, or no `public: true` where pages or navigation groups declare `public: true`): they are left out of this public build"
+            ),
         });
     }
 
@@ -636,10 +693,10 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 continue;
             }
         }
-        let id = r
-            .rel
-            .trim_end_matches(".mdx")
-            .trim_end_matches(".md")
+        // One extension off, as Mintlify serves `notes.md.md` at `/notes.md`.
+        let id = (r.rel.strip_suffix(".mdx"))
+            .or_else(|| r.rel.strip_suffix(".md"))
+            .unwrap_or(&r.rel)
             .to_owned();
         let nav_json = serde_json::to_string(&r.nav).unwrap_or_default();
         out.pending.push(Pending {
@@ -695,7 +752,18 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                     message: format!("operation `{}`: {problem}; it is withheld", op.key()),
                 });
             }
-            if !allowed(op.visibility(), opts.audience) {
+            let nav = config
+                .operations
+                .get(&op.key())
+                .cloned()
+                .or_else(|| all.map(|(_, nav)| nav.clone()));
+            // Behind authentication, a generated page needs no sign-in only under a public element.
+            let signed_in = authenticated && !nav.as_ref().is_some_and(|n| n.public);
+            let visibility = match signed_in {
+                true => op.visibility().max(Visibility::Internal),
+                false => op.visibility(),
+            };
+            if !allowed(visibility, opts.audience) {
                 out.withheld += 1;
                 continue;
             }
@@ -710,11 +778,6 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             if *n > 1 {
                 id = format!("{id}-{n}");
             }
-            let nav = config
-                .operations
-                .get(&op.key())
-                .cloned()
-                .or_else(|| all.map(|(_, nav)| nav.clone()));
             // Listed under a hidden navigation element (or its spec is): left out as hidden.
             if nav.as_ref().is_some_and(|n| n.hidden) && !config.index_hidden {
                 out.noindex += 1;
@@ -782,8 +845,13 @@ fn read_spec(
     command_line: bool,
 ) -> Result<(String, Result<crate::openapi::Spec, Diagnostic>), Diagnostic> {
     let file = if command_line {
-        // The operator names these; the repository's references stay inside the site.
+        // The operator names these; the repository's references stay inside the site. One
+        // inside the site that Mintlify ignores is refused as well.
         site.resolve_anywhere(path)
+            .and_then(|f| match site.ignores(&f.rel) {
+                true => Err(crate::visibility::Refusal::Ignored(f.rel)),
+                false => Ok(f),
+            })
     } else {
         site.resolve(path)
     };

@@ -91,6 +91,11 @@ pub struct Frontmatter {
     pub hidden: Flag,
     /// Every `visibility` key, read without regard to case (see [`Declared::from_yaml`]).
     pub visibility: Declared,
+    /// `public`: on a site behind authentication, `true` makes the page readable without
+    /// signing in; any other value keeps it behind sign-in.
+    pub public: Flag,
+    /// A `groups` key (whatever its value): only signed-in readers of those groups see the page.
+    pub groups: bool,
     /// `lang:` (or `language:`): the page's language, over the navigation's.
     pub language: Option<String>,
 }
@@ -164,7 +169,14 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
         }
     };
     // `hidden`/`noindex` present but not plainly true or false withhold, and say why.
-    let hidden = Flag::from_yaml(&map, "hidden");
+    let hidden = match Flag::from_yaml(&map, "hidden") {
+        // What puts a page back into search is exactly what Mintlify's JavaScript reads: the
+        // key `hidden` with the boolean false (not `Hidden: false`, not `hidden: 0`).
+        Flag::Set(false) if get("hidden") != Some(&serde_norway::Value::Bool(false)) => {
+            Flag::Absent
+        }
+        f => f,
+    };
     let noindex = Flag::from_yaml(&map, "noindex");
     // Only `searchable: false` does anything on a page; what is not understood withholds.
     let searchable = Flag::from_yaml(&map, "searchable");
@@ -194,6 +206,17 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
         openapi: string("openapi"),
         noindex: noindex.withholds() || searchable == Flag::Set(false),
         hidden,
+        public: match Flag::from_yaml(&map, "public") {
+            // Only the exact key with the boolean true opens a page; any other `public` closes it.
+            Flag::Set(true) if get("public") != Some(&serde_norway::Value::Bool(true)) => {
+                Flag::Set(false)
+            }
+            f => f,
+        },
+        groups: map.keys().any(|k| {
+            k.as_str()
+                .is_some_and(|k| k.trim().eq_ignore_ascii_case("groups"))
+        }),
         visibility,
         language: string("lang").or_else(|| string("language")),
     })
@@ -458,12 +481,13 @@ fn convert(
     let lines: Vec<&str> = body.split_inclusive('\n').collect();
     let mut k = 0;
     let mut esm_broken = false;
-    // The content indent of the list item the last lines belong to, if any.
-    let mut item_indent: Option<usize> = None;
+    // The content indents of the list items the last lines belong to, outermost first.
+    let mut items: Vec<usize> = Vec::new();
     while k < lines.len() {
         let line = lines[k];
         k += 1;
-        let trimmed = line.trim_start();
+        // Indentation is spaces and tabs only: a line that starts with a no-break space is text.
+        let trimmed = line.trim_start_matches([' ', '\t']);
         let indent = line.len() - trimmed.len();
         if let Some((ch, len, fence_indent, start, item)) = fence {
             let in_item = item.is_some();
@@ -479,9 +503,9 @@ fn convert(
                     strip_indent(line, fence_indent)
                 });
                 let t = trimmed.trim_end();
-                // In Markdown a closer indented four columns or more past the fence (a tab is
-                // four) is code.
-                let closer_indent = columns(line).saturating_sub(fence_indent);
+                // In Markdown a closer indented four columns or more past its container (the
+                // margin, or its list item's content; a tab is four) is code.
+                let closer_indent = columns(line).saturating_sub(item.unwrap_or(0));
                 if t.len() >= len && t.bytes().all(|c| c == ch) && (mdx || closer_indent < 4) {
                     fenced.push((start, kept.len()));
                     fence = None;
@@ -489,13 +513,18 @@ fn convert(
                 continue;
             }
         }
+        // A line indented less than an item's content ends that item (and the items in it).
+        if !trimmed.trim().is_empty() {
+            while items.last().is_some_and(|&i| columns(line) < i) {
+                items.pop();
+            }
+        }
+        let item_indent = items.last().copied();
         // In Markdown a fence indented four columns or more (past its list item's content) is
         // indented code, or a paragraph's continuation: never a fence that hides what follows
         // (`    ```` then `<!-- … -->` shows no comment to readers, and hides nothing).
-        let opener = fence_open(trimmed).filter(|_| {
-            let base = item_indent.filter(|&i| columns(line) >= i).unwrap_or(0);
-            mdx || columns(line).saturating_sub(base) < 4
-        });
+        let opener = fence_open(trimmed)
+            .filter(|_| mdx || columns(line).saturating_sub(item_indent.unwrap_or(0)) < 4);
         if let Some((ch, len)) = opener {
             // Indented under a list item, the fence belongs to the item and ends with it.
             let item = item_indent.filter(|&i| indent > 0 && columns(line) >= i);
@@ -508,11 +537,11 @@ fn convert(
             continue;
         }
         if !trimmed.trim().is_empty() {
-            item_indent = match list_item(trimmed) {
-                Some((marker, _)) => Some(columns(&line[..indent]) + marker),
-                None if indent == 0 => None,
-                None => item_indent,
-            };
+            match list_item(trimmed) {
+                Some((marker, _)) => items.push(columns(&line[..indent]) + marker),
+                None if indent == 0 => items.clear(),
+                None => {}
+            }
         }
         // A fence opening a list item (`- ```js`, `1. ~~~`): its content is indented to the item.
         if let Some((marker, rest)) = list_item(trimmed) {

@@ -37,8 +37,8 @@ pub const DEFAULT_IGNORED: &[&str] = &[
 ];
 
 /// The configuration files, which the build reads whatever a pattern says (Mintlify cannot ignore
-/// its own configuration).
-const CONFIG_FILES: &[&str] = &["docs.json", "mint.json"];
+/// its own configuration; `aidocs.json`, ours, may well be kept off the published site).
+const CONFIG_FILES: &[&str] = &["docs.json", "mint.json", "aidocs.json"];
 
 /// The ignore rules of one site.
 #[derive(Debug, Clone)]
@@ -74,6 +74,8 @@ impl MintIgnore {
                         format!("cannot be read: {e}; what it hides is unknown"),
                     )
                 })?;
+                // A byte-order mark is no part of the first pattern (as git reads it).
+                let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned();
                 for (i, line) in text.lines().enumerate() {
                     b.add_line(Some(path.clone()), line).map_err(|e| {
                         diag(

@@ -24,9 +24,21 @@ pub struct NavEntry {
     /// is hidden when either listing is (the most restrictive wins).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
+    /// Under a navigation element marked `public: true`: on a site behind authentication, its
+    /// pages are the ones readers see without signing in
+    /// (<https://www.mintlify.com/docs/deploy/authentication-setup>). A page listed twice is
+    /// public only when both listings are.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub public: bool,
 }
 
 impl NavEntry {
+    /// Another listing of the same page joins this one: the most restrictive of the two wins.
+    pub fn merge_listing(&mut self, other: &NavEntry) {
+        self.hidden |= other.hidden;
+        self.public &= other.public;
+    }
+
     /// The facet value for `--group`: the breadcrumb joined with ` > `.
     pub fn group(&self) -> Option<String> {
         (!self.breadcrumb.is_empty()).then(|| self.breadcrumb.join(" > "))
@@ -104,6 +116,9 @@ pub struct SiteConfig {
     pub generated_specs: BTreeMap<String, (String, NavEntry)>,
     /// OpenAPI files referenced by the configuration: site-relative, normalised.
     pub openapi: Vec<String>,
+    /// Some navigation element says `public: true`: the site is behind authentication, and only
+    /// what is declared public is seen without signing in.
+    pub declares_public: bool,
     /// `seo.indexing: "all"` (docs.json) or `seo.indexHiddenPages: true` (mint.json): hidden
     /// pages are searched like any other.
     pub index_hidden: bool,
@@ -280,10 +295,12 @@ impl NavWalker<'_> {
                 .cloned()
                 .unwrap_or_else(|| DEFAULT_API_DIRECTORY.to_owned());
             self.cfg.operation_dirs.entry(op.clone()).or_insert(dir);
-            let hidden = entry.hidden;
-            (self.cfg.operations.entry(op))
-                .and_modify(|e| e.hidden |= hidden)
-                .or_insert(entry);
+            match self.cfg.operations.get_mut(&op) {
+                Some(e) => e.merge_listing(&entry),
+                None => {
+                    self.cfg.operations.insert(op, entry);
+                }
+            }
             return;
         }
         let written = page.trim();
@@ -302,10 +319,12 @@ impl NavWalker<'_> {
             .or_else(|| key.strip_suffix(".md"))
             .unwrap_or(&key)
             .to_owned();
-        let hidden = entry.hidden;
-        (self.cfg.pages.entry(key))
-            .and_modify(|e| e.hidden |= hidden)
-            .or_insert(entry);
+        match self.cfg.pages.get_mut(&key) {
+            Some(e) => e.merge_listing(&entry),
+            None => {
+                self.cfg.pages.insert(key, entry);
+            }
+        }
     }
 
     /// `openapi` of the configuration or a navigation node: site-relative spec files (URLs are left
@@ -405,17 +424,26 @@ impl NavWalker<'_> {
                 let mut ctx = ctx.clone();
                 let hidden = Flag::from_json_map(obj, "hidden");
                 if hidden.withholds() {
-                    // `searchable: true` on a hidden element keeps its pages in search.
-                    let searchable = Flag::from_json_map(obj, "searchable");
-                    for problem in [hidden.problem(), searchable.problem()]
-                        .into_iter()
-                        .flatten()
-                    {
+                    // `searchable: true` (that key, that boolean: what Mintlify reads) on a hidden
+                    // element keeps its pages in search.
+                    if let Some(problem) = hidden.problem() {
                         self.warn(format!(
                             "navigation element: {problem}; its pages are left out as hidden"
                         ));
                     }
-                    ctx.hidden = !(searchable == Flag::Set(true) && hidden.problem().is_none());
+                    let searchable = obj.get("searchable") == Some(&Value::Bool(true));
+                    ctx.hidden = !(searchable && hidden.problem().is_none());
+                }
+                // `public: true` on a group (or any element): its pages need no sign-in.
+                // Any truthy `public` says the site is behind authentication; only the key
+                // `public` with the boolean true opens the element's pages.
+                let public = Flag::from_json_map(obj, "public");
+                if public.withholds() {
+                    self.cfg.declares_public = true;
+                }
+                if public != Flag::Absent {
+                    ctx.public =
+                        public == Flag::Set(true) && obj.get("public") == Some(&Value::Bool(true));
                 }
                 if let Some(l) = obj.get("language").and_then(Value::as_str) {
                     ctx.language = Some(l.to_owned());
@@ -458,7 +486,7 @@ impl NavWalker<'_> {
                         self.order += 1;
                         for rel in rels {
                             (self.cfg.generated_specs.entry(rel))
-                                .and_modify(|(_, e)| e.hidden |= entry.hidden)
+                                .and_modify(|(_, e)| e.merge_listing(&entry))
                                 .or_insert((dir.clone(), entry.clone()));
                         }
                     }

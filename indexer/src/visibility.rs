@@ -341,8 +341,9 @@ impl Declared {
         }
     }
 
-    /// The declarations of an OpenAPI object (document, path item or operation): `x-visibility`
-    /// and `x-internal` (true or "true"), keys read without regard to case or spaces.
+    /// The declarations of an OpenAPI object (document, path item, operation, parameter, schema):
+    /// `x-visibility`, `x-internal` (true or "true") and `x-mint.groups` (internal), keys read
+    /// without regard to case or spaces.
     pub fn from_openapi(obj: &serde_json::Value) -> Declared {
         let Some(map) = obj.as_object() else {
             return Declared::Absent;
@@ -352,6 +353,16 @@ impl Declared {
             if is_key(k, "x-visibility") {
                 out = out.combine(Declared::from_json_value(k.trim(), Some(v)));
             }
+        }
+        // `x-mint: {groups: [...]}`: only signed-in members of those groups see it.
+        let gated = (map.iter())
+            .filter(|(k, _)| is_key(k, "x-mint"))
+            .any(|(_, v)| {
+                v.as_object()
+                    .is_some_and(|m| m.keys().any(|k| is_key(k, "groups")))
+            });
+        if gated {
+            out = out.combine(Declared::Known(Visibility::Internal));
         }
         out.combine(match Flag::from_json(obj, "x-internal") {
             Flag::Set(true) => Declared::Known(Visibility::Internal),

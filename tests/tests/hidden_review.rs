@@ -31,6 +31,14 @@ const WITHHELD: &[&str] = &[
     "hidternaryqz", // an attribute expression that is not one string literal
     "hidandexprqz", // `{"x" && "y"}`
     "hidsnipexcqz", // a snippet whose frontmatter binds an `x-excluded` operation
+    "hidresubqz",   // a hidden group without `searchable` under a searchable hidden tab
+    "hidunsrchqz",  // `searchable: false` in frontmatter
+    "hidcloserqz",  // Markdown: a comment after the real closer (a 6-space line is still code)
+    "hidnbspqz",    // MDX: a no-break space before ``` is no fence
+    "hidnestqz",    // MDX: a fence in an outer list item ends with the item
+    "hidcaseunqz",  // `Hidden: false` does not put a page of a hidden group back
+    "hidsrchcasqz", // `"Searchable": true` does not make a hidden group searchable
+    "hidxmintgrqz", // an operation for `x-mint.groups` members only
 ];
 
 /// Public controls: in the output.
@@ -44,6 +52,8 @@ const PUBLIC: &[&str] = &[
     "pubindcodeqz", // the indented code line itself
     "pubcardttlqz", // title={"…"}: a string literal is text
     "pubgenopqz",   // a generated page of a plain operation
+    "pubsrchtabqz", // a hidden tab made `searchable: true` (Mintlify searches its pages)
+    "pubunhideqz",  // `hidden: false` on a page in a hidden group puts it back in search
 ];
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -59,9 +69,10 @@ fn site(root: &Path) {
         r#"{"navigation": {"tabs": [
             {"tab": "Home", "groups": [
                 {"group": "Main", "pages": ["index", "visible", "twice", "fm/yes", "fm/on", "fm/one",
-                  "fm/str", "fm/falsestr", "fm/false", "fm/zero", "fm/noidx", "fm/noup", "fm/unsearchable", "bound",
+                  "fm/str", "fm/falsestr", "fm/false", "fm/zero", "fm/noidx", "fm/noup", "fm/unsearchable", "closer", "nbsp", "nested", "bound",
                   "bound-hidden", "notes", "card"]},
-                {"group": "Secret", "hidden": true, "pages": ["group-page", "twice", "unhidden"]},
+                {"group": "Secret", "hidden": true, "pages": ["group-page", "twice", "unhidden", "caseunhidden"]},
+                {"group": "Case", "hidden": true, "Searchable": true, "pages": ["searchcase"]},
                 {"group": "Yes", "hidden": "yes", "pages": ["yes-nav"]}
             ]},
             {"tab": "Hidden tab", "hidden": true, "pages": ["tab-page"]},
@@ -84,6 +95,27 @@ fn site(root: &Path) {
     write(root, "anchor-page.mdx", "# A\n\nhidanchorqz\n");
     write(root, "twice.mdx", "# Twice\n\nhidtwiceqz\n");
     write(root, "help/searchable.mdx", "# Help\n\npubsrchtabqz\n");
+    write(
+        root,
+        "caseunhidden.mdx",
+        "---\nHidden: false\n---\n# C\n\nhidcaseunqz\n",
+    );
+    write(root, "searchcase.mdx", "# S\n\nhidsrchcasqz\n");
+    write(
+        root,
+        "closer.md",
+        "# Closer\n\n   ```\ncode one\n      ```\nmore code\n```\n<!-- hidcloserqz -->\n\nafter\n",
+    );
+    write(
+        root,
+        "nbsp.mdx",
+        "# Nbsp\n\n\u{a0}```\ntext\n{/* hidnbspqz */}\n",
+    );
+    write(
+        root,
+        "nested.mdx",
+        "# Nested\n\n- a\n  - b\n\n  ```\n  code\n{/* hidnestqz */}\n\ntext after\n",
+    );
     write(root, "help/rehidden.mdx", "# Re\n\nhidresubqz\n");
     write(
         root,
@@ -120,7 +152,8 @@ fn site(root: &Path) {
             "/hid": {"x-hidden": true, "get": {"operationId": "hid", "description": "hidxhiditmqz"}},
             "/hidbound": {"get": {"operationId": "hidbound", "x-hidden": true, "description": "pubxhidbndqz"}},
             "/snip": {"get": {"operationId": "snip", "x-excluded": true, "description": "other"}},
-            "/plain": {"get": {"operationId": "plain", "description": "pubgenopqz"}}
+            "/plain": {"get": {"operationId": "plain", "description": "pubgenopqz"}},
+            "/grp": {"get": {"operationId": "grp", "x-mint": {"groups": ["admin"]}, "description": "hidxmintgrqz"}}
         }}"#,
     );
     write(
@@ -213,7 +246,7 @@ fn hidden_review_mintignored_files_reach_no_index() {
     write(
         &root,
         ".mintignore",
-        "drafts/\n*.draft.mdx\n/internal/\nspecs/secret.json\nsnippets/secret.mdx\n",
+        "\u{feff}drafts/\n*.draft.mdx\n/internal/\nspecs/secret.json\nsnippets/secret.mdx\naidocs.json\n",
     );
     write(
         &root,
@@ -232,6 +265,19 @@ fn hidden_review_mintignored_files_reach_no_index() {
         r#"{"openapi": "3.0.0", "info": {"title": "S"}, "paths": {"/s": {"get": {"description": "ignspecqz"}}}}"#,
     );
     write(&root, "drafts/listed.mdx", "# Listed\n\nignlistedqz\n");
+    // Our own configuration is read whatever `.mintignore` says; a spec the command line names
+    // under an ignored directory is refused.
+    write(
+        &root,
+        "aidocs.json",
+        r#"{"visibility": {"private": ["secret/**"]}}"#,
+    );
+    write(&root, "secret/page.mdx", "# S\n\nignglobqz\n");
+    write(
+        &root,
+        "drafts/cli.json",
+        r#"{"openapi": "3.0.0", "info": {"title": "C"}, "paths": {"/c": {"get": {"description": "ignclispecqz"}}}}"#,
+    );
     write(&root, "snippets/secret.mdx", "ignsnippetqz\n");
     write(&root, "internal/part.mdx", "ignimportqz\n");
     write(&root, "page.draft.mdx", "# D\n\nigndraftqz\n");
@@ -249,11 +295,14 @@ fn hidden_review_mintignored_files_reach_no_index() {
         "ignreadmeqz",
         "ignspecqz",
         "ignguidebqz",
+        "ignglobqz",
+        "ignclispecqz",
     ];
     let out = tmp.path().join("www/out");
     let summary = build_with(&root, &out, &tmp.path().join("cache"), |o| {
         o.embeddings = aidocs_index::build::Embeddings::Off;
         o.include_unlisted = true;
+        o.openapi = vec![root.join("drafts/cli.json")];
     });
     let found = canaries_in(&out, &withheld);
     assert!(
@@ -320,4 +369,96 @@ fn hidden_review_seo_indexing_all_searches_hidden_pages() {
     ];
     let found = canaries_in(&out, &still_out);
     assert!(found.is_empty(), "{found:#?}");
+}
+
+/// Pages behind Mintlify's authentication: a site that declares `public: true` (on a page or on a
+/// navigation group) signs readers in for everything else; `groups` pages are for signed-in
+/// members of those groups; `public: false` keeps a page behind sign-in. A public build holds only
+/// what needs no sign-in; an internal build holds all of it.
+#[test]
+fn hidden_review_signed_in_pages_stay_out_of_public_builds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"groups": [
+            {"group": "Open", "public": true, "pages": ["open", "members", "closedflag"]},
+            {"group": "Closed", "pages": ["closed", "declared"]}
+        ], "openapi": "api.json"}}"#,
+    );
+    write(&root, "open.mdx", "# Open\n\nauthopenqz\n");
+    write(
+        &root,
+        "members.mdx",
+        "---\ngroups: [\"admin\"]\n---\n# M\n\nauthgroupsqz\n",
+    );
+    write(
+        &root,
+        "closedflag.mdx",
+        "---\npublic: false\n---\n# C\n\nauthpubfalseqz\n",
+    );
+    write(&root, "closed.mdx", "# Closed\n\nauthclosedqz\n");
+    write(
+        &root,
+        "declared.mdx",
+        "---\npublic: true\n---\n# D\n\nauthdeclaredqz\n",
+    );
+    write(
+        &root,
+        "api.json",
+        r#"{"openapi": "3.0.0", "info": {"title": "A"}, "paths": {"/a": {"get": {"description": "authopqz"}}}}"#,
+    );
+    let signed_in = ["authgroupsqz", "authpubfalseqz", "authclosedqz", "authopqz"];
+    let public = ["authopenqz", "authdeclaredqz"];
+    let lexical = |o: &mut aidocs_index::BuildOptions| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    };
+    let out = tmp.path().join("www/out");
+    let summary = build_with(&root, &out, &tmp.path().join("cache"), lexical);
+    let found = canaries_in(&out, &signed_in);
+    assert!(found.is_empty(), "signed-in text found: {found:#?}");
+    for c in public {
+        assert!(
+            !canaries_in(&out, &[c]).is_empty(),
+            "public text `{c}` is missing"
+        );
+    }
+    assert!(
+        summary
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("need a sign-in")),
+        "{:#?}",
+        summary.warnings
+    );
+    let internal = tmp.path().join("www/internal");
+    build_with(&root, &internal, &tmp.path().join("cache-internal"), |o| {
+        lexical(o);
+        o.audience = aidocs_index::Visibility::Internal;
+    });
+    for c in signed_in.iter().chain(&public) {
+        assert!(
+            !canaries_in(&internal, &[c]).is_empty(),
+            "internal build: `{c}` is missing"
+        );
+    }
+
+    // Without any `public: true`, the site is open: only `groups` and `public: false` need a
+    // sign-in.
+    write(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"pages": ["open", "members", "closedflag", "closed"]}}"#,
+    );
+    let open = tmp.path().join("www/open");
+    build_with(&root, &open, &tmp.path().join("cache-open"), lexical);
+    let found = canaries_in(&open, &["authgroupsqz", "authpubfalseqz"]);
+    assert!(found.is_empty(), "{found:#?}");
+    for c in ["authopenqz", "authclosedqz"] {
+        assert!(
+            !canaries_in(&open, &[c]).is_empty(),
+            "open site: `{c}` is missing"
+        );
+    }
 }
