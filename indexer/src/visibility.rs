@@ -285,23 +285,14 @@ impl Declared {
     /// key that reads `visibility` without regard to case or spaces.
     pub fn from_yaml(map: &serde_norway::Mapping) -> Declared {
         let mut out = Declared::Absent;
-        for (k, v) in map {
-            let key = match k {
-                serde_norway::Value::String(s) => s.as_str(),
-                serde_norway::Value::Tagged(t) => match &t.value {
-                    serde_norway::Value::String(s) if is_key(s, "visibility") => {
-                        out = out.combine(Declared::Unreadable(
-                            "a YAML tag on the `visibility` key".into(),
-                        ));
-                        continue;
-                    }
-                    _ => continue,
-                },
-                _ => continue,
+        for found in yaml_keys(map, "visibility") {
+            let (key, v) = match found {
+                Ok(kv) => kv,
+                Err(problem) => {
+                    out = out.combine(Declared::Unreadable(problem));
+                    continue;
+                }
             };
-            if !is_key(key, "visibility") {
-                continue;
-            }
             let d = match v {
                 serde_norway::Value::String(s) => Declared::of_text(key, s),
                 serde_norway::Value::Null => {
@@ -432,16 +423,13 @@ impl Flag {
     /// regard to case or spaces, combined.
     pub fn from_yaml(map: &serde_norway::Mapping, name: &str) -> Flag {
         let mut out = Flag::Absent;
-        for (k, v) in map {
-            let key = match k {
-                serde_norway::Value::String(s) if is_key(s, name) => s.trim(),
-                serde_norway::Value::Tagged(t)
-                    if t.value.as_str().is_some_and(|s| is_key(s, name)) =>
-                {
-                    out = out.combine(Flag::Unreadable(format!("a YAML tag on the `{name}` key")));
+        for found in yaml_keys(map, name) {
+            let (key, v) = match found {
+                Ok(kv) => kv,
+                Err(problem) => {
+                    out = out.combine(Flag::Unreadable(problem));
                     continue;
                 }
-                _ => continue,
             };
             out = out.combine(match v {
                 serde_norway::Value::Bool(b) => Flag::Set(*b),
@@ -488,6 +476,21 @@ impl Flag {
         }
         out
     }
+}
+
+/// Every key of a YAML mapping that reads `name` without regard to case or spaces, with its value
+/// (the key trimmed), or the problem of a key that carries a YAML tag.
+fn yaml_keys<'a>(
+    map: &'a serde_norway::Mapping,
+    name: &'a str,
+) -> impl Iterator<Item = Result<(&'a str, &'a serde_norway::Value), String>> + 'a {
+    map.iter().filter_map(move |(k, v)| match k {
+        serde_norway::Value::String(s) if is_key(s, name) => Some(Ok((s.trim(), v))),
+        serde_norway::Value::Tagged(t) if t.value.as_str().is_some_and(|s| is_key(s, name)) => {
+            Some(Err(format!("a YAML tag on the `{name}` key")))
+        }
+        _ => None,
+    })
 }
 
 fn is_key(k: &str, want: &str) -> bool {

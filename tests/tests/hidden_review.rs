@@ -62,6 +62,31 @@ fn write(root: &Path, rel: &str, text: &str) {
     std::fs::write(p, text).unwrap();
 }
 
+/// No canary of `canaries` in any byte under `dir` (shards inflated).
+fn assert_absent(dir: &Path, canaries: &[&str], what: &str) {
+    let found = canaries_in(dir, canaries);
+    assert!(found.is_empty(), "{what}: text found: {found:#?}");
+}
+
+/// Every canary of `canaries` somewhere under `dir`.
+fn assert_present(dir: &Path, canaries: &[&str], what: &str) {
+    for c in canaries {
+        assert!(
+            !canaries_in(dir, &[c]).is_empty(),
+            "{what}: `{c}` is missing"
+        );
+    }
+}
+
+/// A warning of the build holds `text`.
+fn assert_warned(summary: &aidocs_index::BuildSummary, text: &str) {
+    assert!(
+        summary.warnings.iter().any(|w| w.message.contains(text)),
+        "no warning says `{text}`: {:#?}",
+        summary.warnings
+    );
+}
+
 fn site(root: &Path) {
     write(
         root,
@@ -192,14 +217,8 @@ fn hidden_review_public_build_holds_no_hidden_text() {
     let summary = build_with(&root, &out, &tmp.path().join("cache"), |o| {
         o.embeddings = aidocs_index::build::Embeddings::Off;
     });
-    let found = canaries_in(&out, WITHHELD);
-    assert!(found.is_empty(), "withheld text found: {found:#?}");
-    for c in PUBLIC {
-        assert!(
-            !canaries_in(&out, &[c]).is_empty(),
-            "public text `{c}` is missing"
-        );
-    }
+    assert_absent(&out, WITHHELD, "public build");
+    assert_present(&out, PUBLIC, "public build");
     // Each unreadable flag says why the page is left out.
     let said = |file: &str, what: &str| {
         summary
@@ -304,26 +323,9 @@ fn hidden_review_mintignored_files_reach_no_index() {
         o.include_unlisted = true;
         o.openapi = vec![root.join("drafts/cli.json")];
     });
-    let found = canaries_in(&out, &withheld);
-    assert!(
-        found.is_empty(),
-        "ignored text found: {found:#?}\n{:#?}",
-        summary.warnings
-    );
-    for c in ["ignpubhomeqz", "ignpubloosepgqz"] {
-        assert!(
-            !canaries_in(&out, &[c]).is_empty(),
-            "public text `{c}` is missing"
-        );
-    }
-    assert!(
-        summary
-            .warnings
-            .iter()
-            .any(|w| w.message.contains("excluded from the site")),
-        "{:#?}",
-        summary.warnings
-    );
+    assert_absent(&out, &withheld, "ignored files");
+    assert_present(&out, &["ignpubhomeqz", "ignpubloosepgqz"], "ignored files");
+    assert_warned(&summary, "excluded from the site");
     // A pattern not understood fails the build, naming its line.
     write(&root, ".mintignore", "drafts/\n[z-a]\n");
     let mut opts = aidocs_index::BuildOptions::new(&root, &out);
@@ -356,9 +358,8 @@ fn hidden_review_seo_indexing_all_searches_hidden_pages() {
         "hidresubqz",
         "hidxhiditmqz",
     ];
-    for c in now_searched.iter().chain(PUBLIC) {
-        assert!(!canaries_in(&out, &[c]).is_empty(), "`{c}` is missing");
-    }
+    assert_present(&out, &now_searched, "seo.indexing all");
+    assert_present(&out, PUBLIC, "seo.indexing all");
     let still_out = [
         "hidfmfalsqz", // not understood: withheld whatever the site says
         "hidnoidxqz",
@@ -367,8 +368,7 @@ fn hidden_review_seo_indexing_all_searches_hidden_pages() {
         "hidindentqz",
         "hidternaryqz",
     ];
-    let found = canaries_in(&out, &still_out);
-    assert!(found.is_empty(), "{found:#?}");
+    assert_absent(&out, &still_out, "seo.indexing all");
 }
 
 /// Pages behind Mintlify's authentication: a site that declares `public: true` (on a page or on a
@@ -416,33 +416,16 @@ fn hidden_review_signed_in_pages_stay_out_of_public_builds() {
     };
     let out = tmp.path().join("www/out");
     let summary = build_with(&root, &out, &tmp.path().join("cache"), lexical);
-    let found = canaries_in(&out, &signed_in);
-    assert!(found.is_empty(), "signed-in text found: {found:#?}");
-    for c in public {
-        assert!(
-            !canaries_in(&out, &[c]).is_empty(),
-            "public text `{c}` is missing"
-        );
-    }
-    assert!(
-        summary
-            .warnings
-            .iter()
-            .any(|w| w.message.contains("need a sign-in")),
-        "{:#?}",
-        summary.warnings
-    );
+    assert_absent(&out, &signed_in, "signed-in pages");
+    assert_present(&out, &public, "public pages");
+    assert_warned(&summary, "need a sign-in");
     let internal = tmp.path().join("www/internal");
     build_with(&root, &internal, &tmp.path().join("cache-internal"), |o| {
         lexical(o);
         o.audience = aidocs_index::Visibility::Internal;
     });
-    for c in signed_in.iter().chain(&public) {
-        assert!(
-            !canaries_in(&internal, &[c]).is_empty(),
-            "internal build: `{c}` is missing"
-        );
-    }
+    assert_present(&internal, &signed_in, "internal build");
+    assert_present(&internal, &public, "internal build");
 
     // Without any `public: true`, the site is open: only `groups` and `public: false` need a
     // sign-in.
@@ -453,12 +436,6 @@ fn hidden_review_signed_in_pages_stay_out_of_public_builds() {
     );
     let open = tmp.path().join("www/open");
     build_with(&root, &open, &tmp.path().join("cache-open"), lexical);
-    let found = canaries_in(&open, &["authgroupsqz", "authpubfalseqz"]);
-    assert!(found.is_empty(), "{found:#?}");
-    for c in ["authopenqz", "authclosedqz"] {
-        assert!(
-            !canaries_in(&open, &[c]).is_empty(),
-            "open site: `{c}` is missing"
-        );
-    }
+    assert_absent(&open, &["authgroupsqz", "authpubfalseqz"], "open site");
+    assert_present(&open, &["authopenqz", "authclosedqz"], "open site");
 }
