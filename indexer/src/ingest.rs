@@ -2,7 +2,7 @@
 //! visibility filter *before* anything is parsed into the index. Parsing a pending page into a [`Page`]
 //! is a separate step so that the build can skip pages whose fingerprint is already in the cache.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use aidocs_core::analyzer::normalize_exact;
@@ -425,11 +425,11 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             },
         ));
     }
-    // A site that declares a page or a navigation element `public: true` is behind
-    // authentication: what is not declared public needs a sign-in (internal builds only).
-    let authenticated = config.declares_public
-        || (parsed.iter()).any(|(_, r)| !matches!(r.fm.public, Flag::Absent | Flag::Set(false)));
-    let mut signed_in = 0usize;
+    // A site that declares `public` on a page (read here or not), a navigation element or an
+    // operation is behind authentication (decided once the specs are read, below).
+    let declares_public =
+        config.declares_public || (parsed.iter()).any(|(_, r)| r.fm.public.withholds());
+    let read_pages: HashSet<String> = parsed.iter().map(|(_, r)| r.rel.clone()).collect();
     let mut reads = Vec::new();
     for (globbed, r) in parsed {
         let Read {
@@ -439,22 +439,13 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             body_start,
             nav,
         } = r;
-        let mut declared = fm.visibility.clone().combine(globbed);
+        let declared = fm.visibility.clone().combine(globbed);
         if let Some(problem) = declared.problem() {
             out.diagnostics.push(Diagnostic {
                 file: rel.clone(),
                 line: None,
                 message: format!("frontmatter {problem}; the page is withheld"),
             });
-        }
-        let public = match fm.public {
-            Flag::Set(true) => true,
-            Flag::Absent => !authenticated || nav.as_ref().is_some_and(|n| n.public),
-            Flag::Set(false) | Flag::Unreadable(_) => false,
-        };
-        if fm.groups || !public {
-            signed_in += 1;
-            declared = declared.combine(Declared::Known(Visibility::Internal));
         }
         if !allowed(declared.visibility(), opts.audience) {
             out.withheld += 1;
@@ -477,15 +468,6 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             fm,
             body_start,
             nav,
-        });
-    }
-    if signed_in > 0 && opts.audience == Visibility::Public {
-        out.diagnostics.push(Diagnostic {
-            file: config_file.clone(),
-            line: None,
-            message: format!(
-                "{signed_in} page(s) need a sign-in on the site (`groups`, `public: false`, or no `public: true` where pages or navigation groups declare `public: true`): they are left out of this public build"
-            ),
         });
     }
 
@@ -628,6 +610,34 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     }
 
     let operations = loaded;
+    // Behind authentication, a page needs no sign-in only where it is declared public (its own
+    // `public: true`, else its navigation element's); `groups` pages always need one.
+    let authenticated = declares_public
+        || operations.0.values().flatten().any(|op| op.declares_public)
+        || unread_pages_declare_public(&site_root, &read_pages);
+    let mut signed_in = 0usize;
+    reads.retain(|r| {
+        let public = match r.fm.public {
+            Flag::Absent => !authenticated || r.nav.as_ref().is_some_and(|n| n.public),
+            ref f => *f == Flag::Set(true) && r.fm.public_true,
+        };
+        if public && !r.fm.groups {
+            return true;
+        }
+        signed_in += 1;
+        let kept = allowed(Visibility::Internal, opts.audience);
+        out.withheld += usize::from(!kept);
+        kept
+    });
+    if signed_in > 0 && opts.audience == Visibility::Public {
+        out.diagnostics.push(Diagnostic {
+            file: config_file.clone(),
+            line: None,
+            message: format!(
+                "{signed_in} page(s) need a sign-in on the site (`groups`, `public: false`, or no `public: true` where pages, navigation groups or operations declare `public`): they are left out of this public build"
+            ),
+        });
+    }
     let mut consumed: BTreeMap<(String, String), ()> = BTreeMap::new();
     for r in reads {
         let mut operation = None;
@@ -758,7 +768,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 .cloned()
                 .or_else(|| all.map(|(_, nav)| nav.clone()));
             // Behind authentication, a generated page needs no sign-in only under a public element.
-            let signed_in = authenticated && !nav.as_ref().is_some_and(|n| n.public);
+            let signed_in = authenticated && !(op.public || nav.as_ref().is_some_and(|n| n.public));
             let visibility = match signed_in {
                 true => op.visibility().max(Visibility::Internal),
                 false => op.visibility(),
@@ -1170,6 +1180,18 @@ pub fn parse_with_markdown(
     (page, markdown, warnings)
 }
 
+/// Whether a page file this build did not read (not listed, or withheld by a glob) declares
+/// `public`: Mintlify serves every page file, by its URL, behind the site's one sign-in.
+fn unread_pages_declare_public(site: &SiteRoot, read: &HashSet<String>) -> bool {
+    markdown_files(site)
+        .iter()
+        .filter(|rel| !read.contains(*rel))
+        .any(|rel| {
+            (site.read_path(&site.root.join(rel)).ok()).is_some_and(|(_, text)| {
+                split_frontmatter(&text).is_ok_and(|(fm, _, _)| fm.public.withholds())
+            })
+        })
+}
 #[cfg(test)]
 mod tests {
     use super::*;

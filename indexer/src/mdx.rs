@@ -91,9 +91,11 @@ pub struct Frontmatter {
     pub hidden: Flag,
     /// Every `visibility` key, read without regard to case (see [`Declared::from_yaml`]).
     pub visibility: Declared,
-    /// `public`: on a site behind authentication, `true` makes the page readable without
-    /// signing in; any other value keeps it behind sign-in.
+    /// Every `public` key: any truthy one says the site is behind authentication; on such a site
+    /// only `public_true` opens the page, any other `public` keeps it behind sign-in.
     pub public: Flag,
+    /// The key `public` is the boolean true (what Mintlify reads).
+    pub public_true: bool,
     /// A `groups` key (whatever its value): only signed-in readers of those groups see the page.
     pub groups: bool,
     /// `lang:` (or `language:`): the page's language, over the navigation's.
@@ -206,13 +208,8 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
         openapi: string("openapi"),
         noindex: noindex.withholds() || searchable == Flag::Set(false),
         hidden,
-        public: match Flag::from_yaml(&map, "public") {
-            // Only the exact key with the boolean true opens a page; any other `public` closes it.
-            Flag::Set(true) if get("public") != Some(&serde_norway::Value::Bool(true)) => {
-                Flag::Set(false)
-            }
-            f => f,
-        },
+        public: Flag::from_yaml(&map, "public"),
+        public_true: get("public") == Some(&serde_norway::Value::Bool(true)),
         groups: map.keys().any(|k| {
             k.as_str()
                 .is_some_and(|k| k.trim().eq_ignore_ascii_case("groups"))
@@ -486,13 +483,15 @@ fn convert(
     while k < lines.len() {
         let line = lines[k];
         k += 1;
-        // Indentation is spaces and tabs only: a line that starts with a no-break space is text.
+        // Indentation is spaces and tabs only: a line that starts with a no-break space is text,
+        // and a line of no-break spaces is no blank line.
         let trimmed = line.trim_start_matches([' ', '\t']);
         let indent = line.len() - trimmed.len();
+        let blank = is_blank(trimmed);
         if let Some((ch, len, fence_indent, start, item)) = fence {
             let in_item = item.is_some();
             // A fence in a list item ends with the item: at a line indented less than its content.
-            if item.is_some_and(|i| !trimmed.trim().is_empty() && columns(line) < i) {
+            if item.is_some_and(|i| !blank && columns(line) < i) {
                 fenced.push((start, kept.len()));
                 fence = None;
             } else {
@@ -513,8 +512,16 @@ fn convert(
                 continue;
             }
         }
-        // A line indented less than an item's content ends that item (and the items in it).
-        if !trimmed.trim().is_empty() {
+        // The line before continues a paragraph here unless this line starts a block of its own.
+        let lazy = k >= 2 && is_paragraph_text(lines[k - 2]) && !starts_block(trimmed);
+        // An ordered item not numbered 1, or an empty item, cannot interrupt a paragraph.
+        let item_here = list_item(trimmed).filter(|&(_, rest)| {
+            !(lazy && items.is_empty() && (rest.is_empty() || !starts_list_at_one(trimmed)))
+        });
+        // A line indented less than an item's content ends that item (and the items in it),
+        // unless it continues the item's paragraph.
+        let continues = lazy && item_here.is_none();
+        if !(blank || continues) {
             while items.last().is_some_and(|&i| columns(line) < i) {
                 items.pop();
             }
@@ -536,15 +543,15 @@ fn convert(
             });
             continue;
         }
-        if !trimmed.trim().is_empty() {
-            match list_item(trimmed) {
+        if !blank {
+            match item_here {
                 Some((marker, _)) => items.push(columns(&line[..indent]) + marker),
-                None if indent == 0 => items.clear(),
+                None if indent == 0 && !lazy => items.clear(),
                 None => {}
             }
         }
         // A fence opening a list item (`- ```js`, `1. ~~~`): its content is indented to the item.
-        if let Some((marker, rest)) = list_item(trimmed) {
+        if let Some((marker, rest)) = item_here {
             if let Some((ch, len)) = fence_open(rest) {
                 kept.push_str(&line[..indent + marker]);
                 fence = Some((ch, len, indent + marker, kept.len(), Some(indent + marker)));
@@ -894,6 +901,33 @@ fn is_block_tag(name: &str) -> bool {
         )
 }
 
+/// A line of nothing but spaces, tabs and its line ending (CommonMark's blank line).
+fn is_blank(line: &str) -> bool {
+    line.bytes()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+}
+
+/// Whether a line (leading spaces and tabs trimmed) opens a block of its own rather than
+/// continuing a paragraph: a fence, heading, quote, HTML or JSX tag, expression, table row.
+fn starts_block(trimmed: &str) -> bool {
+    fence_open(trimmed).is_some()
+        || trimmed.starts_with(['#', '>', '<', '{', '|'])
+        || is_blank(trimmed)
+}
+
+/// Whether a line is a paragraph's text (a list item's first line included), which the next line
+/// may continue lazily.
+fn is_paragraph_text(line: &str) -> bool {
+    let trimmed = line.trim_start_matches([' ', '\t']);
+    !starts_block(trimmed) && list_item(trimmed).is_none_or(|(_, rest)| !rest.is_empty())
+}
+
+/// Whether a list item's marker may start a list after a paragraph: a bullet, or `1.` / `1)`.
+fn starts_list_at_one(trimmed: &str) -> bool {
+    !trimmed.starts_with(|c: char| c.is_ascii_digit())
+        || trimmed.trim_start_matches('0').starts_with(['1'])
+            && trimmed.trim_start_matches('0')[1..].starts_with(['.', ')'])
+}
 /// The text of a JavaScript expression that is one string literal (`"a"`, `'a'`, a template
 /// without `${`), its quote never inside and no escape in it; `None` for anything else.
 fn string_literal(expr: &str) -> Option<&str> {

@@ -42,6 +42,11 @@ pub struct Operation {
     /// `x-hidden` (likewise): its generated page is hidden (left out of navigation and search); a
     /// page the navigation lists and binds to it still shows it.
     pub hidden: bool,
+    /// `x-mint.metadata.public`: `declares_public` when any truthy value is there (the site is
+    /// then behind authentication); `public` when it is the boolean true (its generated page needs
+    /// no sign-in).
+    pub declares_public: bool,
+    pub public: bool,
     /// `x-mint.href`: the URL the site gives the operation's generated page.
     pub href: Option<String>,
 }
@@ -537,6 +542,10 @@ fn flatten(
         declared: Declared::from_openapi(op),
         excluded: false,
         hidden: false,
+        declares_public: op
+            .pointer("/x-mint/metadata")
+            .is_some_and(|m| Flag::from_json(m, "public").withholds()),
+        public: op.pointer("/x-mint/metadata/public") == Some(&Value::Bool(true)),
         href: op
             .pointer("/x-mint/href")
             .and_then(Value::as_str)

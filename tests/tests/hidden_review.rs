@@ -39,21 +39,25 @@ const WITHHELD: &[&str] = &[
     "hidcaseunqz",  // `Hidden: false` does not put a page of a hidden group back
     "hidsrchcasqz", // `"Searchable": true` does not make a hidden group searchable
     "hidxmintgrqz", // an operation for `x-mint.groups` members only
+    "hidnbsplqz",   // MDX: a line of no-break spaces is no blank line: it ends the item's fence
+    "hidlazyqz",    // MDX: a lazy line keeps the item, whose fence then ends at the margin
+    "hidparaqz",    // MDX: `2.` cannot interrupt a paragraph, so the fence is the page's
 ];
 
 /// Public controls: in the output.
 const PUBLIC: &[&str] = &[
     "pubhomeqz",
-    "pubvisibleqz", // a page in a visible group
-    "pubfmfalseqz", // `hidden: false`
-    "pubfmzeroqz",  // `hidden: 0`
-    "pubboundqz",   // the page's own text beside an excluded binding
-    "pubxhidbndqz", // an `x-hidden` operation a listed page binds: that page shows it
-    "pubindcodeqz", // the indented code line itself
-    "pubcardttlqz", // title={"…"}: a string literal is text
-    "pubgenopqz",   // a generated page of a plain operation
-    "pubsrchtabqz", // a hidden tab made `searchable: true` (Mintlify searches its pages)
-    "pubunhideqz",  // `hidden: false` on a page in a hidden group puts it back in search
+    "pubvisibleqz",  // a page in a visible group
+    "pubfmfalseqz",  // `hidden: false`
+    "pubfmzeroqz",   // `hidden: 0`
+    "pubboundqz",    // the page's own text beside an excluded binding
+    "pubxhidbndqz",  // an `x-hidden` operation a listed page binds: that page shows it
+    "pubindcodeqz",  // the indented code line itself
+    "pubcardttlqz",  // title={"…"}: a string literal is text
+    "pubgenopqz",    // a generated page of a plain operation
+    "pubsrchtabqz",  // a hidden tab made `searchable: true` (Mintlify searches its pages)
+    "pubunhideqz",   // `hidden: false` on a page in a hidden group puts it back in search
+    "pubparacodeqz", // the code of that fence, kept as written
 ];
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -94,7 +98,7 @@ fn site(root: &Path) {
         r#"{"navigation": {"tabs": [
             {"tab": "Home", "groups": [
                 {"group": "Main", "pages": ["index", "visible", "twice", "fm/yes", "fm/on", "fm/one",
-                  "fm/str", "fm/falsestr", "fm/false", "fm/zero", "fm/noidx", "fm/noup", "fm/unsearchable", "closer", "nbsp", "nested", "bound",
+                  "fm/str", "fm/falsestr", "fm/false", "fm/zero", "fm/noidx", "fm/noup", "fm/unsearchable", "closer", "nbsp", "nested", "lists-a", "lists-b", "lists-c", "bound",
                   "bound-hidden", "notes", "card"]},
                 {"group": "Secret", "hidden": true, "pages": ["group-page", "twice", "unhidden", "caseunhidden"]},
                 {"group": "Case", "hidden": true, "Searchable": true, "pages": ["searchcase"]},
@@ -126,6 +130,21 @@ fn site(root: &Path) {
         "---\nHidden: false\n---\n# C\n\nhidcaseunqz\n",
     );
     write(root, "searchcase.mdx", "# S\n\nhidsrchcasqz\n");
+    write(
+        root,
+        "lists-a.mdx",
+        "# A\n\n- item\n  ```\n\u{a0}\n  {/* hidnbsplqz */}\n  ```\nafter\n",
+    );
+    write(
+        root,
+        "lists-b.mdx",
+        "# B\n\n- item\nlazy\n  ```\nx\n\n{/* hidlazyqz */}\n",
+    );
+    write(
+        root,
+        "lists-c.mdx",
+        "# C\n\nPara\n2. x\n   ```\n<b>pubparacodeqz</b>\n   ```\n\n{/* hidparaqz */}\n",
+    );
     write(
         root,
         "closer.md",
@@ -407,10 +426,10 @@ fn hidden_review_signed_in_pages_stay_out_of_public_builds() {
     write(
         &root,
         "api.json",
-        r#"{"openapi": "3.0.0", "info": {"title": "A"}, "paths": {"/a": {"get": {"description": "authopqz"}}}}"#,
+        r#"{"openapi": "3.0.0", "info": {"title": "A"}, "paths": {"/a": {"get": {"description": "authopqz"}}, "/pub": {"get": {"x-mint": {"metadata": {"public": true}}, "description": "authoppubqz"}}}}"#,
     );
     let signed_in = ["authgroupsqz", "authpubfalseqz", "authclosedqz", "authopqz"];
-    let public = ["authopenqz", "authdeclaredqz"];
+    let public = ["authopenqz", "authdeclaredqz", "authoppubqz"];
     let lexical = |o: &mut aidocs_index::BuildOptions| {
         o.embeddings = aidocs_index::build::Embeddings::Off;
     };
@@ -429,6 +448,12 @@ fn hidden_review_signed_in_pages_stay_out_of_public_builds() {
 
     // Without any `public: true`, the site is open: only `groups` and `public: false` need a
     // sign-in.
+    std::fs::remove_file(root.join("declared.mdx")).unwrap();
+    write(
+        &root,
+        "api.json",
+        r#"{"openapi": "3.0.0", "info": {"title": "A"}, "paths": {}}"#,
+    );
     write(
         &root,
         "docs.json",
@@ -438,4 +463,19 @@ fn hidden_review_signed_in_pages_stay_out_of_public_builds() {
     build_with(&root, &open, &tmp.path().join("cache-open"), lexical);
     assert_absent(&open, &["authgroupsqz", "authpubfalseqz"], "open site");
     assert_present(&open, &["authopenqz", "authclosedqz"], "open site");
+
+    // A page no navigation lists still declares the site's sign-in (Mintlify serves it by its
+    // URL), and any truthy `public` does.
+    write(
+        &root,
+        "landing.mdx",
+        "---\npublic: \"yes\"\n---\n# Landing\n\nWelcome.\n",
+    );
+    let closed = tmp.path().join("www/closed");
+    build_with(&root, &closed, &tmp.path().join("cache-closed"), lexical);
+    assert_absent(
+        &closed,
+        &["authopenqz", "authclosedqz"],
+        "unlisted declaration",
+    );
 }

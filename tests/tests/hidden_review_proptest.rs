@@ -249,14 +249,14 @@ fn write_site(spec: &SiteSpec, root: &Path) -> (Vec<String>, Vec<String>) {
             listings_of[i].push(listing_oracle(&path));
         }
     }
-    // Any truthy `public` on a group, whatever the key's case, says the site signs readers in;
-    // on a page, only `public: true` does (and only on a page that is read at all).
+    // Any truthy `public`, whatever the key's case, says the site signs readers in: on a group,
+    // or on a page Mintlify serves (an ignored file is none).
     let group_declares = |g: &Group| matches!(g.public, 1 | 3);
     let authenticated = spec
         .groups
         .iter()
         .any(|g| group_declares(g) || g.child.as_deref().is_some_and(group_declares))
-        || spec.pages.iter().any(|p| p.public == 1 && !p.ignored);
+        || spec.pages.iter().any(|p| matches!(p.public, 1 | 3) && !p.ignored);
     let (mut present, mut absent) = (Vec::new(), Vec::new());
     for (i, p) in spec.pages.iter().enumerate() {
         let nav_hidden = listings_of[i].iter().any(|l| l.0);
