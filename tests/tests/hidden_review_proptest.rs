@@ -256,7 +256,10 @@ fn write_site(spec: &SiteSpec, root: &Path) -> (Vec<String>, Vec<String>) {
         .groups
         .iter()
         .any(|g| group_declares(g) || g.child.as_deref().is_some_and(group_declares))
-        || spec.pages.iter().any(|p| matches!(p.public, 1 | 3) && !p.ignored);
+        || spec
+            .pages
+            .iter()
+            .any(|p| matches!(p.public, 1 | 3) && !p.ignored);
     let (mut present, mut absent) = (Vec::new(), Vec::new());
     for (i, p) in spec.pages.iter().enumerate() {
         let nav_hidden = listings_of[i].iter().any(|l| l.0);
