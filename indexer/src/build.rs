@@ -340,7 +340,6 @@ fn progress_bar(enabled: bool, len: u64, msg: &'static str) -> indicatif::Progre
     pb
 }
 
-/// Runs a build.
 /// A parsed page's id and fingerprint, owned, so that its source can be released.
 struct PendingKey {
     id: String,
@@ -356,6 +355,7 @@ impl PendingKey {
     }
 }
 
+/// Runs a build.
 pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
     let started = Instant::now();
     if opts.audience == Visibility::Private {

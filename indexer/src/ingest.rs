@@ -429,6 +429,15 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     // operation is behind authentication (decided once the specs are read, below).
     let declares_public =
         config.declares_public || (parsed.iter()).any(|(_, r)| r.fm.public.withholds());
+    for (_, r) in &parsed {
+        if let Some(problem) = r.fm.public.problem() {
+            out.diagnostics.push(Diagnostic {
+                file: r.rel.clone(),
+                line: None,
+                message: format!("frontmatter {problem}: the page needs a sign-in, and the site is taken to be behind one"),
+            });
+        }
+    }
     let read_pages: HashSet<String> = parsed.iter().map(|(_, r)| r.rel.clone()).collect();
     let mut reads = Vec::new();
     for (globbed, r) in parsed {
@@ -703,11 +712,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 continue;
             }
         }
-        // One extension off, as Mintlify serves `notes.md.md` at `/notes.md`.
-        let id = (r.rel.strip_suffix(".mdx"))
-            .or_else(|| r.rel.strip_suffix(".md"))
-            .unwrap_or(&r.rel)
-            .to_owned();
+        let id = crate::site::page_key(&r.rel).to_owned();
         let nav_json = serde_json::to_string(&r.nav).unwrap_or_default();
         out.pending.push(Pending {
             fingerprint: hash_parts(&[
@@ -746,8 +751,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         let from_command_line = command_line.contains(display);
         let mut without_page = 0usize;
         for op in ops {
-            let hidden_page = op.hidden && !config.index_hidden;
-            if consumed.contains_key(&(display.clone(), op.key())) || op.excluded || hidden_page {
+            if consumed.contains_key(&(display.clone(), op.key())) || op.excluded {
                 continue;
             }
             let listed = config.operations.contains_key(&op.key());
@@ -755,28 +759,14 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 without_page += 1;
                 continue;
             }
-            if let Some(problem) = op.declared.problem() {
-                out.diagnostics.push(Diagnostic {
-                    file: display.clone(),
-                    line: None,
-                    message: format!("operation `{}`: {problem}; it is withheld", op.key()),
-                });
-            }
             let nav = config
                 .operations
                 .get(&op.key())
                 .cloned()
                 .or_else(|| all.map(|(_, nav)| nav.clone()));
-            // Behind authentication, a generated page needs no sign-in only under a public element.
-            let signed_in = authenticated && !(op.public || nav.as_ref().is_some_and(|n| n.public));
-            let visibility = match signed_in {
-                true => op.visibility().max(Visibility::Internal),
-                false => op.visibility(),
-            };
-            if !allowed(visibility, opts.audience) {
-                out.withheld += 1;
-                continue;
-            }
+            // Mintlify makes the page (hidden, or behind sign-in) whether or not this build
+            // indexes it: its id and URL are taken either way, so the next operation of the same
+            // name is numbered as on the site.
             let base = if op.operation_id.is_empty() {
                 slugify(&format!("{} {}", op.method, op.path.replace('/', " ")))
             } else {
@@ -787,11 +777,6 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             *n += 1;
             if *n > 1 {
                 id = format!("{id}-{n}");
-            }
-            // Listed under a hidden navigation element (or its spec is): left out as hidden.
-            if nav.as_ref().is_some_and(|n| n.hidden) && !config.index_hidden {
-                out.noindex += 1;
-                continue;
             }
             let directory = config
                 .operation_dirs
@@ -805,6 +790,30 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 url = format!("{url}-{n}");
             }
             *n += 1;
+            // `x-hidden`, or listed under a hidden navigation element (or its spec is): left out
+            // of search as a hidden page.
+            if (op.hidden || nav.as_ref().is_some_and(|n| n.hidden)) && !config.index_hidden {
+                out.noindex += 1;
+                continue;
+            }
+            if let Some(problem) = op.declared.problem() {
+                out.diagnostics.push(Diagnostic {
+                    file: display.clone(),
+                    line: None,
+                    message: format!("operation `{}`: {problem}; it is withheld", op.key()),
+                });
+            }
+            // Behind authentication, a generated page needs no sign-in where it is declared public:
+            // its own `x-mint.metadata.public` decides, else its navigation element.
+            let open = (op.public).unwrap_or_else(|| nav.as_ref().is_some_and(|n| n.public));
+            let visibility = match authenticated && !open {
+                true => op.visibility().max(Visibility::Internal),
+                false => op.visibility(),
+            };
+            if !allowed(visibility, opts.audience) {
+                out.withheld += 1;
+                continue;
+            }
             let op_json = format!(
                 "{op:?}{}{url}",
                 serde_json::to_string(&nav).unwrap_or_default()
@@ -857,11 +866,16 @@ fn read_spec(
     let file = if command_line {
         // The operator names these; the repository's references stay inside the site. One
         // inside the site that Mintlify ignores is refused as well.
-        site.resolve_anywhere(path)
-            .and_then(|f| match site.ignores(&f.rel) {
-                true => Err(crate::visibility::Refusal::Ignored(f.rel)),
-                false => Ok(f),
-            })
+        site.resolve_anywhere(path).and_then(|f| {
+            let ignored = [Some(f.rel.clone()), site.written_rel(path)]
+                .into_iter()
+                .flatten()
+                .find(|r| site.ignores(r));
+            match ignored {
+                Some(rel) => Err(crate::visibility::Refusal::Ignored(rel)),
+                None => Ok(f),
+            }
+        })
     } else {
         site.resolve(path)
     };

@@ -208,7 +208,12 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
         openapi: string("openapi"),
         noindex: noindex.withholds() || searchable == Flag::Set(false),
         hidden,
-        public: Flag::from_yaml(&map, "public"),
+        // An empty `public:` declares nothing (JavaScript reads null and "" as false).
+        public: match get("public") {
+            Some(serde_norway::Value::Null) => Flag::Absent,
+            Some(serde_norway::Value::String(s)) if s.trim().is_empty() => Flag::Absent,
+            _ => Flag::from_yaml(&map, "public"),
+        },
         public_true: get("public") == Some(&serde_norway::Value::Bool(true)),
         groups: map.keys().any(|k| {
             k.as_str()
@@ -480,6 +485,8 @@ fn convert(
     let mut esm_broken = false;
     // The content indents of the list items the last lines belong to, outermost first.
     let mut items: Vec<usize> = Vec::new();
+    // Whether the line before was inside a fence (its content or its closer).
+    let mut in_code = false;
     while k < lines.len() {
         let line = lines[k];
         k += 1;
@@ -488,6 +495,8 @@ fn convert(
         let trimmed = line.trim_start_matches([' ', '\t']);
         let indent = line.len() - trimmed.len();
         let blank = is_blank(trimmed);
+        // The line before was code, or a fence: nothing this line could continue lazily.
+        let after_code = std::mem::replace(&mut in_code, fence.is_some());
         if let Some((ch, len, fence_indent, start, item)) = fence {
             let in_item = item.is_some();
             // A fence in a list item ends with the item: at a line indented less than its content.
@@ -513,7 +522,8 @@ fn convert(
             }
         }
         // The line before continues a paragraph here unless this line starts a block of its own.
-        let lazy = k >= 2 && is_paragraph_text(lines[k - 2]) && !starts_block(trimmed);
+        let lazy =
+            !after_code && k >= 2 && is_paragraph_text(lines[k - 2]) && !starts_block(trimmed);
         // An ordered item not numbered 1, or an empty item, cannot interrupt a paragraph.
         let item_here = list_item(trimmed).filter(|&(_, rest)| {
             !(lazy && items.is_empty() && (rest.is_empty() || !starts_list_at_one(trimmed)))
@@ -922,11 +932,12 @@ fn is_paragraph_text(line: &str) -> bool {
     !starts_block(trimmed) && list_item(trimmed).is_none_or(|(_, rest)| !rest.is_empty())
 }
 
-/// Whether a list item's marker may start a list after a paragraph: a bullet, or `1.` / `1)`.
+/// Whether a list item's marker may start a list after a paragraph: a bullet, or `1.` / `1)`
+/// (not `01.`).
 fn starts_list_at_one(trimmed: &str) -> bool {
     !trimmed.starts_with(|c: char| c.is_ascii_digit())
-        || trimmed.trim_start_matches('0').starts_with(['1'])
-            && trimmed.trim_start_matches('0')[1..].starts_with(['.', ')'])
+        || trimmed.starts_with("1.")
+        || trimmed.starts_with("1)")
 }
 /// The text of a JavaScript expression that is one string literal (`"a"`, `'a'`, a template
 /// without `${`), its quote never inside and no escape in it; `None` for anything else.

@@ -43,10 +43,10 @@ pub struct Operation {
     /// page the navigation lists and binds to it still shows it.
     pub hidden: bool,
     /// `x-mint.metadata.public`: `declares_public` when any truthy value is there (the site is
-    /// then behind authentication); `public` when it is the boolean true (its generated page needs
-    /// no sign-in).
+    /// then behind authentication); `public`, when the key is there, whether it is the boolean
+    /// true (its generated page needs no sign-in).
     pub declares_public: bool,
-    pub public: bool,
+    pub public: Option<bool>,
     /// `x-mint.href`: the URL the site gives the operation's generated page.
     pub href: Option<String>,
 }
@@ -545,7 +545,7 @@ fn flatten(
         declares_public: op
             .pointer("/x-mint/metadata")
             .is_some_and(|m| Flag::from_json(m, "public").withholds()),
-        public: op.pointer("/x-mint/metadata/public") == Some(&Value::Bool(true)),
+        public: (op.pointer("/x-mint/metadata/public")).map(|v| *v == Value::Bool(true)),
         href: op
             .pointer("/x-mint/href")
             .and_then(Value::as_str)

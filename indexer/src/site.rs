@@ -32,6 +32,24 @@ pub struct NavEntry {
     pub public: bool,
 }
 
+/// Lists `entry` under `key`, merged with an earlier listing of it ([`NavEntry::merge_listing`]).
+fn list_in(map: &mut BTreeMap<String, NavEntry>, key: String, entry: NavEntry) {
+    match map.get_mut(&key) {
+        Some(e) => e.merge_listing(&entry),
+        None => {
+            map.insert(key, entry);
+        }
+    }
+}
+
+/// A page file's key: its site-relative path without one `.mdx` or `.md` (Mintlify serves
+/// `notes.md.md` at `/notes.md`).
+pub fn page_key(rel: &str) -> &str {
+    (rel.strip_suffix(".mdx"))
+        .or_else(|| rel.strip_suffix(".md"))
+        .unwrap_or(rel)
+}
+
 impl NavEntry {
     /// Another listing of the same page joins this one: the most restrictive of the two wins.
     pub fn merge_listing(&mut self, other: &NavEntry) {
@@ -103,7 +121,8 @@ impl Branding {
 pub struct SiteConfig {
     pub config_file: Option<String>,
     pub branding: Branding,
-    /// Page key (site-relative, normalised, without extension) → navigation entry (first wins).
+    /// Page key (site-relative, normalised, without extension) → navigation entry (a page listed
+    /// twice: its listings merged, [`NavEntry::merge_listing`]).
     pub pages: BTreeMap<String, NavEntry>,
     /// Operations listed in navigation as `"[spec ]METHOD /path"`: key `METHOD /path`. Mintlify
     /// generates a page for each, under the directory of the nearest `openapi` above the entry.
@@ -295,12 +314,7 @@ impl NavWalker<'_> {
                 .cloned()
                 .unwrap_or_else(|| DEFAULT_API_DIRECTORY.to_owned());
             self.cfg.operation_dirs.entry(op.clone()).or_insert(dir);
-            match self.cfg.operations.get_mut(&op) {
-                Some(e) => e.merge_listing(&entry),
-                None => {
-                    self.cfg.operations.insert(op, entry);
-                }
-            }
+            list_in(&mut self.cfg.operations, op, entry);
             return;
         }
         let written = page.trim();
@@ -314,17 +328,7 @@ impl NavWalker<'_> {
             ));
             return;
         };
-        let key = key
-            .strip_suffix(".mdx")
-            .or_else(|| key.strip_suffix(".md"))
-            .unwrap_or(&key)
-            .to_owned();
-        match self.cfg.pages.get_mut(&key) {
-            Some(e) => e.merge_listing(&entry),
-            None => {
-                self.cfg.pages.insert(key, entry);
-            }
-        }
+        list_in(&mut self.cfg.pages, page_key(&key).to_owned(), entry);
     }
 
     /// `openapi` of the configuration or a navigation node: site-relative spec files (URLs are left
@@ -539,10 +543,7 @@ pub fn markdown_files(site: &SiteRoot) -> Vec<String> {
         .into_iter()
         .filter_entry(|e| {
             let name = e.file_name().to_string_lossy();
-            e.depth() == 0
-                || !(name.starts_with('.')
-                    || name == "node_modules"
-                    || (e.depth() == 1 && name == "snippets"))
+            e.depth() == 0 || !(name.starts_with('.') || (e.depth() == 1 && name == "snippets"))
         })
         .flatten()
     {

@@ -6,9 +6,6 @@
 //! pages whose fingerprint changed and deletes pages that disappeared.
 
 use std::collections::{BTreeMap, HashMap};
-
-use crate::index_terms::NO_CHUNK;
-pub use crate::index_terms::{IndexTerms, TermPositions, TermRecord};
 use std::path::{Path, PathBuf};
 
 use aidocs_core::{Analyzer, ApiMeta, Kind};
@@ -20,6 +17,7 @@ use tantivy::tokenizer::{PreTokenizedString, TextAnalyzer, Token, TokenStream, T
 use tantivy::{Index, IndexWriter, TantivyDocument, Term};
 
 use crate::document::{Diagnostic, Page};
+use crate::index_terms::{IndexTerms, NO_CHUNK};
 
 /// Bumped whenever the schema or the stored blob changes: an old cache is then discarded.
 const CACHE_LAYOUT: &str = "aidocs-cache-v5";
@@ -157,7 +155,8 @@ pub struct StoredChunk {
     #[serde(default)]
     pub text_hash: String,
     /// The chunk's words as readers type them (folded, unstemmed, letters only) with their counts:
-    /// the vocabulary typo tolerance corrects to ([`aidocs_core::typos`]).
+    /// the vocabulary typo tolerance corrects to ([`aidocs_core::typos`]). Empty in the chunks
+    /// `read_contents` gives: it moves them into [`IndexContents::words`].
     #[serde(default)]
     pub words: Vec<(String, u32)>,
 }

@@ -333,7 +333,8 @@ impl Declared {
     }
 
     /// The declarations of an OpenAPI object (document, path item, operation, parameter, schema):
-    /// `x-visibility`, `x-internal` (true or "true") and `x-mint.groups` (internal), keys read
+    /// `x-visibility`, `x-internal` (a [`Flag`]: true withholds as internal, text not understood as
+    /// private) and `x-mint.groups` (internal), keys read
     /// without regard to case or spaces.
     pub fn from_openapi(obj: &serde_json::Value) -> Declared {
         let Some(map) = obj.as_object() else {

@@ -42,6 +42,8 @@ const WITHHELD: &[&str] = &[
     "hidnbsplqz",   // MDX: a line of no-break spaces is no blank line: it ends the item's fence
     "hidlazyqz",    // MDX: a lazy line keeps the item, whose fence then ends at the margin
     "hidparaqz",    // MDX: `2.` cannot interrupt a paragraph, so the fence is the page's
+    "hidfenclzqz",  // MDX: a line after code continues nothing: the item ends there
+    "hidzeroqz",    // MDX: `01.` cannot interrupt a paragraph either
 ];
 
 /// Public controls: in the output.
@@ -98,7 +100,7 @@ fn site(root: &Path) {
         r#"{"navigation": {"tabs": [
             {"tab": "Home", "groups": [
                 {"group": "Main", "pages": ["index", "visible", "twice", "fm/yes", "fm/on", "fm/one",
-                  "fm/str", "fm/falsestr", "fm/false", "fm/zero", "fm/noidx", "fm/noup", "fm/unsearchable", "closer", "nbsp", "nested", "lists-a", "lists-b", "lists-c", "bound",
+                  "fm/str", "fm/falsestr", "fm/false", "fm/zero", "fm/noidx", "fm/noup", "fm/unsearchable", "closer", "nbsp", "nested", "lists-a", "lists-b", "lists-c", "lists-d", "lists-e", "bound",
                   "bound-hidden", "notes", "card"]},
                 {"group": "Secret", "hidden": true, "pages": ["group-page", "twice", "unhidden", "caseunhidden"]},
                 {"group": "Case", "hidden": true, "Searchable": true, "pages": ["searchcase"]},
@@ -134,6 +136,16 @@ fn site(root: &Path) {
         root,
         "lists-a.mdx",
         "# A\n\n- item\n  ```\n\u{a0}\n  {/* hidnbsplqz */}\n  ```\nafter\n",
+    );
+    write(
+        root,
+        "lists-d.mdx",
+        "# D\n\n- item\n  ```\n  code\ntext\n  ```\n{/* a */}\n  ```\n{/* hidfenclzqz */}\n",
+    );
+    write(
+        root,
+        "lists-e.mdx",
+        "# E\n\nPara\n01. x\n    ```\n<b>c</b>\n    ```\n\n{/* hidzeroqz */}\n",
     );
     write(
         root,
@@ -197,6 +209,8 @@ fn site(root: &Path) {
             "/hidbound": {"get": {"operationId": "hidbound", "x-hidden": true, "description": "pubxhidbndqz"}},
             "/snip": {"get": {"operationId": "snip", "x-excluded": true, "description": "other"}},
             "/plain": {"get": {"operationId": "plain", "description": "pubgenopqz"}},
+            "/hidthing": {"get": {"operationId": "hidthing", "summary": "Get thing", "x-hidden": true}},
+            "/thing": {"get": {"operationId": "thing", "summary": "Get thing", "description": "Things."}},
             "/grp": {"get": {"operationId": "grp", "x-mint": {"groups": ["admin"]}, "description": "hidxmintgrqz"}}
         }}"#,
     );
@@ -268,6 +282,15 @@ fn hidden_review_public_build_holds_no_hidden_text() {
         assert!(!urls.iter().any(|u| u == hidden), "{hidden} in {urls:?}");
     }
     assert!(urls.iter().any(|u| u == "/visible"), "{urls:?}");
+    // An `x-hidden` operation's page exists on the site: the next of the same name is numbered.
+    assert!(
+        urls.iter().any(|u| u == "/api-reference/get-thing-1"),
+        "{urls:?}"
+    );
+    assert!(
+        !urls.iter().any(|u| u == "/api-reference/get-thing"),
+        "{urls:?}"
+    );
 }
 
 /// `.mintignore` and what Mintlify ignores by default: no page, no snippet and no spec of theirs
@@ -350,8 +373,12 @@ fn hidden_review_mintignored_files_reach_no_index() {
     let mut opts = aidocs_index::BuildOptions::new(&root, &out);
     opts.cache_dir = Some(tmp.path().join("cache"));
     opts.embeddings = aidocs_index::build::Embeddings::Off;
-    let err = aidocs_index::build(&opts).unwrap_err().to_string();
-    assert!(err.contains(".mintignore") && err.contains('2'), "{err}");
+    match aidocs_index::build(&opts) {
+        Err(aidocs_index::build::BuildError::Input(d)) => {
+            assert_eq!((d.file.as_str(), d.line), (".mintignore", Some(2)), "{d:?}")
+        }
+        other => panic!("expected an input error: {:?}", other.err()),
+    }
 }
 
 /// `seo.indexing: "all"` puts every hidden page (by its frontmatter or its navigation) in search,
@@ -402,7 +429,7 @@ fn hidden_review_signed_in_pages_stay_out_of_public_builds() {
         &root,
         "docs.json",
         r#"{"navigation": {"groups": [
-            {"group": "Open", "public": true, "pages": ["open", "members", "closedflag"]},
+            {"group": "Open", "public": true, "pages": ["open", "members", "closedflag"], "openapi": "api2.json"},
             {"group": "Closed", "pages": ["closed", "declared"]}
         ], "openapi": "api.json"}}"#,
     );
@@ -428,8 +455,25 @@ fn hidden_review_signed_in_pages_stay_out_of_public_builds() {
         "api.json",
         r#"{"openapi": "3.0.0", "info": {"title": "A"}, "paths": {"/a": {"get": {"description": "authopqz"}}, "/pub": {"get": {"x-mint": {"metadata": {"public": true}}, "description": "authoppubqz"}}}}"#,
     );
-    let signed_in = ["authgroupsqz", "authpubfalseqz", "authclosedqz", "authopqz"];
-    let public = ["authopenqz", "authdeclaredqz", "authoppubqz"];
+    // Under the public group, an operation's own `x-mint.metadata.public: false` decides.
+    write(
+        &root,
+        "api2.json",
+        r#"{"openapi": "3.0.0", "info": {"title": "B"}, "paths": {"/priv": {"get": {"x-mint": {"metadata": {"public": false}}, "description": "authopprivqz"}}, "/open2": {"get": {"description": "authopentwoqz"}}}}"#,
+    );
+    let signed_in = [
+        "authgroupsqz",
+        "authpubfalseqz",
+        "authclosedqz",
+        "authopqz",
+        "authopprivqz",
+    ];
+    let public = [
+        "authopenqz",
+        "authdeclaredqz",
+        "authoppubqz",
+        "authopentwoqz",
+    ];
     let lexical = |o: &mut aidocs_index::BuildOptions| {
         o.embeddings = aidocs_index::build::Embeddings::Off;
     };
