@@ -864,18 +864,9 @@ fn read_spec(
     command_line: bool,
 ) -> Result<(String, Result<crate::openapi::Spec, Diagnostic>), Diagnostic> {
     let file = if command_line {
-        // The operator names these; the repository's references stay inside the site. One
-        // inside the site that Mintlify ignores is refused as well.
-        site.resolve_anywhere(path).and_then(|f| {
-            let ignored = [Some(f.rel.clone()), site.written_rel(path)]
-                .into_iter()
-                .flatten()
-                .find(|r| site.ignores(r));
-            match ignored {
-                Some(rel) => Err(crate::visibility::Refusal::Ignored(rel)),
-                None => Ok(f),
-            }
-        })
+        // The operator names these (one inside the site that Mintlify ignores is refused as
+        // well); the repository's references stay inside the site.
+        site.resolve_anywhere(path)
     } else {
         site.resolve(path)
     };

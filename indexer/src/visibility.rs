@@ -107,17 +107,11 @@ impl SiteRoot {
         if f.rel.is_empty() {
             return Err(Refusal::Outside(f.path.display().to_string()));
         }
-        // Ignored as written or as resolved (a link into `drafts/` is a draft).
-        let written = self.written_rel(path);
-        for rel in [Some(&f.rel), written.as_ref()].into_iter().flatten() {
-            if self.ignore.ignores(rel) {
-                return Err(Refusal::Ignored(rel.clone()));
-            }
-        }
         Ok(f)
     }
 
-    /// [`Self::resolve`] without containment: for files the operator names on the command line.
+    /// [`Self::resolve`] without containment: for files the operator names on the command line
+    /// (a file of the site that Mintlify ignores is refused all the same).
     pub fn resolve_anywhere(&self, path: &Path) -> Result<SiteFile, Refusal> {
         let real = match path.canonicalize() {
             Ok(p) => p,
@@ -138,6 +132,14 @@ impl SiteRoot {
             .strip_prefix(&self.canonical)
             .map(|r| r.to_string_lossy().replace('\\', "/"))
             .unwrap_or_default();
+        // A file of the site that Mintlify ignores, as written or as resolved (a link into
+        // `drafts/` is a draft), is never read, however it is named.
+        let written = self.written_rel(path);
+        for r in [Some(&rel), written.as_ref()].into_iter().flatten() {
+            if self.ignore.ignores(r) {
+                return Err(Refusal::Ignored(r.clone()));
+            }
+        }
         Ok(SiteFile { path: real, rel })
     }
 
