@@ -626,11 +626,11 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         || unread_pages_declare_public(&site_root, &read_pages);
     let mut signed_in = 0usize;
     reads.retain(|r| {
-        let public = match r.fm.public {
-            Flag::Absent => !authenticated || r.nav.as_ref().is_some_and(|n| n.public),
-            ref f => *f == Flag::Set(true) && r.fm.public_true,
+        let own = match r.fm.public {
+            Flag::Absent => None,
+            ref f => Some(*f == Flag::Set(true) && r.fm.public_true),
         };
-        if public && !r.fm.groups {
+        if !needs_sign_in(authenticated, own, r.nav.as_ref()) && !r.fm.groups {
             return true;
         }
         signed_in += 1;
@@ -803,10 +803,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                     message: format!("operation `{}`: {problem}; it is withheld", op.key()),
                 });
             }
-            // Behind authentication, a generated page needs no sign-in where it is declared public:
-            // its own `x-mint.metadata.public` decides, else its navigation element.
-            let open = (op.public).unwrap_or_else(|| nav.as_ref().is_some_and(|n| n.public));
-            let visibility = match authenticated && !open {
+            let visibility = match needs_sign_in(authenticated, op.public, nav.as_ref()) {
                 true => op.visibility().max(Visibility::Internal),
                 false => op.visibility(),
             };
@@ -1183,6 +1180,17 @@ pub fn parse_with_markdown(
         }
     };
     (page, markdown, warnings)
+}
+
+/// Whether a page or generated page needs a sign-in. Its own declaration decides first
+/// (frontmatter `public`, an operation's `x-mint.metadata.public`; anything but the exact `true`
+/// keeps it behind the sign-in on any site, the most restrictive reading); else, on a site behind
+/// authentication, its navigation element's `public` opens it; on any other site it is open.
+fn needs_sign_in(authenticated: bool, own: Option<bool>, nav: Option<&NavEntry>) -> bool {
+    match own {
+        Some(open) => !open,
+        None => authenticated && !nav.is_some_and(|n| n.public),
+    }
 }
 
 /// Whether a page file this build did not read (not listed, or withheld by a glob) declares

@@ -13,11 +13,13 @@ use crate::visibility::{
 
 mod blocks;
 mod js;
+mod tag;
 
 use blocks::{
     columns, fence_open, list_item, paragraph_end, raw_text_len, strip_indent, BacktickRuns,
 };
 use js::{block_imports, esm_block_end, esm_first_blank, skip_balanced};
+use tag::{is_block_tag, parse_tag, tag_end, Tag};
 
 /// The most text one page may expand to through snippets, and the most snippets it may inline:
 /// past either, further snippets are left out (one warning), so an include "bomb" costs seconds.
@@ -617,6 +619,11 @@ fn convert(
     let mut next_fence = 0;
     let mut runs: Option<BacktickRuns> = None;
     let (mut broken_expression, mut broken_tag) = (false, false);
+    // An element whose content the page never shows (`<Visibility for="agents">`, `<div hidden>`):
+    // its name, how many elements of that name are open inside it, and where its text began in
+    // `out`. Its content is read as any other (so a fence or comment in it ends where it would)
+    // and cut when it closes.
+    let mut withheld: Option<(String, usize, usize)> = None;
     while i < bytes.len() {
         if let Some(&(start, end)) = fenced.get(next_fence) {
             if i >= start {
@@ -699,9 +706,25 @@ fn convert(
                     i += 1;
                     continue;
                 };
-                let tag = &kept[i..end];
+                let tag = parse_tag(&kept[i..end]);
                 i = end;
-                convert_tag(tag, &imports, from_dir, snippets, seen, depth, &mut out);
+                if let Some((name, open, mark)) = &mut withheld {
+                    if tag.name == *name && !tag.self_closing {
+                        if !tag.closing {
+                            *open += 1;
+                        } else if *open > 1 {
+                            *open -= 1;
+                        } else {
+                            out.truncate(*mark);
+                            out.push('\n');
+                            withheld = None;
+                        }
+                    }
+                } else if tag.hidden_content().is_some() {
+                    withheld = Some((tag.name.clone(), 1, out.len()));
+                } else {
+                    convert_tag(tag, &imports, from_dir, snippets, seen, depth, &mut out);
+                }
             }
             _ => {
                 let ch_len = utf8_len(c);
@@ -710,12 +733,19 @@ fn convert(
             }
         }
     }
+    if let Some((name, _, mark)) = withheld {
+        // Not valid MDX (the page would not build): what follows the hidden element's tag stays out.
+        snippets.warn(format!(
+            "`<{name}>` hides its content and never closes (not valid MDX); the rest of the page is not indexed"
+        ));
+        out.truncate(mark);
+    }
     out
 }
 
 /// One JSX tag: a snippet inlined, or its text attributes kept, or a line break for a block.
 fn convert_tag(
-    tag: &str,
+    parsed: Tag,
     imports: &BTreeMap<String, String>,
     from_dir: &Path,
     snippets: &mut SnippetResolver<'_>,
@@ -723,7 +753,6 @@ fn convert_tag(
     depth: usize,
     out: &mut String,
 ) {
-    let parsed = parse_tag(tag);
     if parsed.closing {
         out.push('\n');
         return;
@@ -798,119 +827,6 @@ fn utf8_len(first: u8) -> usize {
     }
 }
 
-/// The index after the `>` that closes the tag starting at `start` (quotes and `{}` respected), or
-/// `None` when it never closes.
-fn tag_end(b: &[u8], start: usize) -> Option<usize> {
-    let mut i = start + 1;
-    let mut quote: Option<u8> = None;
-    while i < b.len() {
-        let c = b[i];
-        if let Some(q) = quote {
-            if c == q {
-                quote = None;
-            }
-            i += 1;
-            continue;
-        }
-        match c {
-            b'"' | b'\'' => quote = Some(c),
-            b'{' => {
-                i = skip_balanced(b, i)?;
-                continue;
-            }
-            b'>' => return Some(i + 1),
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-struct Tag {
-    name: String,
-    closing: bool,
-    attrs: Vec<(String, String)>,
-}
-
-fn parse_tag(tag: &str) -> Tag {
-    let inner = tag
-        .trim_start_matches('<')
-        .trim_end_matches('>')
-        .trim_end_matches('/');
-    let closing = inner.starts_with('/');
-    let inner = inner.trim_start_matches('/');
-    let name_end = inner
-        .find(|c: char| c.is_whitespace())
-        .unwrap_or(inner.len());
-    let name = inner[..name_end].to_owned();
-    let mut attrs = Vec::new();
-    let rest = &inner[name_end..];
-    let b = rest.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        while i < b.len() && b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        let key_start = i;
-        while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'=' {
-            if b[i] == b'{' {
-                i = skip_balanced(b, i).unwrap_or(b.len());
-            } else {
-                i += 1;
-            }
-        }
-        let key = rest[key_start..i].to_owned();
-        if i < b.len() && b[i] == b'=' {
-            i += 1;
-            if i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
-                let q = b[i];
-                let vs = i + 1;
-                let mut j = vs;
-                while j < b.len() && b[j] != q {
-                    j += 1;
-                }
-                attrs.push((key, rest[vs..j.min(b.len())].to_owned()));
-                i = j + 1;
-            } else if i < b.len() && b[i] == b'{' {
-                let end = skip_balanced(b, i).unwrap_or(b.len());
-                // `{…}` without its closing brace (the tag runs to the end) ends at `end`, which
-                // may follow a multi-byte character: never slice inside one.
-                let inner_end = if b.get(end.wrapping_sub(1)) == Some(&b'}') && end > i + 1 {
-                    end - 1
-                } else {
-                    end
-                };
-                let expr = rest.get(i + 1..inner_end).unwrap_or("").trim();
-                // A string literal in braces is still text: title={"Quick start"}. Any other
-                // expression (`{'a' ? 'b' : 'c'}`) renders what only JavaScript knows: no text.
-                if let Some(lit) = string_literal(expr) {
-                    attrs.push((key, lit.to_owned()));
-                }
-                i = end;
-            } else {
-                while i < b.len() && !b[i].is_ascii_whitespace() {
-                    i += 1;
-                }
-            }
-        } else if !key.is_empty() {
-            attrs.push((key, String::new()));
-        }
-    }
-    Tag {
-        name,
-        closing,
-        attrs,
-    }
-}
-
-fn is_block_tag(name: &str) -> bool {
-    name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-        || matches!(
-            name,
-            "div" | "p" | "br" | "table" | "tr" | "li" | "ul" | "ol" | "section"
-        )
-}
-
 /// A line of nothing but spaces, tabs and its line ending (CommonMark's blank line).
 fn is_blank(line: &str) -> bool {
     line.bytes()
@@ -938,18 +854,6 @@ fn starts_list_at_one(trimmed: &str) -> bool {
     !trimmed.starts_with(|c: char| c.is_ascii_digit())
         || trimmed.starts_with("1.")
         || trimmed.starts_with("1)")
-}
-/// The text of a JavaScript expression that is one string literal (`"a"`, `'a'`, a template
-/// without `${`), its quote never inside and no escape in it; `None` for anything else.
-fn string_literal(expr: &str) -> Option<&str> {
-    let q = expr
-        .chars()
-        .next()
-        .filter(|c| matches!(c, '"' | '\'' | '`'))?;
-    let inner = expr.get(1..)?.strip_suffix(q)?;
-    let template = q == '`' && inner.contains("${");
-    let plain = !(inner.contains(q) || inner.contains('\\') || template);
-    plain.then_some(inner)
 }
 #[cfg(test)]
 mod tests {
@@ -1278,5 +1182,65 @@ mod tests {
         let out = md("<CodeGroup>\n    ```bash\n    curl {url} <b>\n    ```\n</CodeGroup>\nUse `{braces}` inline.\n");
         assert!(out.contains("```bash\ncurl {url} <b>\n```"), "{out}");
         assert!(out.contains("`{braces}`"));
+    }
+
+    #[test]
+    fn hidden_review_content_the_page_never_shows_is_not_indexed() {
+        let cases = [
+            // Mintlify shows `for="agents"` only in the Markdown export.
+            "<Visibility for=\"agents\">\n  > SECRETAA call `POST /v1`\n</Visibility>",
+            "<Visibility for='agents'>SECRETAB</Visibility>",
+            // An audience not understood withholds, as does one only JavaScript knows.
+            "<Visibility for=\"robots\">SECRETAC</Visibility>",
+            "<Visibility for={who}>SECRETAD</Visibility>",
+            "<Visibility>SECRETAE</Visibility>",
+            // Nested elements of the same name close in order.
+            "<Visibility for=\"agents\">\n<Visibility for=\"humans\">SECRETAF</Visibility>\nSECRETAG\n</Visibility>",
+            "<div hidden>\n<div>SECRETAH</div>\nSECRETAI\n</div>",
+            "<div hidden={true}>SECRETAJ</div>",
+            "<p hidden={flag}>SECRETAK</p>",
+            "<span hidden=\"hidden\">SECRETAL</span>",
+            "<template>SECRETAM</template>",
+            "<noscript>SECRETAN</noscript>",
+            "<div style={{ display: 'none' }}>SECRETAO</div>",
+            "<div style={{visibility: \"hidden\"}}>SECRETAP</div>",
+            "<div className=\"hidden\">SECRETAQ</div>",
+            "<div className=\"p-4 hidden sm:hidden\">SECRETAR</div>",
+            // Code, comments and components inside stay inside.
+            "<div hidden>\n```js\n</div>\n```\nSECRETAS\n</div>",
+            "<div hidden><!-- </div> -->SECRETAT</div>",
+            "<Visibility for=\"agents\"><Card title=\"SECRETAU\">x</Card></Visibility>",
+        ];
+        for case in cases {
+            let out = md(&format!("Before.\n\n{case}\n\nAfter.\n"));
+            assert!(!out.contains("SECRET"), "{case:?} gave {out:?}");
+            assert!(
+                out.contains("Before.") && out.contains("After."),
+                "{case:?} gave {out:?}"
+            );
+        }
+        let shown = [
+            "<Visibility for=\"humans\">SHOWNA</Visibility>",
+            "<div hidden={false}>SHOWNB</div>",
+            "<div hidden=\"until-found\">SHOWNC</div>",
+            "<div className=\"hidden md:block\">SHOWND</div>",
+            "<br hidden />SHOWNE",
+            "<div hidden />SHOWNF",
+            "<Accordion hidden>SHOWNG</Accordion>",
+            "<div style={{ display: 'flex' }}>SHOWNH</div>",
+            "<img hidden src=\"x\" />SHOWNI",
+        ];
+        for case in shown {
+            let out = md(&format!("Before.\n\n{case}\n\nAfter.\n"));
+            let word = &case[case.find("SHOWN").unwrap()..][..6];
+            assert!(out.contains(word), "{case:?} gave {out:?}");
+            assert!(out.contains("After."), "{case:?} gave {out:?}");
+        }
+        // A hidden element that never closes withholds the rest of the page, with a warning.
+        let out = md("Before.\n\n<div hidden>\nSECRETZZ\n");
+        assert!(
+            out.contains("Before.") && !out.contains("SECRETZZ"),
+            "{out}"
+        );
     }
 }

@@ -44,6 +44,11 @@ const WITHHELD: &[&str] = &[
     "hidparaqz",    // MDX: `2.` cannot interrupt a paragraph, so the fence is the page's
     "hidfenclzqz",  // MDX: a line after code continues nothing: the item ends there
     "hidzeroqz",    // MDX: `01.` cannot interrupt a paragraph either
+    "hidmetafalqz", // `x-mint.metadata.public: false` signs an operation in on any site
+    "hidagentsqz",  // `<Visibility for="agents">`: shown only in the Markdown export
+    "hiddivhidqz",  // `<div hidden>`
+    "hidnoscrqz",   // `<noscript>`
+    "hidtwclsqz",   // Tailwind's `hidden` class
 ];
 
 /// Public controls: in the output.
@@ -60,6 +65,8 @@ const PUBLIC: &[&str] = &[
     "pubsrchtabqz",  // a hidden tab made `searchable: true` (Mintlify searches its pages)
     "pubunhideqz",   // `hidden: false` on a page in a hidden group puts it back in search
     "pubparacodeqz", // the code of that fence, kept as written
+    "pubhumansqz",   // `<Visibility for="humans">`
+    "pubmdblockqz",  // `hidden md:block` shows on wide screens
 ];
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -101,7 +108,7 @@ fn site(root: &Path) {
             {"tab": "Home", "groups": [
                 {"group": "Main", "pages": ["index", "visible", "twice", "fm/yes", "fm/on", "fm/one",
                   "fm/str", "fm/falsestr", "fm/false", "fm/zero", "fm/noidx", "fm/noup", "fm/unsearchable", "closer", "nbsp", "nested", "lists-a", "lists-b", "lists-c", "lists-d", "lists-e", "bound",
-                  "bound-hidden", "notes", "card"]},
+                  "bound-hidden", "notes", "card", "audience"]},
                 {"group": "Secret", "hidden": true, "pages": ["group-page", "twice", "unhidden", "caseunhidden"]},
                 {"group": "Case", "hidden": true, "Searchable": true, "pages": ["searchcase"]},
                 {"group": "Yes", "hidden": "yes", "pages": ["yes-nav"]}
@@ -211,8 +218,16 @@ fn site(root: &Path) {
             "/plain": {"get": {"operationId": "plain", "description": "pubgenopqz"}},
             "/hidthing": {"get": {"operationId": "hidthing", "summary": "Get thing", "x-hidden": true}},
             "/thing": {"get": {"operationId": "thing", "summary": "Get thing", "description": "Things."}},
-            "/grp": {"get": {"operationId": "grp", "x-mint": {"groups": ["admin"]}, "description": "hidxmintgrqz"}}
+            "/grp": {"get": {"operationId": "grp", "x-mint": {"groups": ["admin"]}, "description": "hidxmintgrqz"}},
+            "/closed": {"get": {"operationId": "closed", "x-mint": {"metadata": {"public": false}}, "description": "hidmetafalqz"}}
         }}"#,
+    );
+    write(
+        root,
+        "audience.mdx",
+        "# Audience
+
+<Visibility for=\"agents\">\n  > Call `POST /v1` hidagentsqz\n</Visibility>\n\n<Visibility for=\"humans\">\n  Click pubhumansqz.\n</Visibility>\n\n<div hidden>\n<div>hiddivhidqz</div>\n</div>\n\n<noscript>hidnoscrqz</noscript>\n\n<div className=\"hidden\">hidtwclsqz</div>\n\n<div className=\"hidden md:block\">pubmdblockqz</div>\n",
     );
     write(
         root,
