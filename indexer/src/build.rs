@@ -533,6 +533,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         parsed.clear();
         parsed.shrink_to_fit();
         ingested.release_sources();
+        crate::retained_heap::release_free_memory();
     }
 
     // Vectors of withdrawn text go with it: a build that embeds prunes its own model's file (see
