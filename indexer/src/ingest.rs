@@ -638,15 +638,6 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         out.withheld += usize::from(!kept);
         kept
     });
-    if signed_in > 0 && opts.audience == Visibility::Public {
-        out.diagnostics.push(Diagnostic {
-            file: config_file.clone(),
-            line: None,
-            message: format!(
-                "{signed_in} page(s) need a sign-in on the site (`groups`, `public: false`, or no `public: true` where pages, navigation groups or operations declare `public`): they are left out of this public build"
-            ),
-        });
-    }
     let mut consumed: BTreeMap<(String, String), ()> = BTreeMap::new();
     for r in reads {
         let mut operation = None;
@@ -803,7 +794,9 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                     message: format!("operation `{}`: {problem}; it is withheld", op.key()),
                 });
             }
-            let visibility = match needs_sign_in(authenticated, op.public, nav.as_ref()) {
+            let sign_in = needs_sign_in(authenticated, op.public, nav.as_ref());
+            signed_in += usize::from(sign_in);
+            let visibility = match sign_in {
                 true => op.visibility().max(Visibility::Internal),
                 false => op.visibility(),
             };
@@ -839,6 +832,15 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 ),
             });
         }
+    }
+    if signed_in > 0 && opts.audience == Visibility::Public {
+        out.diagnostics.push(Diagnostic {
+            file: config_file.clone(),
+            line: None,
+            message: format!(
+                "{signed_in} page(s) and generated API page(s) need a sign-in on the site (`groups`, a `public` or `x-mint.metadata.public` other than `true`, or none where pages, navigation groups or operations declare `public`): they are left out of this public build"
+            ),
+        });
     }
     out.pending.sort_by(|a, b| a.id.cmp(&b.id));
     out.site = Some(Site {

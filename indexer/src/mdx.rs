@@ -16,10 +16,11 @@ mod js;
 mod tag;
 
 use blocks::{
-    columns, fence_open, list_item, paragraph_end, raw_text_len, strip_indent, BacktickRuns,
+    columns, fence_open, link_resource_len, list_item, paragraph_end, raw_text_len, strip_indent,
+    BacktickRuns,
 };
 use js::{block_imports, esm_block_end, esm_first_blank, skip_balanced};
-use tag::{is_block_tag, parse_tag, tag_end, Tag};
+use tag::{html_tag_len, is_block_tag, parse_tag, tag_end, Tag};
 
 /// The most text one page may expand to through snippets, and the most snippets it may inline:
 /// past either, further snippets are left out (one warning), so an include "bomb" costs seconds.
@@ -672,6 +673,13 @@ fn convert(
                     }
                 }
             }
+            // A link's destination and title are the link's: no tag, comment or expression opens
+            // in them (`[docs](/search?q=a<b)`).
+            b']' => {
+                let len = 1 + link_resource_len(&kept[i + 1..]).unwrap_or(0);
+                out.push_str(&kept[i..i + len]);
+                i += len;
+            }
             // An HTML comment, of any length: readers never see it (an unclosed one runs to the end).
             b'<' if kept[i..].starts_with("<!--") => {
                 i = kept[i + 4..]
@@ -708,24 +716,36 @@ fn convert(
                 };
                 let tag = parse_tag(&kept[i..end]);
                 i = end;
-                if let Some((name, open, mark)) = &mut withheld {
-                    if tag.name == *name && !tag.self_closing {
-                        if !tag.closing {
-                            *open += 1;
-                        } else if *open > 1 {
-                            *open -= 1;
-                        } else {
-                            out.truncate(*mark);
-                            out.push('\n');
-                            withheld = None;
-                        }
-                    }
-                } else if tag.hidden_content().is_some() {
-                    withheld = Some((tag.name.clone(), 1, out.len()));
-                } else {
+                if !withhold_tag(&tag, &mut withheld, &mut out) {
                     convert_tag(tag, &imports, from_dir, snippets, seen, depth, &mut out);
                 }
             }
+            // Markdown: an HTML tag stays text as written, but what a hidden element wraps is
+            // no more shown than in MDX (HTML names read without regard to case).
+            b'<' if !mdx => match html_tag_len(&kept[i..]) {
+                Some(len) => {
+                    let mut tag = parse_tag(&kept[i..i + len]);
+                    // HTML reads names without regard to case (`<Visibility>` kept as MDX reads it).
+                    tag.name = match tag.name.eq_ignore_ascii_case("visibility") {
+                        true => "Visibility".into(),
+                        false => tag.name.to_ascii_lowercase(),
+                    };
+                    // HTML has no expressions: `hidden={false}` is text, and hides.
+                    for (_, value) in &mut tag.attrs {
+                        if let tag::AttrValue::Expr(e) = value {
+                            *value = tag::AttrValue::Text(std::mem::take(e));
+                        }
+                    }
+                    if !withhold_tag(&tag, &mut withheld, &mut out) {
+                        out.push_str(&kept[i..i + len]);
+                    }
+                    i += len;
+                }
+                None => {
+                    out.push('<');
+                    i += 1;
+                }
+            },
             _ => {
                 let ch_len = utf8_len(c);
                 out.push_str(&kept[i..i + ch_len]);
@@ -741,6 +761,40 @@ fn convert(
         out.truncate(mark);
     }
     out
+}
+
+/// Follows elements whose content the page never shows: a tag inside one (`withheld` is its name,
+/// how many of that name are open, where its text began in `out`) counts its nesting, and the
+/// closer cuts its text from `out`; outside one, a tag that hides its content opens one. Returns
+/// whether the tag was taken here (`false`: the caller shows it).
+fn withhold_tag(
+    tag: &Tag,
+    withheld: &mut Option<(String, usize, usize)>,
+    out: &mut String,
+) -> bool {
+    let Some((name, open, mark)) = withheld else {
+        if tag.hidden_content().is_none() {
+            return false;
+        }
+        *withheld = Some((tag.name.clone(), 1, out.len()));
+        return true;
+    };
+    if tag.name == *name && !tag.self_closing {
+        if !tag.closing {
+            *open += 1;
+        } else if *open > 1 {
+            *open -= 1;
+        } else {
+            out.truncate(*mark);
+            // A block leaves a line break; an inline element (`<span hidden>` in a heading)
+            // leaves its line whole.
+            if is_block_tag(name) {
+                out.push('\n');
+            }
+            *withheld = None;
+        }
+    }
+    true
 }
 
 /// One JSX tag: a snippet inlined, or its text attributes kept, or a line break for a block.
@@ -760,10 +814,9 @@ fn convert_tag(
     let spec = if let Some(spec) = imports.get(&parsed.name) {
         Some(spec.clone())
     } else if parsed.name == "Snippet" {
-        parsed
-            .attrs
-            .iter()
-            .find(|(k, _)| k == "file")
+        (parsed.texts())
+            .filter(|(k, _)| *k == "file")
+            .last()
             .map(|(_, file)| format!("/snippets/{}", file.trim_start_matches('/')))
     } else {
         None
@@ -778,11 +831,9 @@ fn convert_tag(
         }
         return;
     }
-    let texts: Vec<&str> = parsed
-        .attrs
-        .iter()
+    let texts: Vec<&str> = (parsed.texts())
         .filter(|(k, v)| is_visible_attribute(&parsed.name, k) && !v.trim().is_empty())
-        .map(|(_, v)| v.as_str())
+        .map(|(_, v)| v)
         .collect();
     if !texts.is_empty() {
         out.push_str("\n\n");
@@ -1210,6 +1261,22 @@ mod tests {
             "<div hidden>\n```js\n</div>\n```\nSECRETAS\n</div>",
             "<div hidden><!-- </div> -->SECRETAT</div>",
             "<Visibility for=\"agents\"><Card title=\"SECRETAU\">x</Card></Visibility>",
+            // Second review: a `<` in a link's destination or title opens no tag.
+            "See [docs](/search?q=a<b).\n\n<Visibility for=\"agents\">\n\nSECRETAV\n\n</Visibility>",
+            "See [docs](/x \"when a<b\").\n\n<div hidden>SECRETAW</div>",
+            "<div hidden>[x](/u \"</div>\") SECRETAX</div>",
+            // React writes `hidden="until-found"` as a plain `hidden`; JSX keeps the last key.
+            "<div hidden=\"until-found\">SECRETAY</div>",
+            "<Visibility for=\"humans\" for=\"agents\">SECRETAZ</Visibility>",
+            "<div hidden=\"until-found\" hidden>SECRETBA</div>",
+            // JavaScript's whitespace, any case, closers with a space, classes and styles.
+            "<div\u{a0}hidden>SECRETBB</div>",
+            "<div HIDDEN=\"\">SECRETBC</div>",
+            "<div hidden>\n<div>x</ div>\nSECRETBD\n</ div>",
+            "<div className=\"hidden print:block\">SECRETBE</div>",
+            "<div className=\"invisible\">SECRETBF</div>",
+            "<div className={\"hidden \" + x}>SECRETBG</div>",
+            "<div style={{display: cond ? 'none' : 'block'}}>SECRETBH</div>",
         ];
         for case in cases {
             let out = md(&format!("Before.\n\n{case}\n\nAfter.\n"));
@@ -1222,13 +1289,19 @@ mod tests {
         let shown = [
             "<Visibility for=\"humans\">SHOWNA</Visibility>",
             "<div hidden={false}>SHOWNB</div>",
-            "<div hidden=\"until-found\">SHOWNC</div>",
             "<div className=\"hidden md:block\">SHOWND</div>",
             "<br hidden />SHOWNE",
             "<div hidden />SHOWNF",
             "<Accordion hidden>SHOWNG</Accordion>",
             "<div style={{ display: 'flex' }}>SHOWNH</div>",
             "<img hidden src=\"x\" />SHOWNI",
+            "<div hidden hidden={false}>SHOWNJ</div>",
+            "<div hidden={null}>SHOWNK</div>",
+            "<div className=\"hidden md:table-cell\">SHOWNL</div>",
+            "<div className=\"hidden !md:flex\">SHOWNM</div>",
+            "<div className=\"invisible md:visible\">SHOWNN</div>",
+            "<div hidden>x</ div>SHOWNO",
+            "<div style={{display: 'flex', listStyle: 'none'}}>SHOWNP</div>",
         ];
         for case in shown {
             let out = md(&format!("Before.\n\n{case}\n\nAfter.\n"));
@@ -1236,6 +1309,26 @@ mod tests {
             assert!(out.contains(word), "{case:?} gave {out:?}");
             assert!(out.contains("After."), "{case:?} gave {out:?}");
         }
+        // An inline hidden element leaves its heading whole.
+        let out = md("## Title <span hidden>x</span> rest\n");
+        assert!(out.contains("## Title  rest"), "{out}");
+        // Markdown pages: HTML tags stay text, but a hidden element's content is not shown.
+        for case in [
+            "<div hidden>\n\nSECRETMA\n\n</div>",
+            "<template>SECRETMB</template>",
+            "<DIV Hidden>SECRETMC</div>",
+            "<p style=\"display: none\">SECRETMD</p>",
+            "See [x](/a<b).\n\n<div hidden>SECRETME</div>",
+        ] {
+            let out = md_as(&format!("Before.\n\n{case}\n\nAfter.\n"), Dialect::Markdown);
+            assert!(!out.contains("SECRET"), "{case:?} gave {out:?}");
+            assert!(out.contains("After."), "{case:?} gave {out:?}");
+        }
+        let out = md_as(
+            "a <b>bold</b> and a<b \"c\n\n<div>x</div>",
+            Dialect::Markdown,
+        );
+        assert_eq!(out, "a <b>bold</b> and a<b \"c\n\n<div>x</div>");
         // A hidden element that never closes withholds the rest of the page, with a warning.
         let out = md("Before.\n\n<div hidden>\nSECRETZZ\n");
         assert!(

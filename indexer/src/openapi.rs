@@ -542,10 +542,11 @@ fn flatten(
         declared: Declared::from_openapi(op),
         excluded: false,
         hidden: false,
-        declares_public: op
-            .pointer("/x-mint/metadata")
-            .is_some_and(|m| Flag::from_json(m, "public").withholds()),
-        public: (op.pointer("/x-mint/metadata/public")).map(|v| *v == Value::Bool(true)),
+        declares_public: metadata_public(op).withholds(),
+        public: match metadata_public(op) {
+            Flag::Absent => None,
+            _ => Some(op.pointer("/x-mint/metadata/public") == Some(&Value::Bool(true))),
+        },
         href: op
             .pointer("/x-mint/href")
             .and_then(Value::as_str)
@@ -653,6 +654,19 @@ impl<'a> SchemaWalk<'a> {
             self.on_path.remove(&r);
             self.listed.insert((r, prefix.to_owned()));
         }
+    }
+}
+
+/// An operation's `x-mint.metadata.public`, read as a page's frontmatter `public` is: an empty
+/// one (null, `""`) declares nothing.
+fn metadata_public(op: &Value) -> Flag {
+    match op.pointer("/x-mint/metadata") {
+        Some(metadata) => match metadata.get("public") {
+            Some(Value::Null) => Flag::Absent,
+            Some(Value::String(s)) if s.trim().is_empty() => Flag::Absent,
+            _ => Flag::from_json(metadata, "public"),
+        },
+        None => Flag::Absent,
     }
 }
 

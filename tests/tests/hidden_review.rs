@@ -67,6 +67,7 @@ const PUBLIC: &[&str] = &[
     "pubparacodeqz", // the code of that fence, kept as written
     "pubhumansqz",   // `<Visibility for="humans">`
     "pubmdblockqz",  // `hidden md:block` shows on wide screens
+    "pubnullpubqz",  // `x-mint.metadata.public: null` declares nothing (the site stays open)
 ];
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -219,7 +220,8 @@ fn site(root: &Path) {
             "/hidthing": {"get": {"operationId": "hidthing", "summary": "Get thing", "x-hidden": true}},
             "/thing": {"get": {"operationId": "thing", "summary": "Get thing", "description": "Things."}},
             "/grp": {"get": {"operationId": "grp", "x-mint": {"groups": ["admin"]}, "description": "hidxmintgrqz"}},
-            "/closed": {"get": {"operationId": "closed", "x-mint": {"metadata": {"public": false}}, "description": "hidmetafalqz"}}
+            "/closed": {"get": {"operationId": "closed", "x-mint": {"metadata": {"public": false}}, "description": "hidmetafalqz"}},
+            "/nullpub": {"get": {"operationId": "nullpub", "x-mint": {"metadata": {"public": null}}, "description": "pubnullpubqz"}}
         }}"#,
     );
     write(

@@ -1,7 +1,8 @@
 //! What the page never shows stays out of the index, for generated nestings: trees of elements
 //! that hide what they wrap (`<Visibility for="agents">`, `<div hidden>`, `<template>`, a style or
 //! class that hides) and elements that show it, with code fences and comments whose text looks
-//! like a closing tag, go through the MDX-to-text pass. A canary is in the text exactly when no
+//! like a closing tag, go through the MDX-to-text pass (and the Markdown one, for the elements that
+//! are HTML too). A canary is in the text exactly when no
 //! element around it hides it. CI runs a fixed seed and budget; `AIDOCS_PROPTEST_CASES=N` and
 //! `AIDOCS_PROPTEST_SEED=S` run more.
 
@@ -68,7 +69,10 @@ fn render(nodes: &[Node], hidden: bool, out: &mut String, shown: &mut Vec<(Strin
                 out.push_str(&format!("\n\n```html\n</{}>\n```\n\n", ELEMENTS[*i].1));
             }
             Node::Decoy(i, false) => {
-                out.push_str(&format!("\n\n<!-- </{}> -->\n\n", ELEMENTS[*i].1));
+                let name = ELEMENTS[*i].1;
+                out.push_str(&format!(
+                    "\n\n<!-- </{name}> -->\n\nSee [a](/q?a</{name}>) and [b](/x \"</{name}>\").\n\n"
+                ));
             }
             Node::Element(i, children) => {
                 let (open, name, hides) = ELEMENTS[*i];
@@ -98,15 +102,30 @@ fn hidden_review_content_nestings_hide_exactly_what_the_page_hides() {
             operations: &operations,
             audience: Visibility::Public,
         });
-        let out = to_markdown(&src, Dialect::Mdx, &site.root, &mut resolver);
-        for (canary, visible) in &shown {
-            // Whole words only: `canary1x2` is not `canary1x23`.
-            let found = out
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .any(|w| w == canary);
-            prop_assert_eq!(found, *visible, "{} in {:?} from {:?}", canary, out, src);
+        // A Markdown page reads the elements that have no expression as HTML, hiding the same.
+        let html = !src.contains('{');
+        for dialect in [Dialect::Mdx, Dialect::Markdown] {
+            if dialect == Dialect::Markdown && !html {
+                continue;
+            }
+            let out = to_markdown(&src, dialect, &site.root, &mut resolver);
+            for (canary, visible) in &shown {
+                // Whole words only: `canary1x2` is not `canary1x23`.
+                let found = out
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(|w| w == canary);
+                prop_assert_eq!(
+                    found,
+                    *visible,
+                    "{:?}: {} in {:?} from {:?}",
+                    dialect,
+                    canary,
+                    out,
+                    src
+                );
+            }
+            prop_assert!(out.contains("opening words") && out.contains("closing words"));
         }
-        prop_assert!(out.contains("opening words") && out.contains("closing words"));
         Ok(())
     });
     eprintln!("hidden review property: {cases} generated nestings, seed {seed}");

@@ -145,3 +145,75 @@ pub(super) fn strip_indent(line: &str, n: usize) -> &str {
     let ws = line.len() - line.trim_start_matches([' ', '\t']).len();
     &line[ws.min(n)..]
 }
+
+/// The length of a Markdown link's resource (`(/url "title")`, starting at its `(`) when `rest`
+/// opens one on this line, as CommonMark reads it: a `<…>` or raw destination (parentheses
+/// balanced, backslash escapes), then an optional quoted or parenthesized title. Its text is the
+/// link's, never a tag or comment (`[docs](/q?a<b)`). `None` when it is not one (or runs over a
+/// line, which is left to the rest of the pass).
+pub(super) fn link_resource_len(rest: &str) -> Option<usize> {
+    let b = rest.as_bytes();
+    if b.first() != Some(&b'(') {
+        return None;
+    }
+    let skip_spaces = |mut i: usize| {
+        while i < b.len() && matches!(b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        i
+    };
+    let mut i = skip_spaces(1);
+    if b.get(i) == Some(&b'<') {
+        i += 1;
+        loop {
+            match b.get(i)? {
+                b'>' => break,
+                b'\n' | b'\r' | b'<' => return None,
+                b'\\' => i += 2,
+                _ => i += 1,
+            }
+        }
+        i += 1;
+    } else {
+        let mut depth = 0usize;
+        while let Some(&c) = b.get(i) {
+            match c {
+                b'\\' if b.get(i + 1).is_some_and(u8::is_ascii_punctuation) => i += 2,
+                b'(' => {
+                    depth += 1;
+                    i += 1;
+                }
+                b')' if depth == 0 => break,
+                b')' => {
+                    depth -= 1;
+                    i += 1;
+                }
+                c if c <= b' ' || c == 0x7f => break,
+                _ => i += 1,
+            }
+        }
+    }
+    let after_destination = i;
+    i = skip_spaces(i);
+    if i > after_destination {
+        let close = match b.get(i) {
+            Some(b'"') => Some(b'"'),
+            Some(b'\'') => Some(b'\''),
+            Some(b'(') => Some(b')'),
+            _ => None,
+        };
+        if let Some(close) = close {
+            i += 1;
+            loop {
+                match *b.get(i)? {
+                    b'\n' | b'\r' => return None,
+                    b'\\' => i += 2,
+                    c if c == close => break,
+                    _ => i += 1,
+                }
+            }
+            i = skip_spaces(i + 1);
+        }
+    }
+    (b.get(i) == Some(&b')')).then_some(i + 1)
+}

@@ -31,15 +31,102 @@ pub(super) fn tag_end(b: &[u8], start: usize) -> Option<usize> {
     None
 }
 
+/// An attribute's value as JSX gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum AttrValue {
+    /// Quoted, or one string literal in braces.
+    Text(String),
+    /// Any other expression, braces removed (`hidden={true}`); a bare key (`hidden`) is `true`.
+    Expr(String),
+}
+
+/// The longest HTML tag a Markdown page's text is searched for (a longer one is text): each `<`
+/// costs at most this much, however the page is written.
+const MAX_HTML_TAG: usize = 8 << 10;
+
+/// The length of the HTML open or closing tag at the start of `rest`, as CommonMark recognises
+/// raw HTML in a Markdown page: `<name` (a letter, then letters, digits and `-`), attributes
+/// (`name`, `name=value`, `name='v'`, `name="v"`), optional `/`, then `>`; or `</name>`.
+pub(super) fn html_tag_len(rest: &str) -> Option<usize> {
+    let b = &rest.as_bytes()[..rest.len().min(MAX_HTML_TAG)];
+    let mut i = 1;
+    let closing = b.get(i) == Some(&b'/');
+    i += usize::from(closing);
+    if !b.get(i)?.is_ascii_alphabetic() {
+        return None;
+    }
+    while b
+        .get(i)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'-')
+    {
+        i += 1;
+    }
+    let skip_ws = |mut i: usize| {
+        while b.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
+        }
+        i
+    };
+    if closing {
+        i = skip_ws(i);
+        return (b.get(i) == Some(&b'>')).then_some(i + 1);
+    }
+    loop {
+        let j = skip_ws(i);
+        match b.get(j)? {
+            b'>' => return Some(j + 1),
+            b'/' => return (b.get(j + 1) == Some(&b'>')).then_some(j + 2),
+            c if j > i && (c.is_ascii_alphabetic() || *c == b'_' || *c == b':') => {
+                i = j;
+                while b
+                    .get(i)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || b"_.:-".contains(c))
+                {
+                    i += 1;
+                }
+                let k = skip_ws(i);
+                if b.get(k) != Some(&b'=') {
+                    continue;
+                }
+                i = skip_ws(k + 1);
+                match *b.get(i)? {
+                    q @ (b'"' | b'\'') => {
+                        i += 1 + b[i + 1..].iter().position(|&c| c == q)? + 1;
+                    }
+                    _ => {
+                        let start = i;
+                        while b
+                            .get(i)
+                            .is_some_and(|c| !c.is_ascii_whitespace() && !b"\"'=<>`".contains(c))
+                        {
+                            i += 1;
+                        }
+                        if i == start {
+                            return None;
+                        }
+                    }
+                }
+            }
+            _ => return None,
+        }
+    }
+}
+
 pub(super) struct Tag {
     pub name: String,
     pub closing: bool,
     /// `<br />`: the element ends with its tag and wraps nothing.
     pub self_closing: bool,
-    /// Attributes whose values are text: quoted, a string literal in braces, or none (`""`).
-    pub attrs: Vec<(String, String)>,
-    /// Attributes whose values are any other expression (`hidden={true}`), braces removed.
-    pub exprs: Vec<(String, String)>,
+    /// In the order written (JSX keeps the last of a key written twice).
+    pub attrs: Vec<(String, AttrValue)>,
+}
+
+/// The byte length of the whitespace character (JavaScript's: a no-break space too) at `i`, or 0.
+fn whitespace_at(s: &str, i: usize) -> usize {
+    s.get(i..)
+        .and_then(|r| r.chars().next())
+        .filter(|c| c.is_whitespace())
+        .map_or(0, char::len_utf8)
 }
 
 pub(super) fn parse_tag(tag: &str) -> Tag {
@@ -47,22 +134,22 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
     let self_closing = inner.trim_end().ends_with('/');
     let inner = inner.trim_end_matches('/');
     let closing = inner.starts_with('/');
-    let inner = inner.trim_start_matches('/');
+    // `</ div>`: JSX allows whitespace after the slash.
+    let inner = inner.trim_start_matches('/').trim_start();
     let name_end = inner
         .find(|c: char| c.is_whitespace())
         .unwrap_or(inner.len());
     let name = inner[..name_end].to_owned();
     let mut attrs = Vec::new();
-    let mut exprs = Vec::new();
     let rest = &inner[name_end..];
     let b = rest.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        while i < b.len() && b[i].is_ascii_whitespace() {
-            i += 1;
+        while i < b.len() && whitespace_at(rest, i) > 0 {
+            i += whitespace_at(rest, i);
         }
         let key_start = i;
-        while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'=' {
+        while i < b.len() && whitespace_at(rest, i) == 0 && b[i] != b'=' {
             if b[i] == b'{' {
                 i = skip_balanced(b, i).unwrap_or(b.len());
             } else {
@@ -79,7 +166,7 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
                 while j < b.len() && b[j] != q {
                     j += 1;
                 }
-                attrs.push((key, rest[vs..j.min(b.len())].to_owned()));
+                attrs.push((key, AttrValue::Text(rest[vs..j.min(b.len())].to_owned())));
                 i = j + 1;
             } else if i < b.len() && b[i] == b'{' {
                 let end = skip_balanced(b, i).unwrap_or(b.len());
@@ -93,18 +180,19 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
                 let expr = rest.get(i + 1..inner_end).unwrap_or("").trim();
                 // A string literal in braces is still text: title={"Quick start"}. Any other
                 // expression (`{'a' ? 'b' : 'c'}`) renders what only JavaScript knows: no text.
-                match string_literal(expr) {
-                    Some(lit) => attrs.push((key, lit.to_owned())),
-                    None => exprs.push((key, expr.to_owned())),
-                }
+                let value = match string_literal(expr) {
+                    Some(lit) => AttrValue::Text(lit.to_owned()),
+                    None => AttrValue::Expr(expr.to_owned()),
+                };
+                attrs.push((key, value));
                 i = end;
             } else {
-                while i < b.len() && !b[i].is_ascii_whitespace() {
+                while i < b.len() && whitespace_at(rest, i) == 0 {
                     i += 1;
                 }
             }
         } else if !key.is_empty() {
-            attrs.push((key, String::new()));
+            attrs.push((key, AttrValue::Expr("true".into())));
         }
     }
     Tag {
@@ -112,7 +200,6 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
         closing,
         self_closing,
         attrs,
-        exprs,
     }
 }
 
@@ -122,45 +209,100 @@ const VOID_ELEMENTS: &[&str] = &[
     "wbr",
 ];
 
-/// Tailwind's display utilities, which a responsive prefix (`md:block`) uses to show what a plain
-/// `hidden` class hides on small screens.
+/// Tailwind's display utilities, which a variant (`md:block`, `dark:flex`) uses to show what a
+/// plain `hidden` class hides.
 const DISPLAY_CLASSES: &[&str] = &[
     "block",
-    "inline",
     "inline-block",
+    "inline",
     "flex",
     "inline-flex",
+    "table",
+    "inline-table",
+    "table-caption",
+    "table-cell",
+    "table-column",
+    "table-column-group",
+    "table-footer-group",
+    "table-header-group",
+    "table-row-group",
+    "table-row",
+    "flow-root",
     "grid",
     "inline-grid",
-    "table",
     "contents",
-    "flow-root",
     "list-item",
 ];
 
+/// JavaScript's falsy literals: `hidden={false}` (or `null`, `0`, …) renders no `hidden`.
+fn falsy(expr: &str) -> bool {
+    matches!(
+        expr.trim(),
+        "false" | "null" | "undefined" | "0" | "-0" | "NaN" | "\"\"" | "''" | "``"
+    )
+}
+
+/// Whether a class list hides the element on a screen: Tailwind's `hidden` (or `invisible`) with no
+/// variant that shows it again (`hidden md:block`; a `print:` variant shows it on paper only).
+fn hiding_classes(classes: &str) -> bool {
+    let tokens = || {
+        classes
+            .split_whitespace()
+            .map(|t| t.trim_start_matches('!'))
+    };
+    let shown_again = |shows: &dyn Fn(&str) -> bool| {
+        tokens().any(|t| {
+            t.rsplit_once(':')
+                .is_some_and(|(variant, util)| !variant.starts_with("print") && shows(util))
+        })
+    };
+    let display = |u: &str| DISPLAY_CLASSES.contains(&u.trim_start_matches('!'));
+    let visible = |u: &str| u.trim_start_matches('!') == "visible";
+    (tokens().any(|t| t == "hidden") && !shown_again(&display))
+        || (tokens().any(|t| t == "invisible") && !shown_again(&visible))
+}
+
+/// Whether a style hides the element: `display` or `visibility` whose value (up to the next `;`,
+/// `,` or `}`, a JavaScript condition included) can be `none` or `hidden`.
+fn hiding_style(style: &str) -> bool {
+    let style: String = (style.chars())
+        .filter(|c| !c.is_whitespace() && !matches!(c, '"' | '\'' | '`'))
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let hides = |property: &str, value: &str| {
+        style.match_indices(property).any(|(at, _)| {
+            let rest = &style[at + property.len()..];
+            let end = rest.find([';', ',', '}']).unwrap_or(rest.len());
+            rest[..end].contains(value)
+        })
+    };
+    hides("display:", "none") || hides("visibility:", "hidden")
+}
+
 impl Tag {
-    fn attr(&self, key: &str) -> Option<&str> {
-        self.attrs
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+    /// The value JSX gives `key`: the last one written.
+    fn value(&self, key: &str, any_case: bool) -> Option<&AttrValue> {
+        (self.attrs.iter().rev())
+            .find(|(k, _)| k == key || (any_case && k.eq_ignore_ascii_case(key)))
+            .map(|(_, v)| v)
     }
 
-    fn expr(&self, key: &str) -> Option<&str> {
-        self.exprs
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+    /// Attribute values that are text, in order (what `convert_tag` may show).
+    pub(super) fn texts(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.attrs.iter().filter_map(|(k, v)| match v {
+            AttrValue::Text(t) => Some((k.as_str(), t.as_str())),
+            AttrValue::Expr(_) => None,
+        })
     }
 
     /// Why the rendered page never shows what this opening tag wraps, or `None` when it does:
     /// - `<Visibility for="agents">` (Mintlify shows it only in the Markdown export); an audience
     ///   other than `"humans"`, or one only JavaScript knows, is not understood and withholds;
     /// - `<template>` and `<noscript>` (Mintlify's pages run scripts);
-    /// - an HTML element with `hidden` (but `hidden="until-found"`, which the browser's find
-    ///   reveals), `hidden={true}` or a `hidden` only JavaScript knows; with `display: none` or
-    ///   `visibility: hidden` in its style; or with Tailwind's `hidden` class and no responsive
-    ///   class that shows it again (`hidden md:block` shows on wide screens).
+    /// - an HTML element with `hidden` (any text; React writes `hidden="until-found"` as a plain
+    ///   `hidden`), or `hidden={…}` other than a falsy literal; with `display: none` or
+    ///   `visibility: hidden` in its style (a condition that may give them included); or with
+    ///   Tailwind's `hidden` or `invisible` class and no variant that shows it again.
     ///
     /// A component's own props (`<Accordion hidden>`) are the component's business: its text is
     /// kept, as Mintlify's components show it.
@@ -169,9 +311,11 @@ impl Tag {
             return None;
         }
         if self.name == "Visibility" {
-            return match self.attr("for").map(str::trim) {
-                Some("humans") => None,
-                Some("agents") => Some("`<Visibility for=\"agents\">` is not shown on the page"),
+            return match self.value("for", false) {
+                Some(AttrValue::Text(t)) if t.trim() == "humans" => None,
+                Some(AttrValue::Text(t)) if t.trim() == "agents" => {
+                    Some("`<Visibility for=\"agents\">` is not shown on the page")
+                }
                 _ => Some("a `<Visibility>` audience other than \"humans\" or \"agents\" is not understood, so its content is withheld"),
             };
         }
@@ -183,32 +327,29 @@ impl Tag {
         if matches!(self.name.as_str(), "template" | "noscript") {
             return Some("`<template>` and `<noscript>` content is not shown on the page");
         }
-        let hidden_attr = match (self.attr("hidden"), self.expr("hidden")) {
-            (Some(value), _) => !value.trim().eq_ignore_ascii_case("until-found"),
-            (None, Some(expr)) => expr.trim() != "false",
-            (None, None) => false,
+        // HTML reads attribute names without regard to case.
+        let hidden_attr = match self.value("hidden", true) {
+            Some(AttrValue::Text(_)) => true,
+            Some(AttrValue::Expr(e)) => !falsy(e),
+            None => false,
         };
-        let style = self
-            .attr("style")
-            .or_else(|| self.expr("style"))
-            .map(|s| {
-                s.chars()
-                    .filter(|c| !c.is_whitespace() && !matches!(c, '"' | '\'' | '`'))
-                    .collect::<String>()
-                    .to_ascii_lowercase()
-            })
+        // An expression's string pieces are read as classes too: `{"hidden " + x}` may hide.
+        let text = |v: &AttrValue| match v {
+            AttrValue::Text(t) => t.clone(),
+            AttrValue::Expr(e) => e.replace(
+                ['"', '\'', '`', '+', '(', ')', '{', '}', '$', '?', ','],
+                " ",
+            ),
+        };
+        let style = match self.value("style", true) {
+            Some(AttrValue::Text(t) | AttrValue::Expr(t)) => t.as_str(),
+            None => "",
+        };
+        let classes = (self.value("className", false))
+            .or_else(|| self.value("class", true))
+            .map(text)
             .unwrap_or_default();
-        let hidden_style = style.contains("display:none") || style.contains("visibility:hidden");
-        let classes = self.attr("className").or_else(|| self.attr("class"));
-        let hidden_class = classes.is_some_and(|c| {
-            let mut tokens = c.split_whitespace();
-            c.split_whitespace().any(|t| t == "hidden")
-                && !tokens.any(|t| {
-                    t.rsplit_once(':')
-                        .is_some_and(|(_, display)| DISPLAY_CLASSES.contains(&display))
-                })
-        });
-        (hidden_attr || hidden_style || hidden_class).then_some(
+        (hidden_attr || hiding_style(style) || hiding_classes(&classes)).then_some(
             "an HTML element hidden by `hidden`, its style or its class is not shown on the page",
         )
     }
