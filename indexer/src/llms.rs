@@ -428,6 +428,7 @@ mod tests {
             language: None,
             version: None,
             description: String::new(),
+            boost: None,
         }
     }
 

@@ -34,6 +34,7 @@ pub(super) fn index(texts: &[&str], per_shard: usize) -> (Searcher, Vec<TermShar
                 tagset: 0,
                 language: None,
                 version: None,
+                boost: None,
             })
             .collect(),
         term_shards: shards
@@ -58,6 +59,7 @@ pub(super) fn index(texts: &[&str], per_shard: usize) -> (Searcher, Vec<TermShar
         languages: Vec::new(),
         positions: None,
         versions: Vec::new(),
+        boosts: Vec::new(),
     };
     (Searcher::new(manifest).unwrap(), shards)
 }
