@@ -251,7 +251,8 @@ fn bad_files_are_typed_errors_and_the_engine_stays_usable() {
         (
             {
                 let mut b = good.to_vec();
-                b[4] = 12; // format version 12: later than this reader (11)
+                // A format version later than this reader's.
+                b[4] = (aidocs_core::FORMAT_VERSION + 1) as u8;
                 b
             },
             "unsupported_version",
