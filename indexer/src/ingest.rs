@@ -1095,10 +1095,8 @@ pub fn parse_with_markdown(
                 tags,
                 language,
                 version,
-                // The page's own `boost` wins over its operation's and its navigation element's.
-                boost: (fm.boost)
-                    .or(operation.as_ref().and_then(|op| op.boost))
-                    .or(nav.as_ref().and_then(|n| n.boost)),
+                // The page's own `boost` wins over its navigation element's.
+                boost: fm.boost.or(nav.as_ref().and_then(|n| n.boost)),
                 api: operation.as_ref().map(api_meta),
                 exact_keys: keys,
                 chunks,
@@ -1136,7 +1134,7 @@ pub fn parse_with_markdown(
                 tags: op.tags.clone(),
                 language,
                 version,
-                boost: op.boost.or(nav.as_ref().and_then(|n| n.boost)),
+                boost: nav.as_ref().and_then(|n| n.boost),
                 api: Some(api_meta(op)),
                 exact_keys: keys,
                 chunks,

@@ -103,35 +103,24 @@ pub struct Frontmatter {
     pub groups: bool,
     /// `lang:` (or `language:`): the page's language, over the navigation's.
     pub language: Option<String>,
-    /// `boost:` (Mintlify's search ranking factor), over the navigation's; `None` when absent
-    /// (null included); a value not understood is 1 ([`parse_boost`];
-    /// [`Frontmatter::boost_problem`] says why).
+    /// `boost:` (Mintlify's search ranking factor), over the navigation's; `None` when absent or
+    /// not understood ([`Frontmatter::boost_problem`] says why).
     pub boost: Option<f32>,
     pub boost_problem: Option<String>,
 }
 
-/// The most a `boost` may multiply or divide a page's scores by: a larger one is taken as this
-/// much (an `f32` score must neither overflow nor vanish).
+/// The most a `boost` may multiply or divide a page's scores by: past it, a factor reads as a
+/// mistake (and an `f32` overflow), not a ranking choice.
 pub const MAX_BOOST: f64 = 1000.0;
 
-/// A `boost` value (Mintlify's ranking factor: any positive number; 1 is no boost, and still
-/// overrides an inherited one), with what was wrong with it: a positive number outside
-/// `[1/MAX_BOOST, MAX_BOOST]` is clamped to it; anything else (0, a negative number, text) counts
-/// as 1, not as an inherited boost.
-pub fn parse_boost(value: Option<f64>) -> (f32, Option<String>) {
+/// A `boost` value (Mintlify's ranking factor: `boost: 3` triples a page's scores, `0.25` quarters
+/// them; 1 is no boost, and still overrides an inherited one), or what is wrong with anything that
+/// is not a number in `[1/MAX_BOOST, MAX_BOOST]`.
+pub fn parse_boost(value: Option<f64>) -> Result<f32, String> {
     match value {
-        Some(b) if b.is_finite() && b > 0.0 => {
-            let clamped = b.clamp(1.0 / MAX_BOOST, MAX_BOOST);
-            let problem = (clamped != b).then(|| format!("is {b}, taken as {clamped}"));
-            (clamped as f32, problem)
-        }
-        Some(b) => (
-            1.0,
-            Some(format!(
-                "is {b}, not a positive number; taken as 1 (no boost)"
-            )),
-        ),
-        None => (1.0, Some("is not a number; taken as 1 (no boost)".into())),
+        Some(b) if (1.0 / MAX_BOOST..=MAX_BOOST).contains(&b) => Ok(b as f32),
+        Some(b) => Err(format!("is {b}, outside 0.001..=1000")),
+        None => Err("is not a number".into()),
     }
 }
 
@@ -235,13 +224,15 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
     };
     let (boost, boost_problem) = match get("boost") {
         None | Some(serde_norway::Value::Null) => (None, None),
-        Some(v) => {
-            let (b, problem) = parse_boost(v.as_f64().or_else(|| v.as_str()?.trim().parse().ok()));
-            (
-                Some(b),
-                problem.map(|why| format!("frontmatter `boost` {why}")),
-            )
-        }
+        Some(v) => match parse_boost(v.as_f64().or_else(|| v.as_str()?.trim().parse().ok())) {
+            Ok(b) => (Some(b), None),
+            Err(why) => (
+                None,
+                Some(format!(
+                    "frontmatter `boost` {why}; the page is ranked without it"
+                )),
+            ),
+        },
     };
     Ok(Frontmatter {
         boost,

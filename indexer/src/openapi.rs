@@ -49,9 +49,6 @@ pub struct Operation {
     pub public: Option<bool>,
     /// `x-mint.href`: the URL the site gives the operation's generated page.
     pub href: Option<String>,
-    /// `x-mint.metadata.boost` (any frontmatter field may be set there): the search ranking factor
-    /// of its generated page, over the navigation's ([`crate::mdx::parse_boost`]).
-    pub boost: Option<f32>,
 }
 
 impl Operation {
@@ -554,9 +551,6 @@ fn flatten(
             .pointer("/x-mint/href")
             .and_then(Value::as_str)
             .map(str::to_owned),
-        boost: (op.pointer("/x-mint/metadata/boost"))
-            .filter(|v| !v.is_null())
-            .map(|v| crate::mdx::parse_boost(v.as_f64()).0),
     };
     (op, walk.truncated)
 }

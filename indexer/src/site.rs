@@ -454,15 +454,12 @@ impl NavWalker<'_> {
                     ctx.public =
                         public == Flag::Set(true) && obj.get("public") == Some(&Value::Bool(true));
                 }
-                if let Some(value) = obj.get("boost").filter(|v| !v.is_null()) {
-                    let (b, problem) = crate::mdx::parse_boost(value.as_f64());
-                    ctx.boost = Some(b);
-                    if let Some(why) = problem {
-                        let name = LABEL_KEYS.iter().find_map(|k| obj.get(*k)?.as_str());
-                        self.warn(format!(
-                            "navigation element `{}`: `boost` {why}",
-                            name.unwrap_or("(unnamed)")
-                        ));
+                if let Some(value) = obj.get("boost") {
+                    match crate::mdx::parse_boost(value.as_f64()) {
+                        Ok(b) => ctx.boost = Some(b),
+                        Err(why) => self.warn(format!(
+                            "navigation element `boost` {why}; its pages inherit no boost from it"
+                        )),
                     }
                 }
                 if let Some(l) = obj.get("language").and_then(Value::as_str) {

@@ -1,5 +1,5 @@
-//! From scored chunks to ranked pages: a page scores its best chunk; filters, order, top k, sections
-//! per page, and explanations of the top section.
+//! From scored chunks to ranked pages: a page scores its best chunk (times its boost); filters,
+//! order, top k, sections per page, and explanations of the top section.
 
 use std::collections::HashMap;
 
@@ -32,21 +32,6 @@ pub(super) struct RankInfo {
 }
 
 impl Searcher {
-    /// Multiplies each positive score by its page's boost (format v12, Mintlify's `boost`), on each
-    /// side before the sides are fused: a boost moves a page within a side's ranking (as a score
-    /// multiplier moves it in Mintlify's), never past what fusion's scale makes of it (RRF's
-    /// reciprocal ranks span a few times at most). A similarity at or below 0 stays as it is.
-    pub(super) fn boost_pages(&self, chunks: &mut [(u32, f32)]) {
-        if self.manifest.boosts.is_empty() {
-            return;
-        }
-        for (c, score) in chunks.iter_mut() {
-            if *score > 0.0 {
-                *score *= self.manifest.page_boost(self.page_of(*c));
-            }
-        }
-    }
-
     /// Chunks (sorted by chunk) into pages: a page scores its best chunk; filters, order, top k.
     pub(super) fn aggregate<'s>(
         &self,
@@ -71,6 +56,8 @@ impl Searcher {
                 continue;
             }
             let page = self.page_of(c);
+            // The page's boost (Mintlify's `boost`) multiplies each of its sections' scores.
+            let score = score * self.manifest.page_boost(page);
             if opts.facets {
                 match seen.last_mut() {
                     Some(last) if last.0 == page => last.2 = last.2.max(score),
@@ -130,7 +117,7 @@ impl Searcher {
                 }
                 let boost = self.manifest.page_boost(p.page);
                 if boost != 1.0 {
-                    ex.boosts.push(("page boost", boost - 1.0));
+                    ex.boosts.push(("page", boost - 1.0));
                 }
                 p.explanation = Some(ex);
             }

@@ -19,7 +19,7 @@ pub struct Explanation {
     /// acts through the lexical side's normalized score, not additively.
     pub page: f32,
     /// Vector and hybrid modes: the chunk's 1-based rank on each side (None = not a candidate there)
-    /// and its cosine similarity to the query (times its page's boost, format v12).
+    /// and its cosine similarity to the query.
     pub lexical_rank: Option<u32>,
     pub vector_rank: Option<u32>,
     pub similarity: Option<f32>,

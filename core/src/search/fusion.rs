@@ -97,8 +97,7 @@ impl Searcher {
                     .is_some_and(|r| r.dims == v.dir.dims)
         });
         let Some(vq) = usable else {
-            let mut chunks = self.lexical_chunks(plan, &get, opts)?;
-            self.boost_pages(&mut chunks);
+            let chunks = self.lexical_chunks(plan, &get, opts)?;
             let (hits, facets) = self.aggregate(chunks, plan, &get, opts, None)?;
             return Ok((hits, Mode::Lexical, facets));
         };
@@ -111,7 +110,6 @@ impl Searcher {
                     .filter(|&(c, _)| c < self.manifest.num_chunks),
             );
         }
-        self.boost_pages(&mut vector);
         let by_score = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         vector.sort_unstable_by(by_score);
         let ranks = |list: &[(u32, f32)]| -> HashMap<u32, u32> {
@@ -134,7 +132,6 @@ impl Searcher {
             return Ok((hits, Mode::Vector, facets));
         }
         let mut lexical = self.lexical_chunks(plan, &get, opts)?;
-        self.boost_pages(&mut lexical);
         lexical.sort_unstable_by(by_score);
         // Each side's candidates are sections with the quoted phrases: a phrase's sections outside
         // the top `candidates` of one side must not be cut before the filter would keep them.
