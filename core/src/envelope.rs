@@ -28,10 +28,9 @@ pub const MAGIC: [u8; 4] = *b"AIDX";
 /// 10 names every shard an edit can change by its own bytes (position shards beside their term
 /// shards, typo shards in their directory), so an edit renames only what it changed; version 11 may
 /// cut the manifest's term and metadata shard tables into directory pages, fetched as a query needs
-/// them (a large site's first fetch stays small); version 12 adds the pages' ranking factors
-/// (Mintlify's `boost`) at the manifest's end. Each version's
+/// them (a large site's first fetch stays small). Each version's
 /// index is the next one's without the new parts or with the older encoding, so all are read.
-pub const FORMAT_VERSION: u16 = 12;
+pub const FORMAT_VERSION: u16 = 11;
 /// The oldest version this code reads.
 pub const MIN_FORMAT_VERSION: u16 = 1;
 pub const HEADER_LEN: usize = 20;

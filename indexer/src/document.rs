@@ -44,10 +44,6 @@ pub struct Page {
     pub tags: Vec<String>,
     pub language: Option<String>,
     pub version: Option<String>,
-    /// Mintlify's `boost`: every section's score is multiplied by it (frontmatter, else the
-    /// nearest navigation element's; format v12).
-    #[serde(default)]
-    pub boost: Option<f32>,
     pub api: Option<ApiMeta>,
     /// Keys for exact-match boosts: (prefix, normalized text).
     pub exact_keys: Vec<String>,

@@ -366,13 +366,6 @@ fn export(
     let languages: Vec<String> = languages.into_iter().collect();
     let versions: Vec<String> = versions.into_iter().collect();
     let tags: Vec<String> = tags.into_iter().collect();
-    // The pages' ranking factors (format v12): distinct, increasing, 1 (no boost) left out.
-    let page_boost = |first: usize| chunks[first].page.boost.filter(|&b| b != 1.0);
-    let mut boosts: Vec<f32> = (pages.iter())
-        .filter_map(|&(first, _)| page_boost(first))
-        .collect();
-    boosts.sort_unstable_by(f32::total_cmp);
-    boosts.dedup();
     let mut tagsets: Vec<Vec<u32>> = vec![Vec::new()];
     let mut tagset_ids: BTreeMap<Vec<u32>, u32> = BTreeMap::from([(Vec::new(), 0)]);
     let mut page_entries = Vec::with_capacity(pages.len());
@@ -411,9 +404,6 @@ fn export(
                 .version
                 .as_ref()
                 .and_then(|v| versions.binary_search(v).ok())
-                .map(|i| i as u32),
-            boost: page_boost(first)
-                .and_then(|b| boosts.binary_search_by(|x| x.total_cmp(&b)).ok())
                 .map(|i| i as u32),
         });
     }
@@ -610,7 +600,6 @@ fn export(
         languages,
         positions,
         versions,
-        boosts,
     };
     crate::export_tables::page_tables(
         &mut manifest,

@@ -28,7 +28,7 @@ use crate::visibility::{
 /// checked, HTML comments dropped; 5: `.md` read as Markdown, ESM blocks and fences as MDX reads
 /// them; 6: a page's first chunk carries its URL key, for reading a page by URL; 7: that key of the
 /// percent-decoded path, as a link in llms.txt escapes it.)
-const INGEST_VERSION: u32 = 8;
+const INGEST_VERSION: u32 = 7;
 
 #[derive(Debug, Clone)]
 pub struct IngestOptions {
@@ -1039,11 +1039,7 @@ pub fn parse_with_markdown(
             let mut snippets = SnippetResolver::new(site.includes(opts.audience));
             let mut markdown = to_markdown(body, Dialect::of(rel), &dir, &mut snippets);
             let includes = std::mem::take(&mut snippets.includes);
-            for w in snippets
-                .warnings
-                .into_iter()
-                .chain(fm.boost_problem.clone())
-            {
+            for w in snippets.warnings {
                 warnings.push(Diagnostic {
                     file: rel.clone(),
                     line: None,
@@ -1095,8 +1091,6 @@ pub fn parse_with_markdown(
                 tags,
                 language,
                 version,
-                // The page's own `boost` wins over its navigation element's.
-                boost: fm.boost.or(nav.as_ref().and_then(|n| n.boost)),
                 api: operation.as_ref().map(api_meta),
                 exact_keys: keys,
                 chunks,
@@ -1134,7 +1128,6 @@ pub fn parse_with_markdown(
                 tags: op.tags.clone(),
                 language,
                 version,
-                boost: nav.as_ref().and_then(|n| n.boost),
                 api: Some(api_meta(op)),
                 exact_keys: keys,
                 chunks,
@@ -1179,7 +1172,6 @@ pub fn parse_with_markdown(
                 tags: record.tags.clone(),
                 language: None,
                 version: None,
-                boost: None,
                 api: None,
                 exact_keys: vec![exact_key(EXACT_TITLE_PREFIX, &title)],
                 chunks,

@@ -428,7 +428,6 @@ mod tests {
             language: None,
             version: None,
             description: String::new(),
-            boost: None,
         }
     }
 

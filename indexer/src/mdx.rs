@@ -103,25 +103,6 @@ pub struct Frontmatter {
     pub groups: bool,
     /// `lang:` (or `language:`): the page's language, over the navigation's.
     pub language: Option<String>,
-    /// `boost:` (Mintlify's search ranking factor), over the navigation's; `None` when absent or
-    /// not understood ([`Frontmatter::boost_problem`] says why).
-    pub boost: Option<f32>,
-    pub boost_problem: Option<String>,
-}
-
-/// The most a `boost` may multiply or divide a page's scores by: past it, a factor reads as a
-/// mistake (and an `f32` overflow), not a ranking choice.
-pub const MAX_BOOST: f64 = 1000.0;
-
-/// A `boost` value (Mintlify's ranking factor: `boost: 3` triples a page's scores, `0.25` quarters
-/// them; 1 is no boost, and still overrides an inherited one), or what is wrong with anything that
-/// is not a number in `[1/MAX_BOOST, MAX_BOOST]`.
-pub fn parse_boost(value: Option<f64>) -> Result<f32, String> {
-    match value {
-        Some(b) if (1.0 / MAX_BOOST..=MAX_BOOST).contains(&b) => Ok(b as f32),
-        Some(b) => Err(format!("is {b}, outside 0.001..=1000")),
-        None => Err("is not a number".into()),
-    }
 }
 
 /// An error at a line of a file (1-based).
@@ -222,21 +203,7 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
             .collect(),
         _ => Vec::new(),
     };
-    let (boost, boost_problem) = match get("boost") {
-        None | Some(serde_norway::Value::Null) => (None, None),
-        Some(v) => match parse_boost(v.as_f64().or_else(|| v.as_str()?.trim().parse().ok())) {
-            Ok(b) => (Some(b), None),
-            Err(why) => (
-                None,
-                Some(format!(
-                    "frontmatter `boost` {why}; the page is ranked without it"
-                )),
-            ),
-        },
-    };
     Ok(Frontmatter {
-        boost,
-        boost_problem,
         title: string("title"),
         sidebar_title: string("sidebarTitle"),
         description: string("description"),

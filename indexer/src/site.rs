@@ -10,7 +10,7 @@ pub use crate::visibility::VisibilityRules;
 use crate::visibility::{normalize_rel, Flag, Refusal, SiteFile, SiteRoot};
 
 /// Where a page sits in the navigation.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
 pub struct NavEntry {
     pub breadcrumb: Vec<String>,
     pub language: Option<String>,
@@ -30,11 +30,6 @@ pub struct NavEntry {
     /// public only when both listings are.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub public: bool,
-    /// The `boost` of its nearest navigation element that sets one (Mintlify's search ranking
-    /// factor, <https://www.mintlify.com/docs/optimize/search>); a page's own `boost` wins. A page
-    /// listed twice keeps its first listing's.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub boost: Option<f32>,
 }
 
 /// Lists `entry` under `key`, merged with an earlier listing of it ([`NavEntry::merge_listing`]).
@@ -453,14 +448,6 @@ impl NavWalker<'_> {
                 if public != Flag::Absent {
                     ctx.public =
                         public == Flag::Set(true) && obj.get("public") == Some(&Value::Bool(true));
-                }
-                if let Some(value) = obj.get("boost") {
-                    match crate::mdx::parse_boost(value.as_f64()) {
-                        Ok(b) => ctx.boost = Some(b),
-                        Err(why) => self.warn(format!(
-                            "navigation element `boost` {why}; its pages inherit no boost from it"
-                        )),
-                    }
                 }
                 if let Some(l) = obj.get("language").and_then(Value::as_str) {
                     ctx.language = Some(l.to_owned());

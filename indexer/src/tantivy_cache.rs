@@ -131,9 +131,6 @@ pub struct StoredPage {
     /// [`Page::description`] (`llms.txt`).
     #[serde(default)]
     pub description: String,
-    /// [`Page::boost`].
-    #[serde(default)]
-    pub boost: Option<f32>,
 }
 
 /// The stored blob of one chunk.
@@ -395,7 +392,6 @@ impl BuildIndex {
             language: page.language.clone(),
             version: page.version.clone(),
             description: page.description.clone(),
-            boost: page.boost,
         };
         let count = |t: &str| {
             let mut n = 0u64;

@@ -48,10 +48,7 @@ const BUDGETS = {
   // query needs them (the pages' decoding, the lookups that note a page missed, the session's
   // rounds for them): +5,656 B, for a first fetch of a 100,000-page site 300 KB smaller; 117,880 B
   // with each page's entries allocated when it is read (review); 117,960 B with its second review.
-  // 118,176 B with format v12: Mintlify's `boost` (the manifest's page factors, decoded and applied
-  // to each section's score in every mode, and explained): +289 B (117,887 B before), raised on
-  // purpose: a documented Mintlify ranking setting that 297 pages of mintlify-docs use.
-  'wasm/aidocs_search_bg.wasm': 118_400,
+  'wasm/aidocs_search_bg.wasm': 118_150,
   // 199,532 B: the lean module plus the inflater and the Snowball stemmers (which keep the standard
   // library's lowercasing of whole words, for Greek's final sigma).
   // 209,488 B since issue 22: evidence under a token budget for agents (`context`, the handler's
@@ -70,8 +67,7 @@ const BUDGETS = {
   // 209,764 B with the term weights' sorted list (above). 215,954 B with format v11's directory
   // pages (above), 215,573 B with its review. 215,939 B reading percent-escaped URLs (llms.txt's
   // links, a browser's escaped anchors) by URL; 216,132 B with the second review's mends.
-  // 216,200 B with format v12's page boosts (+259 B; above).
-  'wasm/aidocs_search_full_bg.wasm': 216_450,
+  'wasm/aidocs_search_full_bg.wasm': 216_350,
   // 6,238 B and 5,533 B: what a page with the search box loads before the engine; 6,527 B since
   // issue 22's `context` and the glue's evidence entry points.
   // 6,693 B with `searchRawDetailed`'s `read` option; 6,720 B with preload's second round (a large

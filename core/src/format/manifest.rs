@@ -25,8 +25,6 @@ pub struct PageEntry {
     pub language: Option<u32>,
     /// Index into [`Manifest::versions`] (format v8), when the page sits in a docs version.
     pub version: Option<u32>,
-    /// Index into [`Manifest::boosts`] (format v12), when the page's ranking is boosted.
-    pub boost: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,9 +82,6 @@ pub struct Manifest {
     /// The docs versions of the pages (format v8: the navigation's `versions`), sorted; empty on an
     /// unversioned site.
     pub versions: Vec<String>,
-    /// The pages' ranking factors (format v12: Mintlify's `boost`), distinct, increasing, finite,
-    /// positive and never 1; empty when no page is boosted.
-    pub boosts: Vec<f32>,
 }
 
 pub const MANIFEST_FILE: &str = "manifest.bin";
@@ -208,16 +203,6 @@ impl Manifest {
         }
         // v8: docs versions and each page's.
         write_page_values(&mut w, &self.versions, self.pages.iter().map(|p| p.version));
-        // v12: the ranking factors and each page's.
-        w.varint(self.boosts.len() as u64);
-        for &b in &self.boosts {
-            w.f32(b);
-        }
-        if !self.boosts.is_empty() {
-            for p in &self.pages {
-                w.varint(p.boost.map_or(0, |b| u64::from(b) + 1));
-            }
-        }
         envelope::seal(ShardKind::Manifest, &w.into_inner())
     }
 
@@ -306,7 +291,6 @@ impl Manifest {
                 tagset,
                 language: None,
                 version: None,
-                boost: None,
             });
         }
         if chunk_sum != num_chunks as u64 {
@@ -405,11 +389,6 @@ impl Manifest {
         } else {
             Vec::new()
         };
-        let boosts = if version >= 12 {
-            read_boosts(&mut r, &mut pages)?
-        } else {
-            Vec::new()
-        };
         r.finish("manifest")?;
         Ok(Manifest {
             build_id,
@@ -432,17 +411,7 @@ impl Manifest {
             languages,
             positions,
             versions,
-            boosts,
         })
-    }
-
-    /// The factor page `page`'s scores are multiplied by: its boost, else 1.
-    pub fn page_boost(&self, page: u32) -> f32 {
-        (self.pages.get(page as usize))
-            .and_then(|p| p.boost)
-            .and_then(|b| self.boosts.get(b as usize))
-            .copied()
-            .unwrap_or(1.0)
     }
 
     /// The position shard of term shard `i`, when the index has positions.
@@ -532,46 +501,17 @@ fn read_page_values(
         }
         values.push(v.to_owned());
     }
-    read_page_ids(r, pages, values.len(), set)?;
-    Ok(values)
-}
-
-/// Each page's index into a list of `n` values (0 = none, else 1 + index), when `n` is not 0: the
-/// page table's languages, versions and boosts.
-fn read_page_ids(
-    r: &mut ByteReader<'_>,
-    pages: &mut [PageEntry],
-    n: usize,
-    set: impl Fn(&mut PageEntry, Option<u32>),
-) -> Result<(), ShardError> {
-    if n > 0 {
+    if !values.is_empty() {
         for p in pages.iter_mut() {
-            let id = match r.varint_u32("page value id")? {
+            let id = match r.varint_u32("page language or version")? {
                 0 => None,
-                v if (v as usize) <= n => Some(v - 1),
-                _ => return Err(invalid("page value id", "out of range")),
+                v if (v as usize) <= values.len() => Some(v - 1),
+                _ => return Err(invalid("page language or version", "id out of range")),
             };
             set(p, id);
         }
     }
-    Ok(())
-}
-
-/// The reader of the v12 ranking factors: the distinct factors (finite, positive, not 1,
-/// strictly increasing), then when there are any each page's (0 = none, else 1 + index).
-fn read_boosts(r: &mut ByteReader<'_>, pages: &mut [PageEntry]) -> Result<Vec<f32>, ShardError> {
-    let n = r.count("boosts", 4)?;
-    let mut boosts: Vec<f32> = Vec::with_capacity(n);
-    for _ in 0..n {
-        let b = r.f32("boost")?;
-        // `!(b > last)` also refuses NaN.
-        if !(b.is_finite() && b > boosts.last().copied().unwrap_or(0.0)) || b == 1.0 {
-            return Err(invalid("boosts", "not increasing, finite, > 0 and != 1"));
-        }
-        boosts.push(b);
-    }
-    read_page_ids(r, pages, n, |p, b| p.boost = b)?;
-    Ok(boosts)
+    Ok(values)
 }
 
 #[cfg(test)]
@@ -599,7 +539,6 @@ mod tests {
                     tagset: 1,
                     language: None,
                     version: None,
-                    boost: None,
                 },
                 PageEntry {
                     chunk_count: 1,
@@ -608,7 +547,6 @@ mod tests {
                     tagset: 0,
                     language: None,
                     version: None,
-                    boost: None,
                 },
             ],
             term_shards: vec![
@@ -637,7 +575,6 @@ mod tests {
             languages: Vec::new(),
             positions: None,
             versions: Vec::new(),
-            boosts: Vec::new(),
         };
         let d = Manifest::decode(&m.encode()).unwrap();
         assert_eq!(d, m);
@@ -714,42 +651,5 @@ mod tests {
         let mut unsorted = multi.clone();
         unsorted.versions = vec!["v2".into(), "v1".into()];
         assert!(Manifest::decode(&unsorted.encode()).is_err());
-
-        // v12: the pages' ranking factors (Mintlify's `boost`).
-        let mut boosted = multi.clone();
-        boosted.boosts = vec![0.25, 3.0];
-        boosted.pages[1].boost = Some(1);
-        let file = boosted.encode();
-        assert_eq!(Manifest::decode(&file).unwrap(), boosted);
-        assert_eq!(boosted.page_boost(0), 1.0);
-        assert_eq!(boosted.page_boost(1), 3.0);
-        assert_eq!(boosted.page_boost(9), 1.0);
-        let raw = envelope::open(&file, ShardKind::Manifest).unwrap();
-        for cut in 0..raw.len() {
-            assert!(Manifest::decode_payload(&raw[..cut]).is_err(), "cut {cut}");
-        }
-        // A v11 payload (no boosts) reads as before; the v12 section alone is what it lacks.
-        let v11 = envelope::open(&multi.encode(), ShardKind::Manifest).unwrap();
-        assert_eq!(
-            Manifest::decode_versioned(&v11[..v11.len() - 1], 11).unwrap(),
-            multi
-        );
-        for bad in [
-            vec![3.0, 0.25],
-            vec![1.0],
-            vec![0.0],
-            vec![-2.0],
-            vec![f32::NAN],
-            vec![f32::INFINITY],
-            vec![2.0, 2.0],
-        ] {
-            let mut b = boosted.clone();
-            b.pages[1].boost = Some(0);
-            b.boosts = bad.clone();
-            assert!(Manifest::decode(&b.encode()).is_err(), "{bad:?}");
-        }
-        let mut out_of_range = boosted.clone();
-        out_of_range.pages[0].boost = Some(2);
-        assert!(Manifest::decode(&out_of_range.encode()).is_err());
     }
 }

@@ -192,7 +192,6 @@ mod mutation_tests {
                     tagset: i % 2,
                     language: None,
                     version: None,
-                    boost: None,
                 })
                 .collect(),
             term_shards: vec![TermShardEntry {
@@ -213,7 +212,6 @@ mod mutation_tests {
             languages: Vec::new(),
             positions: None,
             versions: Vec::new(),
-            boosts: Vec::new(),
         };
         (manifest, shard, meta)
     }

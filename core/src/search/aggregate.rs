@@ -1,5 +1,5 @@
-//! From scored chunks to ranked pages: a page scores its best chunk (times its boost); filters,
-//! order, top k, sections per page, and explanations of the top section.
+//! From scored chunks to ranked pages: a page scores its best chunk; filters, order, top k, sections
+//! per page, and explanations of the top section.
 
 use std::collections::HashMap;
 
@@ -56,8 +56,6 @@ impl Searcher {
                 continue;
             }
             let page = self.page_of(c);
-            // The page's boost (Mintlify's `boost`) multiplies each of its sections' scores.
-            let score = score * self.manifest.page_boost(page);
             if opts.facets {
                 match seen.last_mut() {
                     Some(last) if last.0 == page => last.2 = last.2.max(score),
@@ -114,10 +112,6 @@ impl Searcher {
                 }
                 if opts.mode == super::Mode::Vector {
                     ex.page = 0.0; // vector ranking adds no page credit
-                }
-                let boost = self.manifest.page_boost(p.page);
-                if boost != 1.0 {
-                    ex.boosts.push(("page", boost - 1.0));
                 }
                 p.explanation = Some(ex);
             }

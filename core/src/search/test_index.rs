@@ -34,7 +34,6 @@ pub(super) fn index(texts: &[&str], per_shard: usize) -> (Searcher, Vec<TermShar
                 tagset: 0,
                 language: None,
                 version: None,
-                boost: None,
             })
             .collect(),
         term_shards: shards
@@ -59,7 +58,6 @@ pub(super) fn index(texts: &[&str], per_shard: usize) -> (Searcher, Vec<TermShar
         languages: Vec::new(),
         positions: None,
         versions: Vec::new(),
-        boosts: Vec::new(),
     };
     (Searcher::new(manifest).unwrap(), shards)
 }

@@ -320,7 +320,6 @@ pub(super) fn test_page(title: &str, url: &str, breadcrumb: &[&str]) -> Page {
         tags: Vec::new(),
         language: None,
         version: None,
-        boost: None,
         api: None,
         exact_keys: Vec::new(),
         chunks: Vec::new(),
