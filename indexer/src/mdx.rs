@@ -724,18 +724,7 @@ fn convert(
             // no more shown than in MDX (HTML names read without regard to case).
             b'<' if !mdx => match html_tag_len(&kept[i..]) {
                 Some(len) => {
-                    let mut tag = parse_tag(&kept[i..i + len]);
-                    // HTML reads names without regard to case (`<Visibility>` kept as MDX reads it).
-                    tag.name = match tag.name.eq_ignore_ascii_case("visibility") {
-                        true => "Visibility".into(),
-                        false => tag.name.to_ascii_lowercase(),
-                    };
-                    // HTML has no expressions: `hidden={false}` is text, and hides.
-                    for (_, value) in &mut tag.attrs {
-                        if let tag::AttrValue::Expr(e) = value {
-                            *value = tag::AttrValue::Text(std::mem::take(e));
-                        }
-                    }
+                    let tag = parse_tag(&kept[i..i + len]).read_as_html();
                     if !withhold_tag(&tag, &mut withheld, &mut out) {
                         out.push_str(&kept[i..i + len]);
                     }

@@ -145,8 +145,11 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
     let b = rest.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        while i < b.len() && whitespace_at(rest, i) > 0 {
-            i += whitespace_at(rest, i);
+        loop {
+            match whitespace_at(rest, i) {
+                0 => break,
+                w => i += w,
+            }
         }
         let key_start = i;
         while i < b.len() && whitespace_at(rest, i) == 0 && b[i] != b'=' {
@@ -285,6 +288,22 @@ impl Tag {
         (self.attrs.iter().rev())
             .find(|(k, _)| k == key || (any_case && k.eq_ignore_ascii_case(key)))
             .map(|(_, v)| v)
+    }
+
+    /// The tag as HTML reads it in a Markdown page: names without regard to case (`<Visibility>`
+    /// kept as MDX reads it, the most restrictive reading), and no expressions (`hidden={false}`
+    /// is text, and hides).
+    pub(super) fn read_as_html(mut self) -> Tag {
+        self.name = match self.name.eq_ignore_ascii_case("visibility") {
+            true => "Visibility".into(),
+            false => self.name.to_ascii_lowercase(),
+        };
+        for (_, value) in &mut self.attrs {
+            if let AttrValue::Expr(e) = value {
+                *value = AttrValue::Text(std::mem::take(e));
+            }
+        }
+        self
     }
 
     /// Attribute values that are text, in order (what `convert_tag` may show).
