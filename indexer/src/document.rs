@@ -4,7 +4,9 @@ use aidocs_core::{ApiMeta, Kind};
 use serde::{Deserialize, Serialize};
 
 /// Who may see a page. Private content is never written; internal only into an internal build.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Visibility {
     #[default]

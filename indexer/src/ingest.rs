@@ -27,8 +27,10 @@ use crate::visibility::{
 /// keep their words for typo tolerance; 4: one visibility policy on resolved files, includes
 /// checked, HTML comments dropped; 5: `.md` read as Markdown, ESM blocks and fences as MDX reads
 /// them; 6: a page's first chunk carries its URL key, for reading a page by URL; 7: that key of the
-/// percent-decoded path, as a link in llms.txt escapes it.)
-const INGEST_VERSION: u32 = 7;
+/// percent-decoded path, as a link in llms.txt escapes it; 8 was a reverted `boost`'s; 9: an
+/// operation's text as its page shows it (hidden elements out, `x-mint.content` and metadata in,
+/// every response's fields).)
+const INGEST_VERSION: u32 = 9;
 
 #[derive(Debug, Clone)]
 pub struct IngestOptions {
@@ -745,15 +747,13 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             if consumed.contains_key(&(display.clone(), op.key())) || op.excluded {
                 continue;
             }
-            let listed = config.operations.contains_key(&op.key());
-            if !(listed || all.is_some() || from_command_line) {
+            let listing = config.listing(display, &op.key());
+            if !(listing.is_some() || all.is_some() || from_command_line) {
                 without_page += 1;
                 continue;
             }
-            let nav = config
-                .operations
-                .get(&op.key())
-                .cloned()
+            let nav = listing
+                .map(|(nav, _)| nav.clone())
                 .or_else(|| all.map(|(_, nav)| nav.clone()));
             // Mintlify makes the page (hidden, or behind sign-in) whether or not this build
             // indexes it: its id and URL are taken either way, so the next operation of the same
@@ -769,11 +769,9 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             if *n > 1 {
                 id = format!("{id}-{n}");
             }
-            let directory = config
-                .operation_dirs
-                .get(&op.key())
-                .or(all.map(|(dir, _)| dir))
-                .map_or(crate::site::DEFAULT_API_DIRECTORY, String::as_str);
+            let directory = (listing.and_then(|(_, dir)| dir))
+                .or(all.map(|(dir, _)| dir.as_str()))
+                .unwrap_or(crate::site::DEFAULT_API_DIRECTORY);
             let mut url = crate::openapi::generated_url(op, directory);
             // Mintlify numbers the later of two endpoints that would share a URL.
             let n = used_urls.entry(url.clone()).or_insert(0);
@@ -783,7 +781,9 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             *n += 1;
             // `x-hidden`, or listed under a hidden navigation element (or its spec is): left out
             // of search as a hidden page.
-            if (op.hidden || nav.as_ref().is_some_and(|n| n.hidden)) && !config.index_hidden {
+            if (op.hidden || nav.as_ref().is_some_and(|n| n.hidden)) && !config.index_hidden
+                || op.noindex
+            {
                 out.noindex += 1;
                 continue;
             }
@@ -1004,6 +1004,20 @@ fn isolated<T>(p: &Pending, parse: impl FnOnce() -> T) -> Result<T, Diagnostic> 
     })
 }
 
+/// A piece of a spec's text (a description, `x-mint.content`) as the page shows it: read in its
+/// dialect from the site root, hidden elements left out.
+fn render_spec_text(
+    text: &str,
+    dialect: Dialect,
+    root: &Path,
+    snippets: &mut SnippetResolver<'_>,
+) -> String {
+    match text.trim().is_empty() {
+        true => String::new(),
+        false => to_markdown(text, dialect, root, snippets),
+    }
+}
+
 /// Parses a pending page into chunks. Warnings (missing snippets) are returned alongside.
 pub fn parse(p: &Pending, site: Option<&Site>, opts: &IngestOptions) -> (Page, Vec<Diagnostic>) {
     let (page, _, warnings) = parse_with_markdown(p, site, opts);
@@ -1038,6 +1052,11 @@ pub fn parse_with_markdown(
                 .unwrap_or_else(|| root.to_path_buf());
             let mut snippets = SnippetResolver::new(site.includes(opts.audience));
             let mut markdown = to_markdown(body, Dialect::of(rel), &dir, &mut snippets);
+            let op_markdown = operation.as_ref().map(|op| {
+                op.markdown(opts.audience, &mut |text, dialect| {
+                    render_spec_text(text, dialect, root, &mut snippets)
+                })
+            });
             let includes = std::mem::take(&mut snippets.includes);
             for w in snippets.warnings {
                 warnings.push(Diagnostic {
@@ -1061,10 +1080,10 @@ pub fn parse_with_markdown(
                 }
             }
             let mut tags = fm.tags.clone();
-            if let Some(op) = operation {
+            if let (Some(op), Some(op_markdown)) = (operation, op_markdown) {
                 api_keys(op, &mut keys);
                 markdown.push_str("\n\n");
-                markdown.push_str(&op.markdown(opts.audience));
+                markdown.push_str(&op_markdown);
                 tags.extend(op.tags.iter().cloned());
             }
             let mut chunks = chunk_markdown(&title, &description, &markdown, opts.chunk);
@@ -1100,10 +1119,24 @@ pub fn parse_with_markdown(
             (page, markdown)
         }
         Source::Operation { op, spec, nav, url } => {
+            let Some(site) = site else {
+                unreachable!("an operation of a site is parsed with its site")
+            };
             let title = op.title();
             let mut keys = vec![exact_key(EXACT_TITLE_PREFIX, &title)];
             api_keys(op, &mut keys);
-            let markdown = op.markdown(opts.audience);
+            let root = &site.root.root;
+            let mut snippets = SnippetResolver::new(site.includes(opts.audience));
+            let markdown = op.markdown(opts.audience, &mut |text, dialect| {
+                render_spec_text(text, dialect, root, &mut snippets)
+            });
+            for w in snippets.warnings {
+                warnings.push(Diagnostic {
+                    file: spec.clone(),
+                    line: None,
+                    message: format!("operation `{}`: {w}", op.key()),
+                });
+            }
             let mut chunks = chunk_markdown(&title, "", &markdown, opts.chunk);
             chunks[0].code = format!(
                 "{} {} {}\n{}",

@@ -164,6 +164,23 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
             message: "frontmatter is not a `key: value` mapping".into(),
         });
     };
+    Ok(from_mapping(&map))
+}
+
+impl Frontmatter {
+    /// Frontmatter given as JSON: an OpenAPI operation's `x-mint.metadata`, which takes "any
+    /// metadata field that would be valid in MDX frontmatter" (Mintlify); `None` when it is not a
+    /// mapping.
+    pub fn from_json(value: &serde_json::Value) -> Option<Frontmatter> {
+        match serde_norway::to_value(value).ok()? {
+            serde_norway::Value::Mapping(map) => Some(from_mapping(&map)),
+            _ => None,
+        }
+    }
+}
+
+/// The fields of a frontmatter mapping (merge keys already applied).
+fn from_mapping(map: &serde_norway::Mapping) -> Frontmatter {
     let get = |k: &str| map.get(serde_norway::Value::String(k.into()));
     let string = |k: &str| -> Option<String> {
         match get(k)? {
@@ -174,7 +191,7 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
         }
     };
     // `hidden`/`noindex` present but not plainly true or false withhold, and say why.
-    let hidden = match Flag::from_yaml(&map, "hidden") {
+    let hidden = match Flag::from_yaml(map, "hidden") {
         // What puts a page back into search is exactly what Mintlify's JavaScript reads: the
         // key `hidden` with the boolean false (not `Hidden: false`, not `hidden: 0`).
         Flag::Set(false) if get("hidden") != Some(&serde_norway::Value::Bool(false)) => {
@@ -182,10 +199,10 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
         }
         f => f,
     };
-    let noindex = Flag::from_yaml(&map, "noindex");
+    let noindex = Flag::from_yaml(map, "noindex");
     // Only `searchable: false` does anything on a page; what is not understood withholds.
-    let searchable = Flag::from_yaml(&map, "searchable");
-    let mut visibility = Declared::from_yaml(&map);
+    let searchable = Flag::from_yaml(map, "searchable");
+    let mut visibility = Declared::from_yaml(map);
     for flag in [&hidden, &noindex, &searchable] {
         if let Some(why) = flag.problem() {
             visibility = visibility.combine(Declared::Unreadable(why.to_owned()));
@@ -203,7 +220,7 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
             .collect(),
         _ => Vec::new(),
     };
-    Ok(Frontmatter {
+    Frontmatter {
         title: string("title"),
         sidebar_title: string("sidebarTitle"),
         description: string("description"),
@@ -215,7 +232,7 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
         public: match get("public") {
             Some(serde_norway::Value::Null) => Flag::Absent,
             Some(serde_norway::Value::String(s)) if s.trim().is_empty() => Flag::Absent,
-            _ => Flag::from_yaml(&map, "public"),
+            _ => Flag::from_yaml(map, "public"),
         },
         public_true: get("public") == Some(&serde_norway::Value::Bool(true)),
         groups: map.keys().any(|k| {
@@ -224,7 +241,7 @@ fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
         }),
         visibility,
         language: string("lang").or_else(|| string("language")),
-    })
+    }
 }
 
 /// Prefixes the content hash of an include that was read and withheld.
@@ -1266,6 +1283,11 @@ mod tests {
             "<div className=\"invisible\">SECRETBF</div>",
             "<div className={\"hidden \" + x}>SECRETBG</div>",
             "<div style={{display: cond ? 'none' : 'block'}}>SECRETBH</div>",
+            // The cascade: the last declaration wins, an `!important` one over any later one.
+            "<div style=\"display: block; display: none\">SECRETBI</div>",
+            "<div style=\"display: none !important; display: block\">SECRETBJ</div>",
+            "<div style=\"content-visibility: hidden\">SECRETBK</div>",
+            "<div style={{display: 'block', display: 'none'}}>SECRETBL</div>",
         ];
         for case in cases {
             let out = md(&format!("Before.\n\n{case}\n\nAfter.\n"));
@@ -1291,6 +1313,9 @@ mod tests {
             "<div className=\"invisible md:visible\">SHOWNN</div>",
             "<div hidden>x</ div>SHOWNO",
             "<div style={{display: 'flex', listStyle: 'none'}}>SHOWNP</div>",
+            "<div style=\"display: none; display: block\">SHOWNQ</div>",
+            "<div style={{display: 'none', display: 'grid'}}>SHOWNR</div>",
+            "<div style=\"display: none !important; display: flex !important\">SHOWNS</div>",
         ];
         for case in shown {
             let out = md(&format!("Before.\n\n{case}\n\nAfter.\n"));
@@ -1308,11 +1333,18 @@ mod tests {
             "<DIV Hidden>SECRETMC</div>",
             "<p style=\"display: none\">SECRETMD</p>",
             "See [x](/a<b).\n\n<div hidden>SECRETME</div>",
+            "<div class=\"hidden\">SECRETMF</div>",
         ] {
             let out = md_as(&format!("Before.\n\n{case}\n\nAfter.\n"), Dialect::Markdown);
             assert!(!out.contains("SECRET"), "{case:?} gave {out:?}");
             assert!(out.contains("After."), "{case:?} gave {out:?}");
         }
+        // HTML has no `className`: a Markdown page shows what it classes.
+        let out = md_as(
+            "<div className=\"hidden\">SHOWNMA</div>\n",
+            Dialect::Markdown,
+        );
+        assert!(out.contains("SHOWNMA"), "{out}");
         let out = md_as(
             "a <b>bold</b> and a<b \"c\n\n<div>x</div>",
             Dialect::Markdown,

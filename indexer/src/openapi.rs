@@ -49,7 +49,19 @@ pub struct Operation {
     pub public: Option<bool>,
     /// `x-mint.href`: the URL the site gives the operation's generated page.
     pub href: Option<String>,
+    /// `x-mint.content`: MDX the page shows before the generated documentation.
+    pub content: String,
+    /// `x-mint.metadata.title` and `.description`: the generated page's own.
+    pub metadata_title: Option<String>,
+    pub metadata_description: Option<String>,
+    /// `x-mint.metadata.noindex` or `.searchable: false`: its generated page is out of search.
+    pub noindex: bool,
 }
+
+/// The dialect a piece of an operation's text is written in: descriptions are Markdown (HTML
+/// kept as text), `x-mint.content` is MDX. What renders them to the text the page shows is the
+/// caller's ([`Operation::markdown`]).
+pub use crate::mdx::Dialect;
 
 impl Operation {
     pub fn visibility(&self) -> Visibility {
@@ -60,7 +72,13 @@ impl Operation {
         format!("{} {}", self.method, self.path)
     }
     pub fn title(&self) -> String {
-        if !self.summary.is_empty() {
+        if let Some(t) = self
+            .metadata_title
+            .as_deref()
+            .filter(|t| !t.trim().is_empty())
+        {
+            t.trim().to_owned()
+        } else if !self.summary.is_empty() {
             self.summary.clone()
         } else if !self.operation_id.is_empty() {
             self.operation_id.clone()
@@ -68,29 +86,45 @@ impl Operation {
             self.key()
         }
     }
-    /// Markdown body describing the operation, with the lines `audience` may see.
-    pub fn markdown(&self, audience: Visibility) -> String {
+    /// Markdown body describing the operation, with the lines `audience` may see; `render` turns
+    /// each piece of the spec's text into what the page shows of it (hidden elements left out).
+    pub fn markdown(
+        &self,
+        audience: Visibility,
+        render: &mut dyn FnMut(&str, Dialect) -> String,
+    ) -> String {
         let mut md = String::new();
-        if !self.description.is_empty() {
-            md.push_str(&self.description);
-            md.push_str("\n\n");
+        for (text, dialect) in [
+            (
+                self.metadata_description.as_deref().unwrap_or(""),
+                Dialect::Markdown,
+            ),
+            (self.content.as_str(), Dialect::Mdx),
+            (self.description.as_str(), Dialect::Markdown),
+        ] {
+            let shown = render(text, dialect);
+            if !shown.trim().is_empty() {
+                md.push_str(shown.trim());
+                md.push_str("\n\n");
+            }
         }
         for (title, lines) in [
             ("Parameters", &self.parameters),
             ("Request body", &self.request_fields),
             ("Response", &self.response_fields),
         ] {
-            let shown: Vec<&str> = lines
+            let shown: Vec<String> = lines
                 .iter()
                 .filter(|(_, v)| crate::visibility::allowed(*v, audience))
-                .map(|(l, _)| l.as_str())
+                .map(|(l, _)| render(l, Dialect::Markdown).trim().replace('\n', " "))
+                .filter(|l| !l.is_empty())
                 .collect();
             if shown.is_empty() {
                 continue;
             }
             md.push_str(&format!("## {title}\n\n"));
             for l in shown {
-                md.push_str(&l.replace('\n', " "));
+                md.push_str(&l);
                 md.push_str("\n\n");
             }
         }
@@ -373,11 +407,19 @@ pub fn load_spec_text(
         let Some(paths) = root.get(group).and_then(Value::as_object) else {
             continue;
         };
+        // What the `paths` (or `webhooks`) object itself declares (`x-mint.groups` on it restricts
+        // every path) applies to each of its operations.
+        let group_declared = document
+            .clone()
+            .combine(Declared::from_openapi(&root[group]));
         for (path, item) in paths {
+            if path.starts_with("x-") {
+                continue;
+            }
             // What the path item declares beside its `$ref`, and at every hop, applies too.
             let (item, item_declared) = resolve_declared(&root, item);
             let shared_params = item.get("parameters").cloned().unwrap_or(Value::Null);
-            let item_declared = document.clone().combine(item_declared);
+            let item_declared = group_declared.clone().combine(item_declared);
             for m in METHODS {
                 let Some(raw) = item.get(*m) else { continue };
                 let (mut op, truncated) = flatten(&root, m, path, raw, &shared_params);
@@ -385,7 +427,7 @@ pub fn load_spec_text(
                 let flag =
                     |name: &str| Flag::from_json(item, name).combine(Flag::from_json(raw, name));
                 op.excluded = flag("x-excluded").withholds();
-                op.hidden = flag("x-hidden").withholds();
+                op.hidden |= flag("x-hidden").withholds();
                 if webhook {
                     op.method = "WEBHOOK".into();
                 }
@@ -442,20 +484,6 @@ fn pointer(reference: &str) -> String {
         .into_owned()
 }
 
-/// Follows local `#/...` references (up to 32 hops); anything else is returned as is.
-fn resolve<'a>(root: &'a Value, mut v: &'a Value) -> &'a Value {
-    for _ in 0..32 {
-        match v.get("$ref").and_then(Value::as_str) {
-            Some(r) if r.starts_with('#') => match root.pointer(&pointer(r)) {
-                Some(target) => v = target,
-                None => return v,
-            },
-            _ => return v,
-        }
-    }
-    v
-}
-
 fn str_of(v: &Value, k: &str) -> String {
     v.get(k)
         .and_then(Value::as_str)
@@ -483,7 +511,11 @@ fn flatten(
             if name.is_empty() || !seen.insert((name.clone(), loc.clone())) {
                 continue;
             }
-            let schema = p.get("schema").map(|s| resolve(root, s));
+            // The parameter's schema may restrict it too (`x-mint.groups` on the schema).
+            let (schema, declared) = match p.get("schema").map(|s| resolve_declared(root, s)) {
+                Some((s, d)) => (Some(s), declared.combine(d)),
+                None => (None, declared),
+            };
             let ty = schema.map(|s| str_of(s, "type")).unwrap_or_default();
             let desc = str_of(p, "description");
             parameters.push((
@@ -515,11 +547,27 @@ fn flatten(
             if !d.is_empty() {
                 response_fields.push((format!("{code}: {d}"), v));
             }
-            if code.starts_with('2') {
-                walk.content(resp, v, &mut response_fields);
-            }
+            // Every status code's schema: Mintlify shows each response's fields.
+            walk.content(resp, v, &mut response_fields);
         }
     }
+    // `x-mint.metadata`: frontmatter for the generated page, read as a page's is.
+    let metadata = op.pointer("/x-mint/metadata");
+    let (meta, meta_declared) = match metadata.map(crate::mdx::Frontmatter::from_json) {
+        None => (crate::mdx::Frontmatter::default(), Declared::Absent),
+        Some(Some(fm)) => {
+            let groups = match fm.groups {
+                true => Declared::Known(Visibility::Internal),
+                false => Declared::Absent,
+            };
+            let declared = fm.visibility.clone().combine(groups);
+            (fm, declared)
+        }
+        Some(None) => (
+            crate::mdx::Frontmatter::default(),
+            Declared::Unreadable("`x-mint.metadata` is not a mapping".into()),
+        ),
+    };
     let op = Operation {
         method: method.to_ascii_uppercase(),
         path: path.to_owned(),
@@ -539,18 +587,26 @@ fn flatten(
         parameters,
         request_fields,
         response_fields,
-        declared: Declared::from_openapi(op),
+        declared: Declared::from_openapi(op).combine(meta_declared),
         excluded: false,
-        hidden: false,
-        declares_public: metadata_public(op).withholds(),
-        public: match metadata_public(op) {
+        hidden: meta.hidden.withholds(),
+        declares_public: meta.public.withholds(),
+        public: match meta.public {
             Flag::Absent => None,
-            _ => Some(op.pointer("/x-mint/metadata/public") == Some(&Value::Bool(true))),
+            _ => Some(meta.public_true),
         },
         href: op
             .pointer("/x-mint/href")
             .and_then(Value::as_str)
             .map(str::to_owned),
+        content: op
+            .pointer("/x-mint/content")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned(),
+        metadata_title: meta.title,
+        metadata_description: meta.description,
+        noindex: meta.noindex,
     };
     (op, walk.truncated)
 }
@@ -565,7 +621,7 @@ pub const MAX_SCHEMA_NODES: usize = 5_000;
 struct SchemaWalk<'a> {
     root: &'a Value,
     on_path: BTreeSet<String>,
-    listed: std::collections::HashSet<(String, String)>,
+    listed: std::collections::HashSet<(String, String, Visibility)>,
     nodes: usize,
     truncated: bool,
 }
@@ -583,12 +639,17 @@ impl<'a> SchemaWalk<'a> {
 
     /// Properties of the first media type's schema of a request body or response.
     fn content(&mut self, holder: &Value, within: Visibility, out: &mut Vec<(String, Visibility)>) {
-        let first = holder
-            .get("content")
+        let content = holder.get("content");
+        let first = content
             .and_then(Value::as_object)
             .and_then(|c| c.values().next());
-        if let Some(schema) = first.and_then(|m| m.get("schema")) {
-            self.properties(schema, "", 0, within, out);
+        if let Some(media) = first {
+            // What the content map and the media type object declare restricts their fields.
+            let declared = Declared::from_openapi(content.unwrap_or(&Value::Null))
+                .combine(Declared::from_openapi(media));
+            if let Some(schema) = media.get("schema") {
+                self.properties(schema, "", 0, within.max(declared.visibility()), out);
+            }
         }
     }
 
@@ -610,12 +671,17 @@ impl<'a> SchemaWalk<'a> {
             self.truncated = true;
             return;
         }
+        let entered = within;
         let reference = schema
             .get("$ref")
             .and_then(Value::as_str)
             .map(str::to_owned);
         if let Some(r) = &reference {
-            if self.on_path.contains(r) || self.listed.contains(&(r.clone(), prefix.to_owned())) {
+            // Listed here before under the same restriction: listing it again adds nothing (one
+            // listed under a stricter one does not stand for this one).
+            if self.on_path.contains(r)
+                || (self.listed).contains(&(r.clone(), prefix.to_owned(), within))
+            {
                 return;
             }
             self.on_path.insert(r.clone());
@@ -652,21 +718,8 @@ impl<'a> SchemaWalk<'a> {
         }
         if let Some(r) = reference {
             self.on_path.remove(&r);
-            self.listed.insert((r, prefix.to_owned()));
+            self.listed.insert((r, prefix.to_owned(), entered));
         }
-    }
-}
-
-/// An operation's `x-mint.metadata.public`, read as a page's frontmatter `public` is: an empty
-/// one (null, `""`) declares nothing.
-fn metadata_public(op: &Value) -> Flag {
-    match op.pointer("/x-mint/metadata") {
-        Some(metadata) => match metadata.get("public") {
-            Some(Value::Null) => Flag::Absent,
-            Some(Value::String(s)) if s.trim().is_empty() => Flag::Absent,
-            _ => Flag::from_json(metadata, "public"),
-        },
-        None => Flag::Absent,
     }
 }
 
@@ -810,8 +863,8 @@ mod tests {
             .unwrap()
             .operations
             .remove(0);
-        let public = op.markdown(Visibility::Public);
-        let internal = op.markdown(Visibility::Internal);
+        let public = op.markdown(Visibility::Public, &mut |t, _| t.to_owned());
+        let internal = op.markdown(Visibility::Internal, &mut |t, _| t.to_owned());
         for w in ["pubparam", "pubprop"] {
             assert!(public.contains(w) && internal.contains(w), "{w}");
         }

@@ -33,7 +33,7 @@ pub struct NavEntry {
 }
 
 /// Lists `entry` under `key`, merged with an earlier listing of it ([`NavEntry::merge_listing`]).
-fn list_in(map: &mut BTreeMap<String, NavEntry>, key: String, entry: NavEntry) {
+fn list_in<K: Ord>(map: &mut BTreeMap<K, NavEntry>, key: K, entry: NavEntry) {
     match map.get_mut(&key) {
         Some(e) => e.merge_listing(&entry),
         None => {
@@ -124,12 +124,18 @@ pub struct SiteConfig {
     /// Page key (site-relative, normalised, without extension) → navigation entry (a page listed
     /// twice: its listings merged, [`NavEntry::merge_listing`]).
     pub pages: BTreeMap<String, NavEntry>,
-    /// Operations listed in navigation as `"[spec ]METHOD /path"`: key `METHOD /path`. Mintlify
-    /// generates a page for each, under the directory of the nearest `openapi` above the entry.
-    pub operations: BTreeMap<String, NavEntry>,
+    /// Operations listed in navigation as `"[spec ]METHOD /path"`: key (the spec, `METHOD /path`).
+    /// Mintlify generates a page for each from the spec the entry names, else from the nearest
+    /// navigation element's (any of them when it names several), else from the site's default
+    /// ([`SiteConfig::listing`]); under the directory of the nearest `openapi` above the entry.
+    /// The spec is a site-relative path, or [`DEFAULT_SPEC`].
+    pub operations: BTreeMap<(String, String), NavEntry>,
     /// The URL directory of each listed operation's generated page (`openapi.directory` of the
     /// nearest navigation element that names a spec, lower-cased; `api-reference` by default).
-    pub operation_dirs: BTreeMap<String, String>,
+    pub operation_dirs: BTreeMap<(String, String), String>,
+    /// The specs of the configuration's own `openapi` (docs.json's `openapi` or `api.openapi`,
+    /// mint.json's `openapi`): the default of an operation listed with no spec in scope.
+    pub default_openapi: Vec<String>,
     /// Specs named by a navigation element (`"openapi": ...` on a tab, group, anchor…) that lists no
     /// operation under it: Mintlify generates a page for every operation, under this directory.
     pub generated_specs: BTreeMap<String, (String, NavEntry)>,
@@ -144,6 +150,26 @@ pub struct SiteConfig {
     pub visibility: VisibilityRules,
     /// References refused (outside the site, not regular files, too large): reported, not fatal.
     pub warnings: Vec<Diagnostic>,
+}
+
+/// The spec of an operation listed with no spec named or in scope: the site's default.
+pub const DEFAULT_SPEC: &str = "";
+
+impl SiteConfig {
+    /// The navigation listing that makes Mintlify generate a page for the operation `key` of the
+    /// loaded spec `spec` (its site-relative path), and the page's directory: one listed for that
+    /// spec, or listed with none in scope when `spec` is a default one (the configuration's own
+    /// specs; any spec when it names none).
+    pub fn listing(&self, spec: &str, key: &str) -> Option<(&NavEntry, Option<&str>)> {
+        let default =
+            self.default_openapi.is_empty() || self.default_openapi.iter().any(|d| d == spec);
+        let find = |spec: &str| {
+            let k = (spec.to_owned(), key.to_owned());
+            let entry = self.operations.get(&k)?;
+            Some((entry, self.operation_dirs.get(&k).map(String::as_str)))
+        };
+        find(spec).or_else(|| default.then(|| find(DEFAULT_SPEC)).flatten())
+    }
 }
 
 /// Reads and parses a JSON file of the site; errors name the file and, for syntax errors, the line.
@@ -176,8 +202,11 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
         let (_, value) = read_json(site, name, "site configuration")?;
         cfg.config_file = Some(name.to_owned());
         cfg.branding = Branding::from_config(&value);
-        cfg.index_hidden = value.pointer("/seo/indexing").and_then(Value::as_str) == Some("all")
-            || value.pointer("/seo/indexHiddenPages") == Some(&Value::Bool(true));
+        // Each file's own key: docs.json has no `indexHiddenPages`, mint.json no `indexing`.
+        cfg.index_hidden = match name {
+            "docs.json" => value.pointer("/seo/indexing").and_then(Value::as_str) == Some("all"),
+            _ => value.pointer("/seo/indexHiddenPages") == Some(&Value::Bool(true)),
+        };
         let mut walker = NavWalker {
             site,
             refs: 0,
@@ -186,16 +215,20 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
             order: 0,
             depth: 0,
             openapi_dirs: Vec::new(),
+            openapi_scopes: Vec::new(),
+            listed: 0,
         };
         if name == "docs.json" {
             if let Some(nav) = value.get("navigation") {
                 walker.node(nav, "", &NavEntry::default())?;
             }
-            walker.add_openapi(value.get("api").and_then(|a| a.get("openapi")), "");
-            walker.add_openapi(value.get("openapi"), "");
+            let mut defaults =
+                walker.add_openapi(value.get("api").and_then(|a| a.get("openapi")), "");
+            defaults.extend(walker.add_openapi(value.get("openapi"), ""));
+            cfg.default_openapi = defaults;
         } else {
             walker.legacy(&value)?;
-            walker.add_openapi(value.get("openapi"), "");
+            cfg.default_openapi = walker.add_openapi(value.get("openapi"), "");
         }
         break;
     }
@@ -258,6 +291,11 @@ struct NavWalker<'a> {
     depth: usize,
     /// The directory of the innermost navigation element that names a spec.
     openapi_dirs: Vec<String>,
+    /// The specs of the innermost navigation element that names any (site-relative; none when it
+    /// names only URLs, whose operations this build cannot read).
+    openapi_scopes: Vec<Vec<String>>,
+    /// Operations listed so far.
+    listed: usize,
 }
 
 /// Where Mintlify puts generated endpoint pages when `openapi` sets no `directory`.
@@ -278,11 +316,12 @@ const CHILD_KEYS: &[&str] = &[
     "pages",
 ];
 
-fn is_operation_ref(s: &str) -> Option<String> {
+/// A navigation entry `"[spec ]METHOD /path"`: the spec as written, and `METHOD /path`.
+fn is_operation_ref(s: &str) -> Option<(Option<&str>, String)> {
     let parts: Vec<&str> = s.split_whitespace().collect();
-    let (m, p) = match parts.as_slice() {
-        [m, p] => (*m, *p),
-        [_, m, p] => (*m, *p),
+    let (spec, m, p) = match parts.as_slice() {
+        [m, p] => (None, *m, *p),
+        [spec, m, p] => (Some(*spec), *m, *p),
         _ => return None,
     };
     let m = m.to_ascii_uppercase();
@@ -291,7 +330,7 @@ fn is_operation_ref(s: &str) -> Option<String> {
     ]
     .contains(&m.as_str())
         && p.starts_with('/'))
-    .then(|| format!("{m} {p}"))
+    .then(|| (spec, format!("{m} {p}")))
 }
 
 impl NavWalker<'_> {
@@ -303,18 +342,34 @@ impl NavWalker<'_> {
         });
     }
 
-    fn add_page(&mut self, page: &str, ctx: &NavEntry) {
+    fn add_page(&mut self, page: &str, base: &str, ctx: &NavEntry) {
         let mut entry = ctx.clone();
         entry.order = self.order;
         self.order += 1;
-        if let Some(op) = is_operation_ref(page) {
+        if let Some((spec, op)) = is_operation_ref(page) {
+            self.listed += 1;
             let dir = self
                 .openapi_dirs
                 .last()
                 .cloned()
                 .unwrap_or_else(|| DEFAULT_API_DIRECTORY.to_owned());
-            self.cfg.operation_dirs.entry(op.clone()).or_insert(dir);
-            list_in(&mut self.cfg.operations, op, entry);
+            // The spec the entry names (read like any other), else the nearest element's.
+            let specs = match spec {
+                Some(s) if s.starts_with("http://") || s.starts_with("https://") => Vec::new(),
+                Some(s) => self.add_openapi(Some(&Value::String(s.to_owned())), base),
+                None => match self.openapi_scopes.last() {
+                    Some(scope) => scope.clone(),
+                    None => vec![DEFAULT_SPEC.to_owned()],
+                },
+            };
+            for spec in specs {
+                let key = (spec, op.clone());
+                self.cfg
+                    .operation_dirs
+                    .entry(key.clone())
+                    .or_insert(dir.clone());
+                list_in(&mut self.cfg.operations, key, entry.clone());
+            }
             return;
         }
         let written = page.trim();
@@ -375,7 +430,7 @@ impl NavWalker<'_> {
 
     fn node_inner(&mut self, v: &Value, base: &str, ctx: &NavEntry) -> Result<(), Diagnostic> {
         match v {
-            Value::String(s) => self.add_page(s, ctx),
+            Value::String(s) => self.add_page(s, base, ctx),
             Value::Array(items) => {
                 for item in items {
                     self.node(item, base, ctx)?;
@@ -466,12 +521,13 @@ impl NavWalker<'_> {
                 let specs = obj
                     .get("openapi")
                     .map(|o| (self.add_openapi(Some(o), &base), openapi_directory(o)));
-                if let Some((_, dir)) = &specs {
+                if let Some((rels, dir)) = &specs {
                     self.openapi_dirs.push(dir.clone());
+                    self.openapi_scopes.push(rels.clone());
                 }
-                let listed_before = self.cfg.operations.len();
+                let listed_before = self.listed;
                 if let Some(root_page) = obj.get("root").and_then(Value::as_str) {
-                    self.add_page(root_page, &ctx);
+                    self.add_page(root_page, &base, &ctx);
                 }
                 for key in CHILD_KEYS {
                     if let Some(child) = obj.get(*key) {
@@ -484,7 +540,8 @@ impl NavWalker<'_> {
                 }
                 if let Some((rels, dir)) = specs {
                     self.openapi_dirs.pop();
-                    if self.cfg.operations.len() == listed_before {
+                    self.openapi_scopes.pop();
+                    if self.listed == listed_before {
                         let mut entry = ctx.clone();
                         entry.order = self.order;
                         self.order += 1;
@@ -603,12 +660,12 @@ mod tests {
     #[test]
     fn operation_refs_are_recognized() {
         assert_eq!(
-            is_operation_ref("GET /users").as_deref(),
-            Some("GET /users")
+            is_operation_ref("GET /users"),
+            Some((None, "GET /users".to_owned()))
         );
         assert_eq!(
-            is_operation_ref("openapi.json post /users/{id}").as_deref(),
-            Some("POST /users/{id}")
+            is_operation_ref("openapi.json post /users/{id}"),
+            Some((Some("openapi.json"), "POST /users/{id}".to_owned()))
         );
         assert_eq!(is_operation_ref("guides/get-started"), None);
     }

@@ -24,6 +24,7 @@ const ELEMENTS: &[(&str, &str, bool)] = &[
     ("<div>", "div", false),
     ("<div className=\"hidden md:block\">", "div", false),
     ("<div className=\"p-2 hidden\">", "div", true),
+    ("<div class=\"p-2 hidden\">", "div", true),
     ("<p style={{ display: 'none' }}>", "p", true),
     ("<p>", "p", false),
     ("<template>", "template", true),
@@ -102,8 +103,9 @@ fn hidden_review_content_nestings_hide_exactly_what_the_page_hides() {
             operations: &operations,
             audience: Visibility::Public,
         });
-        // A Markdown page reads the elements that have no expression as HTML, hiding the same.
-        let html = !src.contains('{');
+        // A Markdown page reads the elements that have no expression (and no `className`, which
+        // HTML does not know) as HTML, hiding the same.
+        let html = !src.contains('{') && !src.contains("className");
         for dialect in [Dialect::Mdx, Dialect::Markdown] {
             if dialect == Dialect::Markdown && !html {
                 continue;

@@ -265,21 +265,29 @@ fn hiding_classes(classes: &str) -> bool {
         || (tokens().any(|t| t == "invisible") && !shown_again(&visible))
 }
 
-/// Whether a style hides the element: `display` or `visibility` whose value (up to the next `;`,
-/// `,` or `}`, a JavaScript condition included) can be `none` or `hidden`.
+/// Whether a style hides the element: the `display` (or `visibility`, `content-visibility`)
+/// declaration that wins the cascade (the last one, or the last `!important` one; in a JSX object
+/// the last key) has a value, a JavaScript condition included, that can be `none` (or `hidden`).
 fn hiding_style(style: &str) -> bool {
     let style: String = (style.chars())
         .filter(|c| !c.is_whitespace() && !matches!(c, '"' | '\'' | '`'))
         .collect::<String>()
         .to_ascii_lowercase();
+    // Declarations in order: `property:value`, separated as CSS (`;`) or a JSX object (`,`)
+    // separates them; the object's braces are not part of a name.
+    let declarations: Vec<(&str, &str)> = (style.split([';', ',']))
+        .filter_map(|d| d.split_once(':'))
+        .map(|(p, v)| (p.trim_start_matches('{'), v.trim_end_matches('}')))
+        .collect();
     let hides = |property: &str, value: &str| {
-        style.match_indices(property).any(|(at, _)| {
-            let rest = &style[at + property.len()..];
-            let end = rest.find([';', ',', '}']).unwrap_or(rest.len());
-            rest[..end].contains(value)
-        })
+        let this = |p: &&(&str, &str)| p.0.ends_with(property);
+        let winner = (declarations.iter().rev())
+            .filter(this)
+            .find(|(_, v)| v.ends_with("!important"))
+            .or_else(|| declarations.iter().rev().find(this));
+        winner.is_some_and(|(_, v)| v.contains(value))
     };
-    hides("display:", "none") || hides("visibility:", "hidden")
+    hides("display", "none") || hides("visibility", "hidden")
 }
 
 impl Tag {
@@ -291,13 +299,15 @@ impl Tag {
     }
 
     /// The tag as HTML reads it in a Markdown page: names without regard to case (`<Visibility>`
-    /// kept as MDX reads it, the most restrictive reading), and no expressions (`hidden={false}`
-    /// is text, and hides).
+    /// kept as MDX reads it, the most restrictive reading), no expressions (`hidden={false}` is
+    /// text, and hides) and no `className`.
     pub(super) fn read_as_html(mut self) -> Tag {
         self.name = match self.name.eq_ignore_ascii_case("visibility") {
             true => "Visibility".into(),
             false => self.name.to_ascii_lowercase(),
         };
+        // HTML's class is `class` (in any case); a `className` is some other attribute.
+        self.attrs.retain(|(k, _)| k != "className");
         for (_, value) in &mut self.attrs {
             if let AttrValue::Expr(e) = value {
                 *value = AttrValue::Text(std::mem::take(e));

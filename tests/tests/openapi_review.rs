@@ -1,0 +1,213 @@
+//! A review of API reference pages (session 24): ways a real Mintlify repo restricts, hides or shows
+//! an operation's text that the indexer read otherwise. One canary word per way, in a public build
+//! scanned byte by byte (shards inflated): a withheld canary found anywhere fails, a public control
+//! missing fails.
+
+use std::path::Path;
+
+use aidocs_e2e::{build_with, canaries_in};
+use aidocs_reader::LocalIndex;
+
+/// Restricted, hidden, never generated or never shown: in no file of the output.
+const WITHHELD: &[&str] = &[
+    "hidbusersqz", // `GET /users` of b.json, listed only under a.json's group: no page of its own
+    "hidbdefopqz", // `GET /defaultop` of b.json, listed with no spec in scope: a.json is the default
+    "hiddraftqz",  // a spec found only by looking for an unresolved binding: no listed page from it
+    "hidseoqz",    // a hidden page: docs.json has no `seo.indexHiddenPages` (mint.json's key)
+    "hidpathsgrqz", // `x-mint.groups` on the `paths` object restricts every path
+    "hidwebhgrqz", // `x-mint.groups` on the `webhooks` object
+    "hidmetagrqz", // `x-mint.metadata.groups`
+    "hidmetahidqz", // `x-mint.metadata.hidden: true`
+    "hidmetanoiqz", // `x-mint.metadata.noindex: true`
+    "hidmetasrchqz", // `x-mint.metadata.searchable: false`
+    "hidmetavisqz", // `x-mint.metadata` that is not a mapping: not understood, withheld
+    "hidopdivqz",  // `<div hidden>` in an operation's description
+    "hidopagentqz", // `<Visibility for="agents">` in a description
+    "hidresphidqz", // `style="display:none"` in a response's description
+    "hidcontagqz", // `<Visibility for="agents">` in `x-mint.content`
+    "hidparamgrqz", // a parameter whose schema carries `x-mint.groups`
+    "hidmediagrqz", // a request body whose media type object carries `x-mint.groups`
+];
+
+/// Shown to every reader: in the output.
+const PUBLIC: &[&str] = &[
+    "pubausersqz",   // `GET /users` of a.json, listed under a.json's group
+    "pubdefaultqz",  // `GET /defaultop` of a.json (the default spec), listed with none in scope
+    "pubotherqz",    // `POST /other` of b.json, listed under b.json's group
+    "pubnamedqz",    // `"/specs/named.json POST /named"`: a spec named in the entry is read
+    "pubordersqz",   // `"specs/orders.yaml GET /orders"`, relative
+    "pubopdescqz",   // the rest of the description around hidden elements
+    "pubcontentqz",  // `x-mint.content`: MDX shown before the generated documentation
+    "pubmetattlqz",  // `x-mint.metadata.title`
+    "pubmetadescqz", // `x-mint.metadata.description`
+    "puborderfldqz", // a public response field whose schema a restricted request field reused
+    "pub404fldqz",   // a field of a 404 response's schema: Mintlify shows every response
+    "pubtypoqz",     // the page with the unresolved binding
+];
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn spec(paths: &str) -> String {
+    format!(r#"{{"openapi": "3.0.0", "info": {{"title": "API", "version": "1"}}, {paths}}}"#)
+}
+
+fn site(root: &Path) {
+    write(
+        root,
+        "docs.json",
+        r#"{"openapi": "a.json", "seo": {"indexHiddenPages": true}, "navigation": {"groups": [
+            {"group": "A", "openapi": "a.json", "pages": ["GET /users", "typo"]},
+            {"group": "B", "openapi": "b.json", "pages": ["POST /other"]},
+            {"group": "Default", "pages": ["GET /defaultop", "/specs/named.json POST /named",
+              "specs/orders.yaml GET /orders", "secret"]},
+            {"group": "C", "openapi": "c.json"},
+            {"group": "D", "openapi": "d.json"}
+        ]}}"#,
+    );
+    write(
+        root,
+        "a.json",
+        &spec(
+            r#""paths": {
+            "/users": {"get": {"summary": "List users", "description": "pubausersqz"}},
+            "/defaultop": {"get": {"summary": "Default op", "description": "pubdefaultqz"}}}"#,
+        ),
+    );
+    write(
+        root,
+        "b.json",
+        &spec(
+            r#""paths": {
+            "/users": {"get": {"summary": "List users b", "description": "hidbusersqz"}},
+            "/other": {"post": {"summary": "Other", "description": "pubotherqz"}},
+            "/defaultop": {"get": {"summary": "Default op b", "description": "hidbdefopqz"}}}"#,
+        ),
+    );
+    write(
+        root,
+        "drafts/internal.json",
+        &spec(
+            r#""paths": {"/users": {"get": {"summary": "Draft users", "description": "hiddraftqz"}}}"#,
+        ),
+    );
+    write(
+        root,
+        "specs/named.json",
+        &spec(
+            r#""paths": {"/named": {"post": {"summary": "Named", "description": "pubnamedqz"}}}"#,
+        ),
+    );
+    write(
+        root,
+        "specs/orders.yaml",
+        "openapi: 3.0.0\ninfo: {title: O, version: '1'}\npaths:\n  /orders:\n    get:\n      summary: Orders\n      description: pubordersqz\n",
+    );
+    write(
+        root,
+        "typo.mdx",
+        "---\nopenapi: GET /typo\n---\n# Typo\n\npubtypoqz\n",
+    );
+    write(
+        root,
+        "secret.mdx",
+        "---\nhidden: true\n---\n# Secret\n\nhidseoqz\n",
+    );
+    write(
+        root,
+        "c.json",
+        &spec(
+            r###""webhooks": {"x-mint": {"groups": ["admin"]},
+              "created": {"post": {"summary": "Created", "description": "hidwebhgrqz"}}},
+            "paths": {
+            "/mg": {"get": {"summary": "Mg", "x-mint": {"metadata": {"groups": ["admin"]}}, "description": "hidmetagrqz"}},
+            "/mh": {"get": {"summary": "Mh", "x-mint": {"metadata": {"hidden": true}}, "description": "hidmetahidqz"}},
+            "/mn": {"get": {"summary": "Mn", "x-mint": {"metadata": {"noindex": true}}, "description": "hidmetanoiqz"}},
+            "/ms": {"get": {"summary": "Ms", "x-mint": {"metadata": {"searchable": false}}, "description": "hidmetasrchqz"}},
+            "/mv": {"get": {"summary": "Mv", "x-mint": {"metadata": "internal"}, "description": "hidmetavisqz"}},
+            "/html": {"get": {"summary": "Html",
+              "description": "Shown pubopdescqz.\n\n<div hidden>hidopdivqz</div>\n\n<Visibility for=\"agents\">hidopagentqz</Visibility>",
+              "responses": {"200": {"description": "ok <span style=\"display:none\">hidresphidqz</span>"}}}},
+            "/content": {"get": {"summary": "Content", "x-mint": {
+              "content": "## Before\n\npubcontentqz\n\n<Visibility for=\"agents\">hidcontagqz</Visibility>\n",
+              "metadata": {"title": "Title pubmetattlqz", "description": "pubmetadescqz"}}}},
+            "/param": {"get": {"summary": "Param", "parameters": [
+              {"name": "q", "in": "query", "description": "hidparamgrqz", "schema": {"type": "string", "x-mint": {"groups": ["admin"]}}}]}},
+            "/media": {"post": {"summary": "Media", "requestBody": {"content": {"application/json": {
+              "x-mint": {"groups": ["admin"]},
+              "schema": {"properties": {"secret": {"type": "string", "description": "hidmediagrqz"}}}}}}}},
+            "/reuse": {"post": {"summary": "Reuse",
+              "requestBody": {"content": {"application/json": {"schema": {"properties": {
+                "admin_override": {"x-mint": {"groups": ["admin"]}, "$ref": "#/components/schemas/Order"}}}}}},
+              "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"properties": {
+                "admin_override": {"$ref": "#/components/schemas/Order"}}}}}}}}},
+            "/err": {"get": {"summary": "Err", "responses": {"404": {"description": "missing", "content": {
+              "application/json": {"schema": {"properties": {"reason": {"type": "string", "description": "pub404fldqz"}}}}}}}}}},
+            "components": {"schemas": {"Order": {"properties": {
+              "publicorderfield": {"type": "string", "description": "puborderfldqz"}}}}}"###,
+        ),
+    );
+    write(
+        root,
+        "d.json",
+        &spec(
+            r#""paths": {"x-mint": {"groups": ["admin"]},
+              "/p": {"get": {"summary": "P", "description": "hidpathsgrqz"}}}"#,
+        ),
+    );
+}
+
+#[test]
+fn openapi_review_public_build_holds_what_the_api_pages_show() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    site(&root);
+    let out = tmp.path().join("www/out");
+    let summary = build_with(&root, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    let found = canaries_in(&out, WITHHELD);
+    assert!(found.is_empty(), "text found: {found:#?}");
+    for c in PUBLIC {
+        assert!(!canaries_in(&out, &[c]).is_empty(), "`{c}` is missing");
+    }
+    // No result at a URL the site does not have: b.json's and the draft's `GET /users` get none.
+    let index = LocalIndex::open(&out).unwrap();
+    let pages: Vec<(String, String)> = (0..index.searcher.meta_shard_count())
+        .flat_map(|i| index.meta_shard(i).unwrap().pages.clone())
+        .map(|p| (p.url, p.title))
+        .collect();
+    let urls: Vec<&str> = pages.iter().map(|(u, _)| u.as_str()).collect();
+    for absent in [
+        "/api-reference/list-users-b",
+        "/api-reference/draft-users",
+        "/api-reference/default-op-b",
+    ] {
+        assert!(!urls.contains(&absent), "{absent} in {urls:?}");
+    }
+    for present in [
+        "/api-reference/list-users",
+        "/api-reference/default-op",
+        "/api-reference/named",
+        "/api-reference/orders",
+    ] {
+        assert!(urls.contains(&present), "{present} not in {urls:?}");
+    }
+    // `x-mint.metadata.title` titles the generated page.
+    assert!(
+        pages.iter().any(|(_, t)| t == "Title pubmetattlqz"),
+        "{pages:?}"
+    );
+    // A metadata value not understood says why the operation is withheld.
+    assert!(
+        summary
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("`x-mint.metadata` is not a mapping")),
+        "{:#?}",
+        summary.warnings
+    );
+}
