@@ -325,6 +325,15 @@ fn settings_hash(opts: &IngestOptions, extra: &[&[u8]]) -> String {
     hash_parts(&parts)
 }
 
+/// A page file read, its frontmatter parsed.
+struct Read {
+    rel: String,
+    text: String,
+    fm: Frontmatter,
+    body_start: usize,
+    nav: Option<NavEntry>,
+}
+
 fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic> {
     let site_root = SiteRoot::new(root, opts.max_file_bytes)?;
     let mut config = load_site(&site_root)?;
@@ -368,7 +377,10 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             }
         }
     }
-    if config.config_file.is_none() || opts.include_unlisted {
+    // Pages not in the navigation are searched without a configuration, when asked, and where the
+    // site indexes its hidden pages (`seo.indexing: "all"`: Mintlify's "page not listed in
+    // docs.json" row).
+    if config.config_file.is_none() || opts.include_unlisted || config.index_hidden {
         for rel in markdown_files(&site_root) {
             if files.contains_key(&rel) {
                 continue;
@@ -383,13 +395,6 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     }
 
     // Read each page and its frontmatter; decide its visibility before anything else.
-    struct Read {
-        rel: String,
-        text: String,
-        fm: Frontmatter,
-        body_start: usize,
-        nav: Option<NavEntry>,
-    }
     let mut parsed = Vec::new();
     for (rel, (file, nav)) in files {
         // Globs apply to the page as listed and as resolved (a symlink into `drafts/` is a draft).
@@ -425,8 +430,21 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 body_start,
                 nav,
             },
+            file.rel,
         ));
     }
+    // A file another file imports is a snippet, not a page of its own (Mintlify: it "does not
+    // render as a standalone page"): a page found unlisted that some file includes is none.
+    if parsed.iter().any(|(_, r, _)| r.nav.is_none()) {
+        let imported = imported_files(&site_root, &rules, &parsed);
+        parsed.retain(|(_, r, resolved)| {
+            let snippet = r.nav.is_none()
+                && (imported.contains(resolved.as_str()) || imported.contains(r.rel.as_str()));
+            out.noindex += usize::from(snippet);
+            !snippet
+        });
+    }
+    let parsed: Vec<(Declared, Read)> = parsed.into_iter().map(|(g, r, _)| (g, r)).collect();
     // A site that declares `public` on a page (read here or not), a navigation element or an
     // operation is behind authentication (decided once the specs are read, below).
     let declares_public =
@@ -850,6 +868,39 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         branding: std::mem::take(&mut config.branding),
     });
     Ok(out)
+}
+
+/// The site-relative paths (as resolved) of the files the pages in `parsed` include, through
+/// imports or `<Snippet>`, directly or through other snippets: each page is read as its parse will
+/// read it, but only where its text could import (an `import` or a `<Snippet`).
+fn imported_files(
+    site: &SiteRoot,
+    rules: &VisibilityRules,
+    parsed: &[(Declared, Read, String)],
+) -> HashSet<String> {
+    let operations = LoadedOperations::default();
+    let mut imported = HashSet::new();
+    for (_, r, _) in parsed {
+        let body = r.text.get(r.body_start..).unwrap_or_default();
+        if !(body.contains("import") || body.contains("<Snippet")) {
+            continue;
+        }
+        let mut snippets = SnippetResolver::new(IncludePolicy {
+            site,
+            rules,
+            operations: &operations,
+            audience: Visibility::Private,
+        });
+        let dir = site
+            .root
+            .join(&r.rel)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| site.root.clone());
+        to_markdown(body, Dialect::of(&r.rel), &dir, &mut snippets);
+        imported.extend(snippets.includes.into_iter().map(|(rel, _)| rel));
+    }
+    imported
 }
 
 /// Reads a spec through the site's rules (inside the site unless named on the command line) and
