@@ -1056,16 +1056,24 @@ fn isolated<T>(p: &Pending, parse: impl FnOnce() -> T) -> Result<T, Diagnostic> 
 }
 
 /// A piece of a spec's text (a description, `x-mint.content`) as the page shows it: read in its
-/// dialect from the site root, hidden elements left out.
+/// dialect from the site root, hidden elements left out. A description may be compiled as MDX or
+/// shown as Markdown (Mintlify falls back to the text when MDX fails): what either reading hides
+/// is left out (the Markdown reading, then the MDX reading of what it kept).
 fn render_spec_text(
     text: &str,
     dialect: Dialect,
     root: &Path,
     snippets: &mut SnippetResolver<'_>,
 ) -> String {
-    match text.trim().is_empty() {
-        true => String::new(),
-        false => to_markdown(text, dialect, root, snippets),
+    if text.trim().is_empty() {
+        return String::new();
+    }
+    match dialect {
+        Dialect::Mdx => to_markdown(text, Dialect::Mdx, root, snippets),
+        Dialect::Markdown => {
+            let shown = to_markdown(text, Dialect::Markdown, root, snippets);
+            to_markdown(&shown, Dialect::Mdx, root, snippets)
+        }
     }
 }
 
@@ -1181,6 +1189,8 @@ pub fn parse_with_markdown(
             let markdown = op.markdown(opts.audience, &mut |text, dialect| {
                 render_spec_text(text, dialect, root, &mut snippets)
             });
+            // What `x-mint.content` imports: a cached page is parsed again when it changes.
+            let includes = std::mem::take(&mut snippets.includes);
             for w in snippets.warnings {
                 warnings.push(Diagnostic {
                     file: spec.clone(),
@@ -1216,7 +1226,7 @@ pub fn parse_with_markdown(
                 exact_keys: keys,
                 chunks,
                 source: spec.clone(),
-                includes: Vec::new(),
+                includes,
             };
             (page, markdown)
         }

@@ -1288,6 +1288,16 @@ mod tests {
             "<div style=\"display: none !important; display: block\">SECRETBJ</div>",
             "<div style=\"content-visibility: hidden\">SECRETBK</div>",
             "<div style={{display: 'block', display: 'none'}}>SECRETBL</div>",
+            // Third review: comments, quotes, parentheses, invalid values and other properties.
+            "<div style=\"display: none; /* ; display: block */\">SECRETBM</div>",
+            "<div style=\"display:none; font-family: 'x;display:block'\">SECRETBN</div>",
+            "<div style=\"display: none; display:\">SECRETBO</div>",
+            "<div style=\"display: none; display: bogus\">SECRETBP</div>",
+            "<div style=\"visibility: hidden; content-visibility: visible\">SECRETBQ</div>",
+            "<div style=\"content-visibility: hidden; visibility: visible\">SECRETBR</div>",
+            "<div style=\"display:none; -webkit-display:block\">SECRETBS</div>",
+            "<div style=\"display:none; display:block !ie\">SECRETBT</div>",
+            "<div style=\"display:none; background: url(data:x,display:block)\">SECRETBU</div>",
         ];
         for case in cases {
             let out = md(&format!("Before.\n\n{case}\n\nAfter.\n"));
@@ -1316,6 +1326,8 @@ mod tests {
             "<div style=\"display: none; display: block\">SHOWNQ</div>",
             "<div style={{display: 'none', display: 'grid'}}>SHOWNR</div>",
             "<div style=\"display: none !important; display: flex !important\">SHOWNS</div>",
+            "<div style=\"display: none; display: inline flex\">SHOWNT</div>",
+            "<div style=\"display: none; display: inherit\">SHOWNU</div>",
         ];
         for case in shown {
             let out = md(&format!("Before.\n\n{case}\n\nAfter.\n"));

@@ -476,6 +476,49 @@ fn resolve_declared<'a>(root: &'a Value, mut v: &'a Value) -> (&'a Value, Declar
     (v, declared.combine(Declared::Unreadable(why)))
 }
 
+/// The most schema nodes [`declared_within`] reads; past them what is left unread withholds.
+const MAX_DECLARED_NODES: usize = 2_000;
+
+/// Every declaration inside `v` (its objects and arrays, through local `$ref`s, each target once),
+/// combined: a parameter is as restricted as anything in it.
+fn declared_within(root: &Value, v: &Value) -> Declared {
+    let mut declared = Declared::Absent;
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![v];
+    let mut nodes = 0usize;
+    while let Some(v) = stack.pop() {
+        nodes += 1;
+        if nodes > MAX_DECLARED_NODES {
+            let why = format!(
+                "its schema has more than {MAX_DECLARED_NODES} nodes to read for declarations"
+            );
+            return declared.combine(Declared::Unreadable(why));
+        }
+        match v {
+            Value::Object(map) => {
+                declared = declared.combine(Declared::from_openapi(v));
+                if let Some(Value::String(r)) = map.get("$ref") {
+                    if seen.insert(r.clone()) {
+                        let (_, d) = resolve_declared(root, v);
+                        declared = declared.combine(d);
+                        if let Some(target) = r
+                            .starts_with('#')
+                            .then(|| root.pointer(&pointer(r)))
+                            .flatten()
+                        {
+                            stack.push(target);
+                        }
+                    }
+                }
+                stack.extend(map.iter().filter(|(k, _)| *k != "$ref").map(|(_, v)| v));
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    declared
+}
+
 /// A `#/a/b~1c` reference as a JSON pointer: the fragment percent-decoded (`#/paths/~1users%7Bid%7D`).
 fn pointer(reference: &str) -> String {
     let fragment = reference.strip_prefix('#').unwrap_or(reference);
@@ -511,11 +554,10 @@ fn flatten(
             if name.is_empty() || !seen.insert((name.clone(), loc.clone())) {
                 continue;
             }
-            // The parameter's schema may restrict it too (`x-mint.groups` on the schema).
-            let (schema, declared) = match p.get("schema").map(|s| resolve_declared(root, s)) {
-                Some((s, d)) => (Some(s), declared.combine(d)),
-                None => (None, declared),
-            };
+            // What anything inside it declares restricts it too (`x-mint.groups` on its schema,
+            // in an `allOf`, under `content`): its line is one.
+            let declared = declared.combine(declared_within(root, p));
+            let schema = p.get("schema").map(|s| resolve_declared(root, s).0);
             let ty = schema.map(|s| str_of(s, "type")).unwrap_or_default();
             let desc = str_of(p, "description");
             parameters.push((
@@ -541,6 +583,10 @@ fn flatten(
     let mut response_fields = Vec::new();
     if let Some(responses) = op.get("responses").and_then(Value::as_object) {
         for (code, resp) in responses {
+            // `x-…` keys are extensions, not status codes.
+            if code.starts_with("x-") {
+                continue;
+            }
             let (resp, declared) = resolve_declared(root, resp);
             let v = declared.visibility();
             let d = str_of(resp, "description");

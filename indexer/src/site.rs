@@ -134,8 +134,9 @@ pub struct SiteConfig {
     /// nearest navigation element that names a spec, lower-cased; `api-reference` by default).
     pub operation_dirs: BTreeMap<(String, String), String>,
     /// The specs of the configuration's own `openapi` (docs.json's `openapi` or `api.openapi`,
-    /// mint.json's `openapi`): the default of an operation listed with no spec in scope.
-    pub default_openapi: Vec<String>,
+    /// mint.json's `openapi`): the default of an operation listed with no spec in scope. `None`
+    /// when it names none (any spec is then the default); a URL is named but not read.
+    pub default_openapi: Option<Vec<String>>,
     /// Specs named by a navigation element (`"openapi": ...` on a tab, group, anchor…) that lists no
     /// operation under it: Mintlify generates a page for every operation, under this directory.
     pub generated_specs: BTreeMap<String, (String, NavEntry)>,
@@ -161,8 +162,9 @@ impl SiteConfig {
     /// spec, or listed with none in scope when `spec` is a default one (the configuration's own
     /// specs; any spec when it names none).
     pub fn listing(&self, spec: &str, key: &str) -> Option<(&NavEntry, Option<&str>)> {
-        let default =
-            self.default_openapi.is_empty() || self.default_openapi.iter().any(|d| d == spec);
+        let default = (self.default_openapi)
+            .as_ref()
+            .is_none_or(|d| d.iter().any(|d| d == spec));
         let find = |spec: &str| {
             let k = (spec.to_owned(), key.to_owned());
             let entry = self.operations.get(&k)?;
@@ -222,13 +224,17 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
             if let Some(nav) = value.get("navigation") {
                 walker.node(nav, "", &NavEntry::default())?;
             }
-            let mut defaults =
-                walker.add_openapi(value.get("api").and_then(|a| a.get("openapi")), "");
-            defaults.extend(walker.add_openapi(value.get("openapi"), ""));
-            cfg.default_openapi = defaults;
+            let named = [value.pointer("/api/openapi"), value.get("openapi")];
+            let mut defaults = Vec::new();
+            for v in named {
+                defaults.extend(walker.add_openapi(v, ""));
+            }
+            cfg.default_openapi = named.iter().any(Option::is_some).then_some(defaults);
         } else {
             walker.legacy(&value)?;
-            cfg.default_openapi = walker.add_openapi(value.get("openapi"), "");
+            let named = value.get("openapi");
+            let defaults = walker.add_openapi(named, "");
+            cfg.default_openapi = named.is_some().then_some(defaults);
         }
         break;
     }

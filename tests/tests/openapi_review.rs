@@ -27,6 +27,11 @@ const WITHHELD: &[&str] = &[
     "hidcontagqz", // `<Visibility for="agents">` in `x-mint.content`
     "hidparamgrqz", // a parameter whose schema carries `x-mint.groups`
     "hidmediagrqz", // a request body whose media type object carries `x-mint.groups`
+    "hidopclsqz",  // `className="hidden"` in a description: hidden when it is compiled as MDX
+    "hidopcmtqz",  // `{/* … */}` in a description
+    "hidxrespqz",  // an `x-…` key under `responses` is no status code
+    "hidprmcntqz", // a parameter given by `content` whose schema carries `x-mint.groups`
+    "hidprmallqz", // a parameter whose schema's `allOf` carries `x-mint.groups`
 ];
 
 /// Shown to every reader: in the output.
@@ -129,8 +134,12 @@ fn site(root: &Path) {
             "/ms": {"get": {"summary": "Ms", "x-mint": {"metadata": {"searchable": false}}, "description": "hidmetasrchqz"}},
             "/mv": {"get": {"summary": "Mv", "x-mint": {"metadata": "internal"}, "description": "hidmetavisqz"}},
             "/html": {"get": {"summary": "Html",
-              "description": "Shown pubopdescqz.\n\n<div hidden>hidopdivqz</div>\n\n<Visibility for=\"agents\">hidopagentqz</Visibility>",
-              "responses": {"200": {"description": "ok <span style=\"display:none\">hidresphidqz</span>"}}}},
+              "description": "Shown pubopdescqz.\n\n<div hidden>hidopdivqz</div>\n\n<Visibility for=\"agents\">hidopagentqz</Visibility>\n\n<div className=\"hidden\">hidopclsqz</div>\n\n{/* hidopcmtqz */}",
+              "responses": {"200": {"description": "ok <span style=\"display:none\">hidresphidqz</span>"},
+                "x-notes": {"description": "hidxrespqz"}}}},
+            "/pcontent": {"get": {"summary": "Pcontent", "parameters": [
+              {"name": "f", "in": "query", "description": "hidprmcntqz", "content": {"application/json": {"schema": {"type": "object", "x-mint": {"groups": ["admin"]}}}}},
+              {"name": "g", "in": "query", "description": "hidprmallqz", "schema": {"allOf": [{"x-mint": {"groups": ["admin"]}}]}}]}},
             "/content": {"get": {"summary": "Content", "x-mint": {
               "content": "## Before\n\npubcontentqz\n\n<Visibility for=\"agents\">hidcontagqz</Visibility>\n",
               "metadata": {"title": "Title pubmetattlqz", "description": "pubmetadescqz"}}}},
@@ -210,4 +219,72 @@ fn openapi_review_public_build_holds_what_the_api_pages_show() {
         "{:#?}",
         summary.warnings
     );
+}
+
+/// A default spec given as a URL is the default all the same: an operation listed with no spec in
+/// scope is that spec's (which this build cannot read), never a local draft's of the same name.
+#[test]
+fn openapi_review_a_url_default_spec_is_still_the_default() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write(
+        &root,
+        "docs.json",
+        r#"{"openapi": "https://example.com/openapi.json", "navigation": {"pages": ["GET /users", "typo"]}}"#,
+    );
+    write(
+        &root,
+        "typo.mdx",
+        "---\nopenapi: GET /typo\n---\n# Typo\n\npubtypoqz\n",
+    );
+    write(
+        &root,
+        "drafts/internal.json",
+        &spec(
+            r#""paths": {"/users": {"get": {"summary": "Draft users", "description": "hiddraftqz"}}}"#,
+        ),
+    );
+    let out = tmp.path().join("www/out");
+    build_with(&root, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    assert!(canaries_in(&out, &["hiddraftqz"]).is_empty());
+    assert!(!canaries_in(&out, &["pubtypoqz"]).is_empty());
+}
+
+/// What `x-mint.content` imports is part of the generated page: made private, it leaves the page
+/// on the next build with the same cache.
+#[test]
+fn openapi_review_content_imports_are_checked_on_a_warm_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"groups": [{"group": "API", "openapi": "api.json"}]}}"#,
+    );
+    write(
+        &root,
+        "api.json",
+        &spec(
+            r#""paths": {"/n": {"get": {"summary": "N", "x-mint": {"content": "import N from '/components/note.mdx'\n\n<N />\n"}}}}"#,
+        ),
+    );
+    write(&root, "components/note.mdx", "Note hidstaleqz.\n");
+    let out = tmp.path().join("www/out");
+    let cache = tmp.path().join("cache");
+    let build = || {
+        build_with(&root, &out, &cache, |o| {
+            o.embeddings = aidocs_index::build::Embeddings::Off;
+        })
+    };
+    build();
+    assert!(!canaries_in(&out, &["hidstaleqz"]).is_empty());
+    write(
+        &root,
+        "components/note.mdx",
+        "---\nvisibility: private\n---\nNote hidstaleqz.\n",
+    );
+    build();
+    assert!(canaries_in(&out, &["hidstaleqz"]).is_empty());
 }

@@ -265,29 +265,138 @@ fn hiding_classes(classes: &str) -> bool {
         || (tokens().any(|t| t == "invisible") && !shown_again(&visible))
 }
 
-/// Whether a style hides the element: the `display` (or `visibility`, `content-visibility`)
-/// declaration that wins the cascade (the last one, or the last `!important` one; in a JSX object
-/// the last key) has a value, a JavaScript condition included, that can be `none` (or `hidden`).
-fn hiding_style(style: &str) -> bool {
-    let style: String = (style.chars())
-        .filter(|c| !c.is_whitespace() && !matches!(c, '"' | '\'' | '`'))
-        .collect::<String>()
-        .to_ascii_lowercase();
-    // Declarations in order: `property:value`, separated as CSS (`;`) or a JSX object (`,`)
-    // separates them; the object's braces are not part of a name.
-    let declarations: Vec<(&str, &str)> = (style.split([';', ',']))
+/// A style's declarations in order, as (property, value): comments dropped; `;` (and, in a JSX
+/// object, `,`) separate them only outside quotes, parentheses and brackets. A property is named
+/// by its letters and digits, lower-cased (`content-visibility` and `contentVisibility` are one).
+fn style_declarations(style: &str) -> Vec<(String, String)> {
+    let mut pieces = Vec::new();
+    let mut piece = String::new();
+    let mut quote: Option<char> = None;
+    let mut depth = 0i32;
+    let mut chars = style.chars().peekable();
+    while let Some(c) = chars.next() {
+        if let Some(q) = quote {
+            piece.push(c);
+            if c == '\\' {
+                piece.extend(chars.next());
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut star = false;
+                for d in chars.by_ref() {
+                    if star && d == '/' {
+                        break;
+                    }
+                    star = d == '*';
+                }
+                piece.push(' ');
+            }
+            '"' | '\'' | '`' => {
+                quote = Some(c);
+                piece.push(c);
+            }
+            '(' | '[' => {
+                depth += 1;
+                piece.push(c);
+            }
+            ')' | ']' => {
+                depth -= 1;
+                piece.push(c);
+            }
+            ';' | ',' if depth <= 0 => pieces.push(std::mem::take(&mut piece)),
+            _ => piece.push(c),
+        }
+    }
+    pieces.push(piece);
+    (pieces.iter())
         .filter_map(|d| d.split_once(':'))
-        .map(|(p, v)| (p.trim_start_matches('{'), v.trim_end_matches('}')))
-        .collect();
-    let hides = |property: &str, value: &str| {
-        let this = |p: &&(&str, &str)| p.0.ends_with(property);
-        let winner = (declarations.iter().rev())
-            .filter(this)
-            .find(|(_, v)| v.ends_with("!important"))
-            .or_else(|| declarations.iter().rev().find(this));
-        winner.is_some_and(|(_, v)| v.contains(value))
+        .map(|(p, v)| {
+            let property = (p.chars())
+                .filter(char::is_ascii_alphanumeric)
+                .collect::<String>()
+                .to_ascii_lowercase();
+            let value = (v.chars())
+                .filter(|c| !matches!(c, '"' | '\'' | '`' | '{' | '}'))
+                .collect::<String>()
+                .to_ascii_lowercase();
+            (
+                property,
+                value.split_whitespace().collect::<Vec<_>>().join(" "),
+            )
+        })
+        .collect()
+}
+
+/// CSS's keywords every property takes.
+const CSS_GLOBAL: &[&str] = &["inherit", "initial", "revert", "revert-layer", "unset"];
+/// The words of a `display` value that shows (one or two of them: `block`, `inline flex`).
+const DISPLAY_WORDS: &[&str] = &[
+    "block",
+    "inline",
+    "run-in",
+    "flow",
+    "flow-root",
+    "table",
+    "flex",
+    "grid",
+    "ruby",
+    "math",
+    "list-item",
+    "contents",
+    "inline-block",
+    "inline-flex",
+    "inline-grid",
+    "inline-table",
+    "table-row",
+    "table-cell",
+    "table-row-group",
+    "table-header-group",
+    "table-footer-group",
+    "table-column",
+    "table-column-group",
+    "table-caption",
+    "ruby-text",
+    "ruby-base",
+];
+
+/// Whether a style hides the element: the `display: none` (or `visibility: hidden`/`collapse`,
+/// `content-visibility: hidden`) declaration that wins the cascade: the last valid one, or the
+/// last valid `!important` one (in a JSX object, the last key). A value that may hide (a
+/// JavaScript condition that can give `none`) counts as hiding; one a browser drops (empty, not a
+/// keyword of the property) does not take part.
+fn hiding_style(style: &str) -> bool {
+    let declarations = style_declarations(style);
+    let hides = |property: &str, hiding: &[&str], showing: &dyn Fn(&str) -> bool| {
+        let valid: Vec<(bool, bool)> = (declarations.iter())
+            .filter(|(p, _)| p == property)
+            .filter_map(|(_, v)| {
+                let (v, important) = match v.strip_suffix("!important") {
+                    Some(v) => (v.trim_end(), true),
+                    None => (v.as_str(), false),
+                };
+                let hides = hiding.iter().any(|h| v.contains(h));
+                let shows = CSS_GLOBAL.contains(&v) || showing(v);
+                (hides || shows).then_some((hides, important))
+            })
+            .collect();
+        let winner =
+            (valid.iter().rev().find(|(_, important)| *important)).or_else(|| valid.last());
+        winner.is_some_and(|(hides, _)| *hides)
     };
-    hides("display", "none") || hides("visibility", "hidden")
+    let display = |v: &str| {
+        let words: Vec<&str> = v.split(' ').collect();
+        words.len() <= 2 && words.iter().all(|w| DISPLAY_WORDS.contains(w))
+    };
+    hides("display", &["none"], &display)
+        || hides("visibility", &["hidden", "collapse"], &|v| v == "visible")
+        || hides("contentvisibility", &["hidden"], &|v| {
+            matches!(v, "visible" | "auto")
+        })
 }
 
 impl Tag {
