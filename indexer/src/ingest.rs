@@ -14,7 +14,8 @@ use serde::Deserialize;
 use crate::chunk::{chunk_markdown, slugify, split_paragraphs, ChunkConfig};
 use crate::document::{Chunk, Diagnostic, Page, Visibility};
 use crate::mdx::{
-    split_frontmatter, to_markdown, Dialect, Frontmatter, IncludePolicy, SnippetResolver,
+    braces_as_text, split_frontmatter, to_markdown, Dialect, Frontmatter, IncludePolicy,
+    SnippetResolver,
 };
 use crate::openapi::{load_spec_text, LoadedOperations, Operation, OperationRef};
 use crate::site::{load_site, markdown_files, page_url, resolve_page_file, NavEntry};
@@ -1058,7 +1059,8 @@ fn isolated<T>(p: &Pending, parse: impl FnOnce() -> T) -> Result<T, Diagnostic> 
 /// A piece of a spec's text (a description, `x-mint.content`) as the page shows it: read in its
 /// dialect from the site root, hidden elements left out. A description may be compiled as MDX or
 /// shown as Markdown (Mintlify falls back to the text when MDX fails): what either reading hides
-/// is left out (the Markdown reading, then the MDX reading of what it kept).
+/// is left out (the Markdown reading, then the MDX reading of what it kept, its braces text but
+/// for comments: `/repos/{owner}` is what a reader sees).
 fn render_spec_text(
     text: &str,
     dialect: Dialect,
@@ -1072,7 +1074,7 @@ fn render_spec_text(
         Dialect::Mdx => to_markdown(text, Dialect::Mdx, root, snippets),
         Dialect::Markdown => {
             let shown = to_markdown(text, Dialect::Markdown, root, snippets);
-            to_markdown(&shown, Dialect::Mdx, root, snippets)
+            to_markdown(&braces_as_text(&shown), Dialect::Mdx, root, snippets)
         }
     }
 }

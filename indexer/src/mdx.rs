@@ -468,6 +468,67 @@ impl Dialect {
     }
 }
 
+/// Markdown whose braces are text when MDX reads it: every `{` outside code, fences and tags is
+/// escaped (`\{owner}` is `{owner}` to MDX), except where it opens a comment (`{/* … */}`), which
+/// MDX drops. What a spec's description shows when it is read as MDX but its placeholders
+/// (`/repos/{owner}`) are the text it means.
+pub fn braces_as_text(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len() + 16);
+    let mut fence: Option<&str> = None;
+    for line in markdown.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let opener = ["```", "~~~"].into_iter().find(|f| trimmed.starts_with(f));
+        match (fence, opener) {
+            (Some(f), Some(o)) if f == o => fence = None,
+            (None, Some(o)) => fence = Some(o),
+            _ => {}
+        }
+        if fence.is_some() || opener.is_some() {
+            out.push_str(line);
+            continue;
+        }
+        let b = line.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'\\' if i + 1 < b.len() => {
+                    out.push_str(&line[i..i + 2]);
+                    i += 2;
+                    continue;
+                }
+                b'`' => {
+                    // A code span: copied up to its closing run on the line.
+                    let run = b[i..].iter().take_while(|&&c| c == b'`').count();
+                    let ticks = &line[i..i + run];
+                    let close = line[i + run..].find(ticks).map(|p| i + run + p + run);
+                    let end = close.unwrap_or(i + run);
+                    out.push_str(&line[i..end]);
+                    i = end;
+                    continue;
+                }
+                b'<' if b
+                    .get(i + 1)
+                    .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'/') =>
+                {
+                    let end = line[i..].find('>').map_or(b.len(), |p| i + p + 1);
+                    out.push_str(&line[i..end]);
+                    i = end;
+                    continue;
+                }
+                b'{' if !line[i + 1..].trim_start().starts_with("/*") => out.push_str("\\{"),
+                _ => {
+                    let len = line[i..].chars().next().map_or(1, char::len_utf8);
+                    out.push_str(&line[i..i + len]);
+                    i += len;
+                    continue;
+                }
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
 /// Converts an MDX body to Markdown. `from_dir` resolves relative snippet imports.
 pub fn mdx_to_markdown(body: &str, from_dir: &Path, snippets: &mut SnippetResolver<'_>) -> String {
     to_markdown(body, Dialect::Mdx, from_dir, snippets)
@@ -1229,6 +1290,15 @@ mod tests {
     }
 
     #[test]
+    fn braces_are_text_outside_code_tags_and_comments() {
+        assert_eq!(
+            braces_as_text("GET /repos/{owner} `a {b}` <div style={{x: 1}}> {/* c */}\n"),
+            "GET /repos/\\{owner} `a {b}` <div style={{x: 1}}> {/* c */}\n"
+        );
+        assert_eq!(braces_as_text("```\n{a}\n```\n{b}"), "```\n{a}\n```\n\\{b}");
+    }
+
+    #[test]
     fn component_imports_are_not_snippets() {
         let out = md("import { PreviewButton } from \"/snippets/previewbutton.jsx\"\n\n<PreviewButton href=\"https://x\">Open the llms.txt file.</PreviewButton>\n");
         assert!(out.contains("Open the llms.txt file."), "{out}");
@@ -1298,6 +1368,12 @@ mod tests {
             "<div style=\"display:none; -webkit-display:block\">SECRETBS</div>",
             "<div style=\"display:none; display:block !ie\">SECRETBT</div>",
             "<div style=\"display:none; background: url(data:x,display:block)\">SECRETBU</div>",
+            // A style or class only JavaScript knows.
+            "<div style={hide}>SECRETBV</div>",
+            "<div style={{...hide, color: 'red'}}>SECRETBW</div>",
+            "<div className={cls}>SECRETBX</div>",
+            "<div className={\"p-4 \" + extra}>SECRETBY</div>",
+            "<div className={`p-4 ${extra}`}>SECRETBZ</div>",
         ];
         for case in cases {
             let out = md(&format!("Before.\n\n{case}\n\nAfter.\n"));
@@ -1328,6 +1404,8 @@ mod tests {
             "<div style=\"display: none !important; display: flex !important\">SHOWNS</div>",
             "<div style=\"display: none; display: inline flex\">SHOWNT</div>",
             "<div style=\"display: none; display: inherit\">SHOWNU</div>",
+            "<div className={\"p-4 \" + 'mt-2'}>SHOWNV</div>",
+            "<div style={{ color: 'red' }}>SHOWNW</div>",
         ];
         for case in shown {
             let out = md(&format!("Before.\n\n{case}\n\nAfter.\n"));

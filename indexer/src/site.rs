@@ -219,6 +219,7 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
             openapi_dirs: Vec::new(),
             openapi_scopes: Vec::new(),
             listed: 0,
+            by_name: Vec::new(),
         };
         if name == "docs.json" {
             if let Some(nav) = value.get("navigation") {
@@ -229,11 +230,13 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
             for v in named {
                 defaults.extend(walker.add_openapi(v, ""));
             }
+            walker.list_by_name();
             cfg.default_openapi = named.iter().any(Option::is_some).then_some(defaults);
         } else {
             walker.legacy(&value)?;
             let named = value.get("openapi");
             let defaults = walker.add_openapi(named, "");
+            walker.list_by_name();
             cfg.default_openapi = named.is_some().then_some(defaults);
         }
         break;
@@ -302,6 +305,9 @@ struct NavWalker<'a> {
     openapi_scopes: Vec<Vec<String>>,
     /// Operations listed so far.
     listed: usize,
+    /// Operations listed with a spec named by file name or stem: (the name, `METHOD /path`, the
+    /// entry, the page's directory), listed by [`NavWalker::list_by_name`].
+    by_name: Vec<(String, String, NavEntry, String)>,
 }
 
 /// Where Mintlify puts generated endpoint pages when `openapi` sets no `directory`.
@@ -348,6 +354,34 @@ impl NavWalker<'_> {
         });
     }
 
+    /// Lists the operation `op` of each spec of `specs` under `entry`, its page in `dir`.
+    fn list_operation(&mut self, specs: Vec<String>, op: &str, entry: &NavEntry, dir: &str) {
+        for spec in specs {
+            let key = (spec, op.to_owned());
+            (self.cfg.operation_dirs.entry(key.clone())).or_insert(dir.to_owned());
+            list_in(&mut self.cfg.operations, key, entry.clone());
+        }
+    }
+
+    /// Lists the operations whose entries name their spec by file name or stem, under the specs of
+    /// the configuration so named.
+    fn list_by_name(&mut self) {
+        for (written, op, entry, dir) in std::mem::take(&mut self.by_name) {
+            let reference = crate::openapi::OperationRef {
+                spec: Some(written.trim_start_matches("./").to_owned()),
+                key: op.clone(),
+            };
+            let specs: Vec<String> = (self.cfg.openapi.iter())
+                .filter(|d| reference.names_spec(d))
+                .cloned()
+                .collect();
+            if specs.is_empty() {
+                self.warn(format!("navigation entry `{written} {op}` names no spec of the site (by path, file name or name without extension); no page is generated for it"));
+            }
+            self.list_operation(specs, &op, &entry, &dir);
+        }
+    }
+
     fn add_page(&mut self, page: &str, base: &str, ctx: &NavEntry) {
         let mut entry = ctx.clone();
         entry.order = self.order;
@@ -362,20 +396,23 @@ impl NavWalker<'_> {
             // The spec the entry names (read like any other), else the nearest element's.
             let specs = match spec {
                 Some(s) if s.starts_with("http://") || s.starts_with("https://") => Vec::new(),
+                // A spec named by its file name or stem (`v2-spec GET /x`, as frontmatter may
+                // name one): matched once every spec of the configuration is known.
+                Some(s)
+                    if join_rel(base, s).is_none_or(|rel| {
+                        std::fs::symlink_metadata(self.site.root.join(rel)).is_err()
+                    }) =>
+                {
+                    self.by_name.push((s.to_owned(), op, entry, dir));
+                    return;
+                }
                 Some(s) => self.add_openapi(Some(&Value::String(s.to_owned())), base),
                 None => match self.openapi_scopes.last() {
                     Some(scope) => scope.clone(),
                     None => vec![DEFAULT_SPEC.to_owned()],
                 },
             };
-            for spec in specs {
-                let key = (spec, op.clone());
-                self.cfg
-                    .operation_dirs
-                    .entry(key.clone())
-                    .or_insert(dir.clone());
-                list_in(&mut self.cfg.operations, key, entry.clone());
-            }
+            self.list_operation(specs, &op, &entry, &dir);
             return;
         }
         let written = page.trim();

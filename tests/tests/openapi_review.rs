@@ -48,6 +48,7 @@ const PUBLIC: &[&str] = &[
     "puborderfldqz", // a public response field whose schema a restricted request field reused
     "pub404fldqz",   // a field of a 404 response's schema: Mintlify shows every response
     "pubtypoqz",     // the page with the unresolved binding
+    "pubownerplcqz", // a placeholder in braces in a description (`/repos/{owner}`): text
 ];
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -134,7 +135,7 @@ fn site(root: &Path) {
             "/ms": {"get": {"summary": "Ms", "x-mint": {"metadata": {"searchable": false}}, "description": "hidmetasrchqz"}},
             "/mv": {"get": {"summary": "Mv", "x-mint": {"metadata": "internal"}, "description": "hidmetavisqz"}},
             "/html": {"get": {"summary": "Html",
-              "description": "Shown pubopdescqz.\n\n<div hidden>hidopdivqz</div>\n\n<Visibility for=\"agents\">hidopagentqz</Visibility>\n\n<div className=\"hidden\">hidopclsqz</div>\n\n{/* hidopcmtqz */}",
+              "description": "Shown pubopdescqz, see [GET /repos/{pubownerplcqz}/x](https://x.test).\n\n<div hidden>hidopdivqz</div>\n\n<Visibility for=\"agents\">hidopagentqz</Visibility>\n\n<div className=\"hidden\">hidopclsqz</div>\n\n{/* hidopcmtqz */}",
               "responses": {"200": {"description": "ok <span style=\"display:none\">hidresphidqz</span>"},
                 "x-notes": {"description": "hidxrespqz"}}}},
             "/pcontent": {"get": {"summary": "Pcontent", "parameters": [
@@ -287,4 +288,42 @@ fn openapi_review_content_imports_are_checked_on_a_warm_build() {
     );
     build();
     assert!(canaries_in(&out, &["hidstaleqz"]).is_empty());
+}
+
+/// A navigation entry may name its spec by file name or stem (`v2 GET /y`), as frontmatter may: it
+/// lists that spec's operation.
+#[test]
+fn openapi_review_a_spec_named_by_file_name_in_the_navigation_is_found() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"groups": [{"group": "V2", "openapi": "specs/v2.json", "pages": ["GET /x"]},
+            {"group": "Other", "pages": ["v2.json GET /y", "v2 GET /z", "v3 GET /w"]}]}}"#,
+    );
+    write(
+        &root,
+        "specs/v2.json",
+        &spec(
+            r#""paths": {"/x": {"get": {"summary": "X", "description": "pubxqz"}},
+            "/y": {"get": {"summary": "Y", "description": "pubfilenameqz"}},
+            "/z": {"get": {"summary": "Z", "description": "pubstemnameqz"}}}"#,
+        ),
+    );
+    let out = tmp.path().join("www/out");
+    let summary = build_with(&root, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    for c in ["pubxqz", "pubfilenameqz", "pubstemnameqz"] {
+        assert!(!canaries_in(&out, &[c]).is_empty(), "`{c}` is missing");
+    }
+    assert!(
+        summary
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("`v3 GET /w` names no spec")),
+        "{:#?}",
+        summary.warnings
+    );
 }

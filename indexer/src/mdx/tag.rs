@@ -487,8 +487,28 @@ impl Tag {
             .or_else(|| self.value("class", true))
             .map(text)
             .unwrap_or_default();
-        (hidden_attr || hiding_style(style) || hiding_classes(&classes)).then_some(
-            "an HTML element hidden by `hidden`, its style or its class is not shown on the page",
+        if hidden_attr || hiding_style(style) || hiding_classes(&classes) {
+            return Some(
+                "an HTML element hidden by `hidden`, its style or its class is not shown on the page",
+            );
+        }
+        // A style or class only JavaScript knows (`style={hide}`, `{{...base}}`,
+        // `className={cls}`) may hide: not understood, it withholds.
+        let unknown_style = match self.value("style", true) {
+            Some(AttrValue::Expr(e)) if e != "true" => {
+                !(e.starts_with('{') && e.ends_with('}')) || e.contains("...")
+            }
+            _ => false,
+        };
+        let unknown_class = match self
+            .value("className", false)
+            .or_else(|| self.value("class", true))
+        {
+            Some(AttrValue::Expr(e)) if e != "true" => !only_string_literals(e),
+            _ => false,
+        };
+        (unknown_style || unknown_class).then_some(
+            "an HTML element whose style or class only JavaScript knows is not understood, so its content is withheld",
         )
     }
 }
@@ -503,6 +523,36 @@ pub(super) fn is_block_tag(name: &str) -> bool {
 
 /// The text of a JavaScript expression that is one string literal (`"a"`, `'a'`, a template
 /// without `${`), its quote never inside and no escape in it; `None` for anything else.
+/// Whether a JavaScript expression is string literals joined by `+` (`"p-4 " + 'hidden'`), with
+/// no escape and no template substitution: text this reads in full.
+fn only_string_literals(expr: &str) -> bool {
+    let mut chars = expr.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() || c == '+' => {}
+            '"' | '\'' | '`' => {
+                let mut closed = false;
+                let mut prev = ' ';
+                for d in chars.by_ref() {
+                    if d == '\\' || (c == '`' && prev == '$' && d == '{') {
+                        return false;
+                    }
+                    if d == c {
+                        closed = true;
+                        break;
+                    }
+                    prev = d;
+                }
+                if !closed {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
 fn string_literal(expr: &str) -> Option<&str> {
     let q = expr
         .chars()
