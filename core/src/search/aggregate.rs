@@ -51,11 +51,19 @@ impl Searcher {
         let mut last_page: Option<(u32, bool)> = None;
         // With facets: every page seen, the filters it passes and its best score.
         let mut seen: Vec<(u32, [bool; FACETS], f32)> = Vec::new();
+        // The page of the last chunk, and where the next page starts: chunks come in order, so a
+        // page is looked up once.
+        let (mut page, mut next_page) = (0u32, 0u32);
         for (c, score) in chunks {
             if score <= 0.0 || !plan.phrases_allow(c) {
                 continue;
             }
-            let page = self.page_of(c);
+            if c >= next_page {
+                page = self.page_of(c);
+                next_page = (self.page_first_chunk.get(page as usize + 1))
+                    .copied()
+                    .unwrap_or(u32::MAX);
+            }
             if opts.facets {
                 match seen.last_mut() {
                     Some(last) if last.0 == page => last.2 = last.2.max(score),
@@ -86,7 +94,9 @@ impl Searcher {
             }
         }
         pages.retain(|p| p.score >= opts.min_score);
-        pages.sort_unstable_by(|a, b| {
+        // A total order (pages are distinct): the first k selected, then sorted, are the first k
+        // of the whole list sorted.
+        let order = |a: &PageHit, b: &PageHit| {
             b.score
                 .total_cmp(&a.score)
                 .then(b.matched_chunks.cmp(&a.matched_chunks))
@@ -96,8 +106,14 @@ impl Searcher {
                         .cmp(&self.manifest.pages[b.page as usize].kind),
                 )
                 .then(a.page.cmp(&b.page))
-        });
-        pages.truncate(opts.k);
+        };
+        if opts.k < pages.len() {
+            if opts.k > 0 {
+                pages.select_nth_unstable_by(opts.k - 1, order);
+            }
+            pages.truncate(opts.k);
+        }
+        pages.sort_unstable_by(order);
         for p in &mut pages {
             p.sections
                 .sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk)));
