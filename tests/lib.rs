@@ -49,6 +49,20 @@ pub fn build_with(
         .unwrap_or_else(|e| panic!("build of {} failed: {e}", input.display()))
 }
 
+/// A build without embeddings (lexical), the review tests' usual build.
+pub fn build_lexical(input: &Path, out: &Path, cache: &Path) -> BuildSummary {
+    build_with(input, out, cache, |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off
+    })
+}
+
+/// Writes `text` to `root/rel`, making its directories (a test site's file).
+pub fn write_file(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
 /// A lexical index (no embeddings) of `input` in a temporary directory, opened: the directory lives
 /// as long as the returned guard.
 pub fn lexical_index(input: &Path) -> (tempfile::TempDir, aidocs_reader::LocalIndex) {

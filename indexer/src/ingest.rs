@@ -871,18 +871,56 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     Ok(out)
 }
 
-/// The site-relative paths (as resolved) of the files the pages in `parsed` include, through
-/// imports or `<Snippet>`, directly or through other snippets: each page is read as its parse will
-/// read it, but only where its text could import (an `import` or a `<Snippet`).
+/// The site-relative paths (as resolved) of the files some Markdown file of the site imports or
+/// includes (`import`, `<Snippet>`, directly or through other snippets), rendered or not: the
+/// pages in `parsed`, and the files they leave out (withheld before they were read, `snippets/`),
+/// each read as its parse reads it, where its text could import (an `import` or a `<Snippet`).
 fn imported_files(
     site: &SiteRoot,
     rules: &VisibilityRules,
     parsed: &[(Declared, Read, String)],
 ) -> HashSet<String> {
+    let read: HashSet<&str> = parsed.iter().map(|(_, r, _)| r.rel.as_str()).collect();
+    let mut others: Vec<(String, String)> = Vec::new();
+    let snippets_dir = site.root.join("snippets");
+    // A `snippets` symlink is not walked (as for the settings hash): it could lead anywhere.
+    let snippet_files = if std::fs::symlink_metadata(&snippets_dir).is_ok_and(|m| m.is_dir()) {
+        walkdir::WalkDir::new(&snippets_dir)
+            .sort_by_file_name()
+            .into_iter()
+            .flatten()
+            .filter(|e| e.file_type().is_file())
+            .filter_map(|e| site.written_rel(e.path()))
+            .filter(|rel| rel.ends_with(".mdx") || rel.ends_with(".md"))
+            .collect::<Vec<_>>()
+    } else {
+        Vec::new()
+    };
+    for rel in markdown_files(site).into_iter().chain(snippet_files) {
+        if read.contains(rel.as_str()) {
+            continue;
+        }
+        if let Ok(text) = site
+            .resolve(&site.root.join(&rel))
+            .and_then(|f| site.read(&f))
+        {
+            others.push((rel, text));
+        }
+    }
+    let sources = (parsed.iter())
+        .map(|(_, r, _)| {
+            (
+                r.rel.as_str(),
+                r.text.get(r.body_start..).unwrap_or_default(),
+            )
+        })
+        .chain(others.iter().map(|(rel, text)| {
+            let body = split_frontmatter(text).map_or(text.as_str(), |(_, body, _)| body);
+            (rel.as_str(), body)
+        }));
     let operations = LoadedOperations::default();
     let mut imported = HashSet::new();
-    for (_, r, _) in parsed {
-        let body = r.text.get(r.body_start..).unwrap_or_default();
+    for (rel, body) in sources {
         if !(body.contains("import") || body.contains("<Snippet")) {
             continue;
         }
@@ -892,14 +930,12 @@ fn imported_files(
             operations: &operations,
             audience: Visibility::Private,
         });
-        let dir = site
-            .root
-            .join(&r.rel)
-            .parent()
+        let dir = (site.root.join(rel).parent())
             .map(Path::to_path_buf)
             .unwrap_or_else(|| site.root.clone());
-        to_markdown(body, Dialect::of(&r.rel), &dir, &mut snippets);
+        to_markdown(body, Dialect::of(rel), &dir, &mut snippets);
         imported.extend(snippets.includes.into_iter().map(|(rel, _)| rel));
+        imported.extend(snippets.imported);
     }
     imported
 }

@@ -266,6 +266,9 @@ pub struct SnippetResolver<'a> {
     /// (canonical site-relative path, blake3 of its bytes) of every included file, sorted, unique;
     /// the hash of one withheld is prefixed with [`WITHHELD_PREFIX`].
     pub includes: Vec<(String, String)>,
+    /// The files the page's import statements name (canonical site-relative paths, in order),
+    /// whether or not it renders them: a file another file imports is a snippet, not a page.
+    pub imported: Vec<String>,
     expanded: usize,
     inclusions: usize,
     capped: bool,
@@ -279,6 +282,7 @@ impl<'a> SnippetResolver<'a> {
             policy,
             warnings: Vec::new(),
             includes: Vec::new(),
+            imported: Vec::new(),
             expanded: 0,
             inclusions: 0,
             capped: false,
@@ -287,6 +291,27 @@ impl<'a> SnippetResolver<'a> {
     }
 
     /// The file `spec` names, its text and body offset, or `None` with a warning.
+    /// Notes the file an import statement names, found as [`Self::load`] finds it (nothing is
+    /// read): see [`Self::imported`].
+    fn declare(&mut self, spec: &str, from_dir: &Path) {
+        let spec = spec.trim();
+        let base = match spec.strip_prefix('/') {
+            Some(rest) => self.policy.site.root.join(rest),
+            None => from_dir.join(spec),
+        };
+        let candidates = [
+            base.clone(),
+            base.with_extension("mdx"),
+            base.with_extension("md"),
+        ];
+        if let Some(f) = candidates
+            .iter()
+            .find_map(|c| self.policy.site.resolve(c).ok())
+        {
+            self.imported.push(f.rel);
+        }
+    }
+
     fn load(&mut self, spec: &str, from_dir: &Path) -> Option<(PathBuf, String, usize, PathBuf)> {
         if self.capped {
             return None;
@@ -469,62 +494,69 @@ impl Dialect {
 }
 
 /// Markdown whose braces are text when MDX reads it: every `{` outside code, fences and tags is
-/// escaped (`\{owner}` is `{owner}` to MDX), except where it opens a comment (`{/* … */}`), which
-/// MDX drops. What a spec's description shows when it is read as MDX but its placeholders
-/// (`/repos/{owner}`) are the text it means.
+/// escaped (`\{owner}` is `{owner}` to MDX), except where it opens a comment (`{/* … */}` or
+/// `{// …`, across lines too), which MDX drops. What a spec's description shows when it is read as
+/// MDX but its placeholders (`/repos/{owner}`) are the text it means. A tag is skipped as MDX
+/// reads it (quotes and braces in it, over lines), so its expressions stay expressions.
 pub fn braces_as_text(markdown: &str) -> String {
+    let b = markdown.as_bytes();
     let mut out = String::with_capacity(markdown.len() + 16);
     let mut fence: Option<&str> = None;
-    for line in markdown.split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        let opener = ["```", "~~~"].into_iter().find(|f| trimmed.starts_with(f));
-        match (fence, opener) {
-            (Some(f), Some(o)) if f == o => fence = None,
-            (None, Some(o)) => fence = Some(o),
-            _ => {}
-        }
-        if fence.is_some() || opener.is_some() {
-            out.push_str(line);
-            continue;
-        }
-        let b = line.as_bytes();
-        let mut i = 0;
-        while i < b.len() {
-            match b[i] {
-                b'\\' if i + 1 < b.len() => {
-                    out.push_str(&line[i..i + 2]);
-                    i += 2;
-                    continue;
-                }
-                b'`' => {
-                    // A code span: copied up to its closing run on the line.
-                    let run = b[i..].iter().take_while(|&&c| c == b'`').count();
-                    let ticks = &line[i..i + run];
-                    let close = line[i + run..].find(ticks).map(|p| i + run + p + run);
-                    let end = close.unwrap_or(i + run);
-                    out.push_str(&line[i..end]);
-                    i = end;
-                    continue;
-                }
-                b'<' if b
-                    .get(i + 1)
-                    .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'/') =>
-                {
-                    let end = line[i..].find('>').map_or(b.len(), |p| i + p + 1);
-                    out.push_str(&line[i..end]);
-                    i = end;
-                    continue;
-                }
-                b'{' if !line[i + 1..].trim_start().starts_with("/*") => out.push_str("\\{"),
-                _ => {
-                    let len = line[i..].chars().next().map_or(1, char::len_utf8);
-                    out.push_str(&line[i..i + len]);
-                    i += len;
-                    continue;
-                }
+    let mut i = 0;
+    let mut line_start = true;
+    while i < b.len() {
+        if line_start {
+            let end = markdown[i..].find('\n').map_or(b.len(), |p| i + p + 1);
+            let trimmed = markdown[i..end].trim_start();
+            let opener = ["```", "~~~"].into_iter().find(|f| trimmed.starts_with(f));
+            match (fence, opener) {
+                (Some(f), Some(o)) if f == o => fence = None,
+                (None, Some(o)) => fence = Some(o),
+                _ => {}
             }
-            i += 1;
+            if fence.is_some() || opener.is_some() {
+                out.push_str(&markdown[i..end]);
+                i = end;
+                continue;
+            }
+            line_start = false;
         }
+        let c = markdown[i..].chars().next().map_or('\0', |c| c);
+        let len = match c {
+            '\n' => {
+                line_start = true;
+                1
+            }
+            // An escape: the backslash and the character it escapes, whole.
+            '\\' => 1 + markdown[i + 1..].chars().next().map_or(0, char::len_utf8),
+            '`' => {
+                // A code span: copied up to its closing run on the line.
+                let run = b[i..].iter().take_while(|&&c| c == b'`').count();
+                let line_end = markdown[i..].find('\n').map_or(b.len(), |p| i + p);
+                let ticks = &markdown[i..i + run];
+                (markdown[i + run..line_end].find(ticks)).map_or(run, |p| run + p + run)
+            }
+            '<' if b
+                .get(i + 1)
+                .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'/') =>
+            {
+                tag::tag_end(b, i).map_or(1, |end| end - i)
+            }
+            '{' => {
+                let rest = markdown[i + 1..].trim_start();
+                if !(rest.starts_with("/*") || rest.starts_with("//")) {
+                    out.push('\\');
+                }
+                1
+            }
+            c => c.len_utf8(),
+        };
+        let end = (i + len).min(b.len());
+        if markdown[i..end].contains('\n') {
+            line_start = markdown[i..end].ends_with('\n');
+        }
+        out.push_str(&markdown[i..end]);
+        i = end;
     }
     out
 }
@@ -672,6 +704,7 @@ fn convert(
             // whose tags are reduced like any other component.
             for (names, spec) in block_imports(&block) {
                 if spec.ends_with(".mdx") || spec.ends_with(".md") {
+                    snippets.declare(&spec, from_dir);
                     for n in names {
                         imports.insert(n, spec.clone());
                     }
@@ -1296,6 +1329,16 @@ mod tests {
             "GET /repos/\\{owner} `a {b}` <div style={{x: 1}}> {/* c */}\n"
         );
         assert_eq!(braces_as_text("```\n{a}\n```\n{b}"), "```\n{a}\n```\n\\{b}");
+        // Third review: an escaped character of several bytes, comments over lines, tags with
+        // `>` in a quoted value or over lines.
+        assert_eq!(braces_as_text("Price \\€5 {x}"), "Price \\€5 \\{x}");
+        assert_eq!(
+            braces_as_text("a {\n/* c */} {// d\n}"),
+            "a {\n/* c */} {// d\n}"
+        );
+        let tag =
+            "<div title=\"a>b\" style={{display: \"none\"}}>x</div> <div\n  style={{a: 1}}>y</div>";
+        assert_eq!(braces_as_text(tag), tag);
     }
 
     #[test]
@@ -1406,6 +1449,7 @@ mod tests {
             "<div style=\"display: none; display: inherit\">SHOWNU</div>",
             "<div className={\"p-4 \" + 'mt-2'}>SHOWNV</div>",
             "<div style={{ color: 'red' }}>SHOWNW</div>",
+            "<div style={{ fontFamily: \"Inter...\" }}>SHOWNX</div>",
         ];
         for case in shown {
             let out = md(&format!("Before.\n\n{case}\n\nAfter.\n"));

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use aidocs_e2e::{build_with, canaries_in};
+use aidocs_e2e::{build_lexical, canaries_in, write_file};
 use aidocs_reader::LocalIndex;
 
 /// Restricted, hidden, never generated or never shown: in no file of the output.
@@ -51,18 +51,12 @@ const PUBLIC: &[&str] = &[
     "pubownerplcqz", // a placeholder in braces in a description (`/repos/{owner}`): text
 ];
 
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
-
 fn spec(paths: &str) -> String {
     format!(r#"{{"openapi": "3.0.0", "info": {{"title": "API", "version": "1"}}, {paths}}}"#)
 }
 
 fn site(root: &Path) {
-    write(
+    write_file(
         root,
         "docs.json",
         r#"{"openapi": "a.json", "seo": {"indexHiddenPages": true}, "navigation": {"groups": [
@@ -74,7 +68,7 @@ fn site(root: &Path) {
             {"group": "D", "openapi": "d.json"}
         ]}}"#,
     );
-    write(
+    write_file(
         root,
         "a.json",
         &spec(
@@ -83,7 +77,7 @@ fn site(root: &Path) {
             "/defaultop": {"get": {"summary": "Default op", "description": "pubdefaultqz"}}}"#,
         ),
     );
-    write(
+    write_file(
         root,
         "b.json",
         &spec(
@@ -93,36 +87,36 @@ fn site(root: &Path) {
             "/defaultop": {"get": {"summary": "Default op b", "description": "hidbdefopqz"}}}"#,
         ),
     );
-    write(
+    write_file(
         root,
         "drafts/internal.json",
         &spec(
             r#""paths": {"/users": {"get": {"summary": "Draft users", "description": "hiddraftqz"}}}"#,
         ),
     );
-    write(
+    write_file(
         root,
         "specs/named.json",
         &spec(
             r#""paths": {"/named": {"post": {"summary": "Named", "description": "pubnamedqz"}}}"#,
         ),
     );
-    write(
+    write_file(
         root,
         "specs/orders.yaml",
         "openapi: 3.0.0\ninfo: {title: O, version: '1'}\npaths:\n  /orders:\n    get:\n      summary: Orders\n      description: pubordersqz\n",
     );
-    write(
+    write_file(
         root,
         "typo.mdx",
         "---\nopenapi: GET /typo\n---\n# Typo\n\npubtypoqz\n",
     );
-    write(
+    write_file(
         root,
         "secret.mdx",
         "---\nhidden: true\n---\n# Secret\n\nhidseoqz\n",
     );
-    write(
+    write_file(
         root,
         "c.json",
         &spec(
@@ -160,7 +154,7 @@ fn site(root: &Path) {
               "publicorderfield": {"type": "string", "description": "puborderfldqz"}}}}}"###,
         ),
     );
-    write(
+    write_file(
         root,
         "d.json",
         &spec(
@@ -176,9 +170,7 @@ fn openapi_review_public_build_holds_what_the_api_pages_show() {
     let root = tmp.path().join("site");
     site(&root);
     let out = tmp.path().join("www/out");
-    let summary = build_with(&root, &out, &tmp.path().join("cache"), |o| {
-        o.embeddings = aidocs_index::build::Embeddings::Off;
-    });
+    let summary = build_lexical(&root, &out, &tmp.path().join("cache"));
     let found = canaries_in(&out, WITHHELD);
     assert!(found.is_empty(), "text found: {found:#?}");
     for c in PUBLIC {
@@ -228,17 +220,17 @@ fn openapi_review_public_build_holds_what_the_api_pages_show() {
 fn openapi_review_a_url_default_spec_is_still_the_default() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("site");
-    write(
+    write_file(
         &root,
         "docs.json",
         r#"{"openapi": "https://example.com/openapi.json", "navigation": {"pages": ["GET /users", "typo"]}}"#,
     );
-    write(
+    write_file(
         &root,
         "typo.mdx",
         "---\nopenapi: GET /typo\n---\n# Typo\n\npubtypoqz\n",
     );
-    write(
+    write_file(
         &root,
         "drafts/internal.json",
         &spec(
@@ -246,9 +238,7 @@ fn openapi_review_a_url_default_spec_is_still_the_default() {
         ),
     );
     let out = tmp.path().join("www/out");
-    build_with(&root, &out, &tmp.path().join("cache"), |o| {
-        o.embeddings = aidocs_index::build::Embeddings::Off;
-    });
+    build_lexical(&root, &out, &tmp.path().join("cache"));
     assert!(canaries_in(&out, &["hiddraftqz"]).is_empty());
     assert!(!canaries_in(&out, &["pubtypoqz"]).is_empty());
 }
@@ -259,29 +249,25 @@ fn openapi_review_a_url_default_spec_is_still_the_default() {
 fn openapi_review_content_imports_are_checked_on_a_warm_build() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("site");
-    write(
+    write_file(
         &root,
         "docs.json",
         r#"{"navigation": {"groups": [{"group": "API", "openapi": "api.json"}]}}"#,
     );
-    write(
+    write_file(
         &root,
         "api.json",
         &spec(
             r#""paths": {"/n": {"get": {"summary": "N", "x-mint": {"content": "import N from '/components/note.mdx'\n\n<N />\n"}}}}"#,
         ),
     );
-    write(&root, "components/note.mdx", "Note hidstaleqz.\n");
+    write_file(&root, "components/note.mdx", "Note hidstaleqz.\n");
     let out = tmp.path().join("www/out");
     let cache = tmp.path().join("cache");
-    let build = || {
-        build_with(&root, &out, &cache, |o| {
-            o.embeddings = aidocs_index::build::Embeddings::Off;
-        })
-    };
+    let build = || build_lexical(&root, &out, &cache);
     build();
     assert!(!canaries_in(&out, &["hidstaleqz"]).is_empty());
-    write(
+    write_file(
         &root,
         "components/note.mdx",
         "---\nvisibility: private\n---\nNote hidstaleqz.\n",
@@ -296,13 +282,13 @@ fn openapi_review_content_imports_are_checked_on_a_warm_build() {
 fn openapi_review_a_spec_named_by_file_name_in_the_navigation_is_found() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("site");
-    write(
+    write_file(
         &root,
         "docs.json",
         r#"{"navigation": {"groups": [{"group": "V2", "openapi": "specs/v2.json", "pages": ["GET /x"]},
             {"group": "Other", "pages": ["v2.json GET /y", "v2 GET /z", "v3 GET /w"]}]}}"#,
     );
-    write(
+    write_file(
         &root,
         "specs/v2.json",
         &spec(
@@ -312,9 +298,7 @@ fn openapi_review_a_spec_named_by_file_name_in_the_navigation_is_found() {
         ),
     );
     let out = tmp.path().join("www/out");
-    let summary = build_with(&root, &out, &tmp.path().join("cache"), |o| {
-        o.embeddings = aidocs_index::build::Embeddings::Off;
-    });
+    let summary = build_lexical(&root, &out, &tmp.path().join("cache"));
     for c in ["pubxqz", "pubfilenameqz", "pubstemnameqz"] {
         assert!(!canaries_in(&out, &[c]).is_empty(), "`{c}` is missing");
     }

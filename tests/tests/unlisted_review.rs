@@ -5,53 +5,73 @@
 
 use std::path::Path;
 
-use aidocs_e2e::build_with;
+use aidocs_e2e::{build_lexical, write_file};
 use aidocs_reader::LocalIndex;
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
 
 fn site(root: &Path, config: Option<&str>) {
     if let Some(config) = config {
-        write(root, "docs.json", config);
+        write_file(root, "docs.json", config);
     }
-    write(
+    write_file(
         root,
         "index.mdx",
         "---\ntitle: Home\n---\nimport Parent from '/shared/parent.mdx';\n\nWelcome.\n\n<Parent />\n",
     );
-    write(
+    write_file(
         root,
         "shared/parent.mdx",
         "import Child from './child.mdx';\n\nParent words.\n\n<Child />\n",
     );
-    write(root, "shared/child.mdx", "Child words.\n");
-    write(root, "guides/snippet.mdx", "Snippet words.\n");
-    write(
+    write_file(root, "shared/child.mdx", "Child words.\n");
+    write_file(root, "guides/snippet.mdx", "Snippet words.\n");
+    write_file(
         root,
         "guides/uses.mdx",
         "---\ntitle: Uses\n---\nimport S from './snippet.mdx'\n\n<S />\n",
     );
-    write(
+    write_file(
         root,
         "unlisted.mdx",
         "---\ntitle: Unlisted\n---\nUnlisted words.\n",
     );
-    write(
+    write_file(
         root,
         "noindexed.mdx",
         "---\ntitle: Noindexed\nnoindex: true\n---\nWords.\n",
     );
     // An import written in a code fence imports nothing: the file stays a page.
-    write(
+    write_file(
         root,
         "example.mdx",
         "---\ntitle: Example\n---\n```js\nimport Shown from '/shown.mdx';\n```\n",
     );
-    write(root, "shown.mdx", "---\ntitle: Shown\n---\nShown words.\n");
+    write_file(root, "shown.mdx", "---\ntitle: Shown\n---\nShown words.\n");
+    // Imported and never rendered, or rendered only where the page hides it: still snippets.
+    write_file(
+        root,
+        "guides/hides.mdx",
+        "---\ntitle: Hides\n---\nimport N from '/b/unused.mdx';\nimport H from '/b/inhidden.mdx';\n\n<div hidden>\n<H />\n</div>\n",
+    );
+    write_file(root, "b/unused.mdx", "Unused words.\n");
+    write_file(root, "b/inhidden.mdx", "Hidden words.\n");
+    // Imported only by a page a glob withholds, or by a file in `snippets/`.
+    write_file(
+        root,
+        "aidocs.json",
+        r#"{"visibility": {"private": ["drafts/**"]}}"#,
+    );
+    write_file(
+        root,
+        "drafts/d.mdx",
+        "import S from '/shared/secret.mdx';\n\n<S />\n",
+    );
+    write_file(root, "shared/secret.mdx", "Secret words.\n");
+    write_file(
+        root,
+        "snippets/wrapper.mdx",
+        "import C from '/shared/c.mdx';\n\n<C />\n",
+    );
+    write_file(root, "shared/c.mdx", "C words.\n");
 }
 
 fn urls(out: &Path) -> Vec<String> {
@@ -76,12 +96,17 @@ fn unlisted_review_imported_files_are_no_pages_and_indexing_all_searches_unliste
         let root = tmp.path().join("site");
         site(&root, config);
         let out = tmp.path().join("www/out");
-        build_with(&root, &out, &tmp.path().join("cache"), |o| {
-            o.embeddings = aidocs_index::build::Embeddings::Off;
-        });
+        build_lexical(&root, &out, &tmp.path().join("cache"));
         assert_eq!(
             urls(&out),
-            ["/", "/example", "/guides/uses", "/shown", "/unlisted"],
+            [
+                "/",
+                "/example",
+                "/guides/hides",
+                "/guides/uses",
+                "/shown",
+                "/unlisted"
+            ],
             "{config:?}"
         );
     }
@@ -90,11 +115,12 @@ fn unlisted_review_imported_files_are_no_pages_and_indexing_all_searches_unliste
     let root = tmp.path().join("site");
     site(
         &root,
-        Some(r#"{"navigation": {"pages": ["index", "guides/uses", "example"]}}"#),
+        Some(r#"{"navigation": {"pages": ["index", "guides/uses", "example", "guides/hides"]}}"#),
     );
     let out = tmp.path().join("www/out");
-    build_with(&root, &out, &tmp.path().join("cache"), |o| {
-        o.embeddings = aidocs_index::build::Embeddings::Off;
-    });
-    assert_eq!(urls(&out), ["/", "/example", "/guides/uses"]);
+    build_lexical(&root, &out, &tmp.path().join("cache"));
+    assert_eq!(
+        urls(&out),
+        ["/", "/example", "/guides/hides", "/guides/uses"]
+    );
 }

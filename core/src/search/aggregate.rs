@@ -94,9 +94,7 @@ impl Searcher {
             }
         }
         pages.retain(|p| p.score >= opts.min_score);
-        // A total order (pages are distinct): the first k selected, then sorted, are the first k
-        // of the whole list sorted.
-        let order = |a: &PageHit, b: &PageHit| {
+        pages.sort_unstable_by(|a, b| {
             b.score
                 .total_cmp(&a.score)
                 .then(b.matched_chunks.cmp(&a.matched_chunks))
@@ -106,14 +104,8 @@ impl Searcher {
                         .cmp(&self.manifest.pages[b.page as usize].kind),
                 )
                 .then(a.page.cmp(&b.page))
-        };
-        if opts.k < pages.len() {
-            if opts.k > 0 {
-                pages.select_nth_unstable_by(opts.k - 1, order);
-            }
-            pages.truncate(opts.k);
-        }
-        pages.sort_unstable_by(order);
+        });
+        pages.truncate(opts.k);
         for p in &mut pages {
             p.sections
                 .sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk)));

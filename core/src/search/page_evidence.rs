@@ -69,84 +69,11 @@ impl Searcher {
         Ok(out)
     }
 
-    /// What the page credit adds to `page` whose best chunk is `best`: per term, how much more it
-    /// scores over the whole page than in `best` alone, times `page.weight`. The whole page's
-    /// frequency is its chunks' BM25F frequencies summed (each normalized by its chunk's length, as
-    /// [`bm25f_tf`] does); both it and `best`'s are divided by `1 - page.b + page.b · chunks /
-    /// average chunks` and saturated with `page.k1`. A term scores no less in the page than in its
-    /// best chunk, so a page of one chunk gets none; nor does a query of one term. Parameters out of range are clamped (k1 ≥ 0,
-    /// b to 0..1) and a credit that is not finite is none, so a crafted index or option cannot turn
-    /// scores into infinities.
-    pub(super) fn page_credit(
-        &self,
-        terms: &[TermEvidence],
-        page: u32,
-        best: u32,
-        page_params: &PageParams,
-        params: &Bm25Params,
-        avg: &[f32; SCORED_FIELDS],
-    ) -> f32 {
-        // A query of one term: the page's best chunk is where that term counts (a page that
-        // repeats a word must not outrank the page titled with it).
-        if page_params.weight.is_nan() || page_params.weight <= 0.0 || terms.len() < 2 {
-            return 0.0;
-        }
-        let (Some(&first), Some(&end)) = (
-            self.page_first_chunk.get(page as usize),
-            self.page_first_chunk.get(page as usize + 1),
-        ) else {
-            return 0.0;
-        };
-        if end.saturating_sub(first) < 2 {
-            return 0.0;
-        }
-        let chunks = (end - first) as f32;
-        let average = self.manifest.num_chunks as f32 / self.manifest.pages.len().max(1) as f32;
-        let b = page_params.b.clamp(0.0, 1.0);
-        let norm = 1.0 - b + b * chunks / average.max(1.0);
-        let k1 = page_params.k1.max(0.0);
-        // (k1 + 1) · (tf / (k1 + tf)): no overflow for any finite tf.
-        let saturate = |tf: f32| {
-            let tf = tf / norm;
-            if tf > 0.0 {
-                (k1 + 1.0) * (tf / (k1 + tf))
-            } else {
-                0.0
-            }
-        };
-        let mut credit = 0.0;
-        for t in terms {
-            let here = &t.postings[t.postings.partition_point(|p| p.chunk < first)..];
-            let here = &here[..here.partition_point(|p| p.chunk < end)];
-            let mut whole = 0.0;
-            let mut in_best = 0.0;
-            for p in here {
-                let tf = bm25f_tf(p, params, avg);
-                whole += tf;
-                if p.chunk == best {
-                    in_best = tf;
-                }
-            }
-            let gain = saturate(whole) - saturate(in_best);
-            if gain > 0.0 {
-                credit += t.weight * t.idf * gain;
-            }
-        }
-        let credit = page_params.weight * credit;
-        if credit.is_finite() {
-            credit
-        } else {
-            0.0
-        }
-    }
-
     /// Adds its page's credit to each chunk of `touched` (sorted by chunk, scores before boosts in
     /// `scores`, dense by chunk); a page's best chunk is its highest score, the first on ties.
     ///
-    /// The same sums as [`Self::page_credit`], in the same order (so the same bits), found by one
-    /// walk of each term's postings along the touched pages rather than two binary searches per
-    /// page and term: on a large site a query touches most pages, and those searches were most of
-    /// its time.
+    /// Each term's postings are walked once along the touched pages ([`Self::page_credits`]):
+    /// on a large site a query touches most pages.
     pub(super) fn add_page_credit(
         &self,
         terms: &[TermEvidence],
@@ -160,6 +87,33 @@ impl Searcher {
             return;
         }
         let pages = self.touched_pages(touched, scores);
+        let credits = self.page_credits(terms, &pages, page_params, params, avg);
+        for (page, credit) in pages.iter().zip(credits) {
+            if credit > 0.0 {
+                for &c in &touched[page.touched.clone()] {
+                    scores[c as usize] += credit;
+                }
+            }
+        }
+    }
+
+    /// What the page credit adds to each page of `pages`: per term, how much more it scores over
+    /// the whole page than in the page's best chunk alone, times `page.weight`. The whole page's
+    /// frequency is its chunks' BM25F frequencies summed (each normalized by its chunk's length, as
+    /// [`bm25f_tf`] does); both it and the best chunk's are divided by `1 - page.b + page.b ·
+    /// chunks / average chunks` and saturated with `page.k1`. A term scores no less in the page
+    /// than in its best chunk, so a page of one chunk gets none; nor does a query of one term
+    /// (the callers' check). Parameters out of range are clamped (k1 ≥ 0, b to 0..1) and a credit
+    /// that is not finite is none, so a crafted index or option cannot turn scores into
+    /// infinities. Each term's postings are walked once along the pages (in chunk order).
+    fn page_credits(
+        &self,
+        terms: &[TermEvidence],
+        pages: &[TouchedPage],
+        page_params: &PageParams,
+        params: &Bm25Params,
+        avg: &[f32; SCORED_FIELDS],
+    ) -> Vec<f32> {
         let average = self.manifest.num_chunks as f32 / self.manifest.pages.len().max(1) as f32;
         let b = page_params.b.clamp(0.0, 1.0);
         let k1 = page_params.k1.max(0.0);
@@ -207,16 +161,16 @@ impl Searcher {
                 in_best[g] = 0.0;
             }
         }
-        for (page, credit) in pages.iter().zip(credit) {
-            let credit = page_params.weight * credit;
-            // A page of one chunk gets none; a credit that is not finite is none.
-            if page.end - page.first < 2 || !credit.is_finite() || credit <= 0.0 {
-                continue;
-            }
-            for &c in &touched[page.touched.clone()] {
-                scores[c as usize] += credit;
-            }
-        }
+        (pages.iter().zip(credit))
+            .map(|(page, credit)| {
+                let credit = page_params.weight * credit;
+                // A page of one chunk gets none; a credit that is not finite is none.
+                match page.end - page.first >= 2 && credit.is_finite() {
+                    true => credit,
+                    false => 0.0,
+                }
+            })
+            .collect()
     }
 
     /// The pages of `touched` (sorted by chunk) in chunk order, each with its chunk range, its best
@@ -280,7 +234,16 @@ impl Searcher {
             (s > 0.0).then_some((c, s))
         });
         let best = best_of(scored);
-        self.page_credit(terms, page, best, page_params, params, avg)
+        if page_params.weight.is_nan() || page_params.weight <= 0.0 || terms.len() < 2 {
+            return 0.0;
+        }
+        let page = TouchedPage {
+            first,
+            end,
+            best,
+            touched: 0..0,
+        };
+        self.page_credits(terms, &[page], page_params, params, avg)[0]
     }
 }
 

@@ -496,7 +496,7 @@ impl Tag {
         // `className={cls}`) may hide: not understood, it withholds.
         let unknown_style = match self.value("style", true) {
             Some(AttrValue::Expr(e)) if e != "true" => {
-                !(e.starts_with('{') && e.ends_with('}')) || e.contains("...")
+                !(e.starts_with('{') && e.ends_with('}')) || outside_strings(e).contains("...")
             }
             _ => false,
         };
@@ -523,6 +523,29 @@ pub(super) fn is_block_tag(name: &str) -> bool {
 
 /// The text of a JavaScript expression that is one string literal (`"a"`, `'a'`, a template
 /// without `${`), its quote never inside and no escape in it; `None` for anything else.
+/// A JavaScript expression without its string literals' text (`{a: "x..."}` has no spread).
+fn outside_strings(expr: &str) -> String {
+    let mut out = String::with_capacity(expr.len());
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in expr.chars() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None if matches!(c, '"' | '\'' | '`') => quote = Some(c),
+            None => out.push(c),
+        }
+    }
+    out
+}
+
 /// Whether a JavaScript expression is string literals joined by `+` (`"p-4 " + 'hidden'`), with
 /// no escape and no template substitution: text this reads in full.
 fn only_string_literals(expr: &str) -> bool {
