@@ -871,10 +871,11 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     Ok(out)
 }
 
-/// The site-relative paths (as resolved) of the files some Markdown file of the site imports or
-/// includes (`import`, `<Snippet>`, directly or through other snippets), rendered or not: the
-/// pages in `parsed`, and the files they leave out (withheld before they were read, `snippets/`),
-/// each read as its parse reads it, where its text could import (an `import` or a `<Snippet`).
+/// The site-relative paths (as resolved) of the files some Markdown file of the site renders
+/// through an import or `<Snippet>` (directly or through other snippets): the pages in `parsed`,
+/// and the files they leave out (withheld before they were read, `snippets/`), each read as its
+/// parse reads it (so an `import` line in a comment, a string or a paragraph imports nothing),
+/// where its text could import (an `import` or a `<Snippet`).
 fn imported_files(
     site: &SiteRoot,
     rules: &VisibilityRules,
@@ -888,6 +889,8 @@ fn imported_files(
         walkdir::WalkDir::new(&snippets_dir)
             .sort_by_file_name()
             .into_iter()
+            // Hidden folders and files are not part of the site, as for pages.
+            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
             .flatten()
             .filter(|e| e.file_type().is_file())
             .filter_map(|e| site.written_rel(e.path()))
@@ -935,7 +938,6 @@ fn imported_files(
             .unwrap_or_else(|| site.root.clone());
         to_markdown(body, Dialect::of(rel), &dir, &mut snippets);
         imported.extend(snippets.includes.into_iter().map(|(rel, _)| rel));
-        imported.extend(snippets.imported);
     }
     imported
 }

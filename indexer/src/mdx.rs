@@ -266,9 +266,6 @@ pub struct SnippetResolver<'a> {
     /// (canonical site-relative path, blake3 of its bytes) of every included file, sorted, unique;
     /// the hash of one withheld is prefixed with [`WITHHELD_PREFIX`].
     pub includes: Vec<(String, String)>,
-    /// The files the page's import statements name (canonical site-relative paths, in order),
-    /// whether or not it renders them: a file another file imports is a snippet, not a page.
-    pub imported: Vec<String>,
     expanded: usize,
     inclusions: usize,
     capped: bool,
@@ -282,7 +279,6 @@ impl<'a> SnippetResolver<'a> {
             policy,
             warnings: Vec::new(),
             includes: Vec::new(),
-            imported: Vec::new(),
             expanded: 0,
             inclusions: 0,
             capped: false,
@@ -291,27 +287,6 @@ impl<'a> SnippetResolver<'a> {
     }
 
     /// The file `spec` names, its text and body offset, or `None` with a warning.
-    /// Notes the file an import statement names, found as [`Self::load`] finds it (nothing is
-    /// read): see [`Self::imported`].
-    fn declare(&mut self, spec: &str, from_dir: &Path) {
-        let spec = spec.trim();
-        let base = match spec.strip_prefix('/') {
-            Some(rest) => self.policy.site.root.join(rest),
-            None => from_dir.join(spec),
-        };
-        let candidates = [
-            base.clone(),
-            base.with_extension("mdx"),
-            base.with_extension("md"),
-        ];
-        if let Some(f) = candidates
-            .iter()
-            .find_map(|c| self.policy.site.resolve(c).ok())
-        {
-            self.imported.push(f.rel);
-        }
-    }
-
     fn load(&mut self, spec: &str, from_dir: &Path) -> Option<(PathBuf, String, usize, PathBuf)> {
         if self.capped {
             return None;
@@ -499,11 +474,14 @@ impl Dialect {
 /// MDX but its placeholders (`/repos/{owner}`) are the text it means. A tag is skipped as MDX
 /// reads it (quotes and braces in it, over lines), so its expressions stay expressions.
 pub fn braces_as_text(markdown: &str) -> String {
+    /// The longest tag a description is searched for.
+    const MAX_SPEC_TAG: usize = 2 << 10;
     let b = markdown.as_bytes();
     let mut out = String::with_capacity(markdown.len() + 16);
     let mut fence: Option<&str> = None;
     let mut i = 0;
     let mut line_start = true;
+    let mut runs: Option<BacktickRuns> = None;
     while i < b.len() {
         if line_start {
             let end = markdown[i..].find('\n').map_or(b.len(), |p| i + p + 1);
@@ -530,17 +508,24 @@ pub fn braces_as_text(markdown: &str) -> String {
             // An escape: the backslash and the character it escapes, whole.
             '\\' => 1 + markdown[i + 1..].chars().next().map_or(0, char::len_utf8),
             '`' => {
-                // A code span: copied up to its closing run on the line.
+                // A code span, closed as the converter closes it (a run of the same length in
+                // its paragraph), found in linear time.
                 let run = b[i..].iter().take_while(|&&c| c == b'`').count();
-                let line_end = markdown[i..].find('\n').map_or(b.len(), |p| i + p);
-                let ticks = &markdown[i..i + run];
-                (markdown[i + run..line_end].find(ticks)).map_or(run, |p| run + p + run)
+                if runs.as_ref().is_none_or(|r| !r.covers(i)) {
+                    let line_start = markdown[..i].rfind('\n').map_or(0, |p| p + 1);
+                    let para_end = paragraph_end(markdown, i);
+                    runs = Some(BacktickRuns::of_line(markdown, line_start, para_end));
+                }
+                (runs.as_ref().and_then(|r| r.closing(i, run))).map_or(run, |p| p + run - i)
             }
+            // A tag, read as MDX ends it, within a bounded length (a longer one is text): each
+            // `<` costs at most that much, however the text is written.
             '<' if b
                 .get(i + 1)
                 .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'/') =>
             {
-                tag::tag_end(b, i).map_or(1, |end| end - i)
+                let window = &b[..(i + MAX_SPEC_TAG).min(b.len())];
+                tag::tag_end(window, i).map_or(1, |end| end - i)
             }
             '{' => {
                 let rest = markdown[i + 1..].trim_start();
@@ -704,7 +689,6 @@ fn convert(
             // whose tags are reduced like any other component.
             for (names, spec) in block_imports(&block) {
                 if spec.ends_with(".mdx") || spec.ends_with(".md") {
-                    snippets.declare(&spec, from_dir);
                     for n in names {
                         imports.insert(n, spec.clone());
                     }
@@ -1339,6 +1323,11 @@ mod tests {
         let tag =
             "<div title=\"a>b\" style={{display: \"none\"}}>x</div> <div\n  style={{a: 1}}>y</div>";
         assert_eq!(braces_as_text(tag), tag);
+        // A code span closes on a run of its own length only.
+        assert_eq!(
+            braces_as_text("GET ` /repos/{owner} `` here"),
+            "GET ` /repos/\\{owner} `` here"
+        );
     }
 
     #[test]

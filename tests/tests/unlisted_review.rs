@@ -46,7 +46,10 @@ fn site(root: &Path, config: Option<&str>) {
         "---\ntitle: Example\n---\n```js\nimport Shown from '/shown.mdx';\n```\n",
     );
     write_file(root, "shown.mdx", "---\ntitle: Shown\n---\nShown words.\n");
-    // Imported and never rendered, or rendered only where the page hides it: still snippets.
+    // Imported and never rendered, or rendered only where the page hides it: Mintlify serves no
+    // page for them, but this build cannot tell such an import line from text before the parse
+    // (an `import` line in a paragraph, a comment or a string imports nothing), so they stay pages
+    // here (a difference from Mintlify, asserted below).
     write_file(
         root,
         "guides/hides.mdx",
@@ -101,6 +104,8 @@ fn unlisted_review_imported_files_are_no_pages_and_indexing_all_searches_unliste
             urls(&out),
             [
                 "/",
+                "/b/inhidden",
+                "/b/unused",
                 "/example",
                 "/guides/hides",
                 "/guides/uses",
@@ -123,4 +128,21 @@ fn unlisted_review_imported_files_are_no_pages_and_indexing_all_searches_unliste
         urls(&out),
         ["/", "/example", "/guides/hides", "/guides/uses"]
     );
+}
+
+/// An `import` line MDX does not read as an import (it continues a paragraph, or sits in a comment
+/// or a string) makes no snippet of the file it names: that file stays a page.
+#[test]
+fn unlisted_review_import_lines_that_import_nothing_keep_their_target_a_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write_file(
+        &root,
+        "a.mdx",
+        "---\ntitle: A\n---\nTo reuse it write\nimport D from './x.mdx';\n\n{/*\nimport B from './x.mdx';\n*/}\n\nexport const code = \"import G from './x.mdx'\";\n",
+    );
+    write_file(&root, "x.mdx", "---\ntitle: X\n---\nX words.\n");
+    let out = tmp.path().join("www/out");
+    build_lexical(&root, &out, &tmp.path().join("cache"));
+    assert!(urls(&out).contains(&"/x".to_owned()), "{:?}", urls(&out));
 }
