@@ -521,8 +521,6 @@ pub(super) fn is_block_tag(name: &str) -> bool {
         )
 }
 
-/// The text of a JavaScript expression that is one string literal (`"a"`, `'a'`, a template
-/// without `${`), its quote never inside and no escape in it; `None` for anything else.
 /// A JavaScript expression without its string literals' text (`{a: "x..."}` has no spread).
 fn outside_strings(expr: &str) -> String {
     let mut out = String::with_capacity(expr.len());
@@ -576,6 +574,8 @@ fn only_string_literals(expr: &str) -> bool {
     true
 }
 
+/// The text of a JavaScript expression that is one string literal (`"a"`, `'a'`, a template
+/// without `${`), its quote never inside and no escape in it; `None` for anything else.
 fn string_literal(expr: &str) -> Option<&str> {
     let q = expr
         .chars()
