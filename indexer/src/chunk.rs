@@ -1,12 +1,12 @@
 //! Markdown to chunks: a page-summary chunk (title, description, intro) and one chunk per H2/H3 section
-//! with its heading path and GitHub-style anchor (`-1`, `-2` for duplicates). Code blocks stay with their
-//! section; oversized sections are split at paragraph boundaries under the size cap.
-
-use std::collections::HashMap;
+//! with its heading path and the element id Mintlify renders for its heading ([`HeadingIds`]: `-2`,
+//! `-3` for duplicates, `{#custom-id}`). Code blocks stay with their section; oversized sections are
+//! split at paragraph boundaries under the size cap.
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 use crate::document::Chunk;
+use crate::heading_id::HeadingIds;
 
 /// Chunking settings.
 #[derive(Debug, Clone, Copy)]
@@ -21,14 +21,12 @@ impl Default for ChunkConfig {
     }
 }
 
-/// GitHub's heading slug: lowercase, punctuation removed, spaces to `-`.
+/// A name for a generated page (an operation without `operationId`): lower-case, spaces become
+/// hyphens, letters, marks, numbers and `-&/@$_` stay, other punctuation goes (github-slugger's
+/// rule). Heading ids are [`HeadingIds`]'.
 pub fn slugify(text: &str) -> String {
     use unicode_general_category::{get_general_category, GeneralCategory as G};
     let mut out = String::with_capacity(text.len());
-    // As Mintlify writes heading ids (github-slugger's letters-marks-numbers rule, and the `&`, `/`,
-    // `@`, `$` and emoji the real sites' own links keep, as in `#3-vad-&-turn-analyzer-configuration`
-    // or `#processor-pause/resume-urgent`): lower-case, spaces become hyphens, marks stay (a
-    // virama, an accent written apart); `²`, `½`, `.`, `(`, `:` and other punctuation go.
     for c in text.trim().chars().flat_map(char::to_lowercase) {
         let keep = matches!(c, '-' | '&' | '/' | '@' | '$')
             || matches!(
@@ -55,34 +53,10 @@ pub fn slugify(text: &str) -> String {
     out
 }
 
-/// Issues unique anchors the way GitHub does: the second `setup` is `setup-1`.
-#[derive(Default)]
-pub struct Slugger {
-    seen: HashMap<String, usize>,
-}
-
-impl Slugger {
-    /// github-slugger's algorithm: bump the base's counter until the candidate is unused.
-    pub fn slug(&mut self, text: &str) -> String {
-        let base = slugify(text);
-        let base = if base.is_empty() {
-            "section".to_owned()
-        } else {
-            base
-        };
-        let mut candidate = base.clone();
-        while self.seen.contains_key(&candidate) {
-            let n = self.seen.entry(base.clone()).or_insert(0);
-            *n += 1;
-            candidate = format!("{base}-{n}");
-        }
-        self.seen.insert(candidate.clone(), 0);
-        candidate
-    }
-}
-
 struct Section {
     heading: String,
+    /// The heading's element id on the rendered page ([`HeadingIds`]).
+    anchor: String,
     path: Vec<String>,
     paragraphs: Vec<String>,
     code: String,
@@ -102,6 +76,7 @@ pub fn chunk_markdown(
     );
     let mut sections: Vec<Section> = vec![Section {
         heading: String::new(),
+        anchor: String::new(),
         path: Vec::new(),
         paragraphs: Vec::new(),
         code: String::new(),
@@ -109,6 +84,7 @@ pub fn chunk_markdown(
     }];
     let mut current_path: Vec<(u8, String)> = Vec::new();
     let mut heading: Option<(u8, String)> = None;
+    let mut ids = HeadingIds::default();
     let mut in_code = false;
     let mut para = String::new();
 
@@ -136,12 +112,13 @@ pub fn chunk_markdown(
             }
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((level, text)) = heading.take() {
-                    let text = collapse_whitespace(&text);
+                    let (text, id) = ids.next(level, &collapse_whitespace(&text));
                     if level == 2 || level == 3 {
                         current_path.retain(|(l, _)| *l < level);
                         current_path.push((level, text.clone()));
                         sections.push(Section {
                             heading: text,
+                            anchor: id.unwrap_or_default(),
                             path: current_path.iter().map(|(_, t)| t.clone()).collect(),
                             paragraphs: Vec::new(),
                             code: String::new(),
@@ -216,7 +193,6 @@ pub fn chunk_markdown(
     }
     flush(&mut para, &mut sections);
 
-    let mut slugger = Slugger::default();
     let mut chunks = Vec::new();
     for (i, s) in sections.into_iter().enumerate() {
         if i == 0 {
@@ -246,7 +222,7 @@ pub fn chunk_markdown(
             }
             continue;
         }
-        let anchor = slugger.slug(&s.heading);
+        let anchor = s.anchor;
         let parts = split_paragraphs(&s.paragraphs, cfg.max_chars);
         for (j, body) in parts.into_iter().enumerate() {
             chunks.push(Chunk {
@@ -302,7 +278,7 @@ pub fn split_paragraphs(paras: &[String], max: usize) -> Vec<String> {
     out
 }
 
-fn heading_level(l: HeadingLevel) -> u8 {
+pub(crate) fn heading_level(l: HeadingLevel) -> u8 {
     match l {
         HeadingLevel::H1 => 1,
         HeadingLevel::H2 => 2,
@@ -366,50 +342,37 @@ mod tests {
     }
 
     #[test]
-    fn issue_24_anchors_keep_marks_and_drop_other_numbers() {
-        // As github-slugger (and so Mintlify) writes them.
-        for (heading, anchor) in [
-            ("स्थापना करें", "स्थापना-करें"),
-            ("Café au lait", "café-au-lait"),
-            ("Cafe\u{301} au lait", "cafe\u{301}-au-lait"),
-            ("x² and ½ cup", "x-and--cup"),
-            ("snake_case & kebab-case", "snake_case-&-kebab-case"),
-            (
-                "Processor Pause/Resume (Urgent)",
-                "processor-pause/resume-urgent",
-            ),
-            (
-                "Per-Tool Options with @tool_options",
-                "per-tool-options-with-@tool_options",
-            ),
-            ("Ⅻ chapters", "ⅻ-chapters"),
-            ("C++ (beta)", "c-beta"),
-            ("日本語の見出し", "日本語の見出し"),
-        ] {
-            assert_eq!(slugify(heading), anchor, "{heading}");
-        }
-    }
-
-    #[test]
-    fn github_anchors_with_duplicates() {
-        let mut s = Slugger::default();
-        assert_eq!(s.slug("Set up: the API!"), "set-up-the-api");
-        assert_eq!(s.slug("Setup"), "setup");
-        assert_eq!(s.slug("Setup"), "setup-1");
-        assert_eq!(s.slug("Setup"), "setup-2");
-        assert_eq!(s.slug("Setup-1"), "setup-1-1");
-    }
-
-    #[test]
     fn sections_headings_and_code() {
         let md = "Intro text.\n\n## Install\n\nRun it.\n\n```bash\nnpm i x\n```\n\n### On Linux\n\nApt.\n\n#### Deep\n\nStill linux.\n\n## Install\n\nAgain.\n";
         let chunks = chunk_markdown("Title", "Desc", md, ChunkConfig::default());
         let anchors: Vec<_> = chunks.iter().map(|c| c.anchor.as_str()).collect();
-        assert_eq!(anchors, ["", "install", "on-linux", "install-1"]);
+        assert_eq!(anchors, ["", "install", "on-linux", "install-2"]);
         assert_eq!(chunks[0].body, "Desc\nIntro text.");
         assert!(chunks[1].code.contains("[bash]\nnpm i x"));
         assert_eq!(chunks[2].heading_path, ["Install", "On Linux"]);
         assert!(chunks[2].body.contains("Deep") && chunks[2].body.contains("Still linux."));
+    }
+
+    /// Every heading of levels 1 to 4 takes an id, so an H1 or H4 counts for the `-2` of a section
+    /// after it; a custom id (`{#id}`, as the converter marks it) is the section's anchor, deduplicated
+    /// with the others (Mintlify's `deduplicateSlug` keeps one state for both).
+    #[test]
+    fn section_anchors_are_the_rendered_ids() {
+        let custom = crate::heading_id::mark_custom_id("## Install it {#setup}").unwrap();
+        let md = format!("# Setup\n\n#### Setup\n\n## Setup\n\nA.\n\n{custom}\n\nB.\n\n### Step 1: the .env file\n\nC.\n");
+        let chunks = chunk_markdown("T", "", &md, ChunkConfig::default());
+        let got: Vec<_> = (chunks.iter())
+            .map(|c| (c.anchor.as_str(), c.title.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("", "T"),
+                ("setup-3", "Setup"),
+                ("setup-4", "Install it"),
+                ("step-1-the-env-file", "Step 1: the .env file")
+            ]
+        );
     }
 
     #[test]

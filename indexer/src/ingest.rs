@@ -30,8 +30,8 @@ use crate::visibility::{
 /// them; 6: a page's first chunk carries its URL key, for reading a page by URL; 7: that key of the
 /// percent-decoded path, as a link in llms.txt escapes it; 8 was a reverted `boost`'s; 9: an
 /// operation's text as its page shows it (hidden elements out, `x-mint.content` and metadata in,
-/// every response's fields).)
-const INGEST_VERSION: u32 = 9;
+/// every response's fields); 10: section anchors are the ids Mintlify renders (`heading_id`).)
+const INGEST_VERSION: u32 = 10;
 
 #[derive(Debug, Clone)]
 pub struct IngestOptions {

@@ -17,6 +17,7 @@ pub mod export;
 mod export_record;
 mod export_tables;
 mod export_terms;
+pub mod heading_id;
 pub mod index_terms;
 pub mod ingest;
 pub mod json;

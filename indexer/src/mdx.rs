@@ -571,6 +571,14 @@ fn convert(
     depth: usize,
 ) -> String {
     let mdx = dialect == Dialect::Mdx;
+    // The characters of a custom id's marker are ours alone.
+    let unmarked;
+    let body = if body.contains(crate::heading_id::MARKS) {
+        unmarked = body.replace(crate::heading_id::MARKS, "");
+        unmarked.as_str()
+    } else {
+        body
+    };
     // Pass 1: code fences found (their text is kept verbatim and their byte ranges in `kept`
     // protected from pass 2) and, in MDX, ESM blocks removed, snippet imports collected.
     let mut imports: BTreeMap<String, String> = BTreeMap::new();
@@ -696,6 +704,16 @@ fn convert(
             }
             k = end;
             continue;
+        }
+        // `## Title {#custom-id}` (either dialect, as Mintlify reads it before parsing): the id
+        // travels to the chunker in a marker, the braces never reach the expression reader.
+        if indent < 4 {
+            let ending = line.len() - line.trim_end_matches(['\n', '\r']).len();
+            if let Some(marked) = crate::heading_id::mark_custom_id(&line[..line.len() - ending]) {
+                kept.push_str(&marked);
+                kept.push_str(&line[line.len() - ending..]);
+                continue;
+            }
         }
         // MDX has no indented code blocks: dedent so Markdown does not invent them.
         if mdx && indent >= 4 {

@@ -41,10 +41,14 @@ fn anchor_links(page: &str, text: &str) -> Vec<(String, String)> {
     out
 }
 
-/// The share of default-language anchor links that must resolve (measured 2026-11-24: 263 of 292
-/// on mintlify-docs, 497 of 544 on pipecat-docs, 489 with github-slugger's rule; the rest
-/// point at headings the pages do not have, or at anchors components and hand-written ids make).
-const MIN_SHARE: f64 = 0.89;
+/// The share of default-language anchor links that must resolve. Measured 2026-11-26 with
+/// Mintlify's own id rule (`heading_id`, tested against Mintlify's code on every heading of both
+/// sites): 259 of 292 on mintlify-docs, 514 of 544 on pipecat-docs (github-slugger's rule gave 263
+/// and 497: the four it resolved more are links written against that rule, broken on the live site
+/// too, such as `/optimize/seo#sitemaps-and-robotstxt-files` for the id
+/// `sitemaps-and-robots-txt-files`). The rest point at headings the pages do not have, or at anchors
+/// components (an `<Accordion>`'s title) and hand-written ids make.
+const MIN_SHARE: f64 = 0.88;
 
 fn sections(out: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let index = LocalIndex::open(out).unwrap();

@@ -11,8 +11,10 @@ use std::collections::BTreeMap;
 
 use pulldown_cmark::{CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd};
 
-use crate::chunk::{collapse_whitespace, heading_text_of, strip_html, Slugger};
+use crate::chunk::heading_level;
+use crate::chunk::{collapse_whitespace, heading_text_of, strip_html};
 use crate::document::Page;
+use crate::heading_id::{strip_marker, HeadingIds};
 
 use super::{esc, href, page_dirs};
 
@@ -101,14 +103,15 @@ fn link_target(dest: &str, link_type: LinkType, page_url: &str) -> Option<String
     })
 }
 
-/// The Markdown's events, made safe to render and given the index's anchors: H2 and H3 get the id the
-/// chunker gave their section (the same text, the same [`Slugger`] in the same order).
+/// The Markdown's events, made safe to render and given the index's anchors: H1 to H4 get the id the
+/// chunker gave them (the same text, the same [`HeadingIds`] in the same order), the text without a
+/// custom id's marker.
 fn safe_events<'a>(markdown: &'a str, page_url: &str, title: &str) -> Vec<Event<'a>> {
     let parser = Parser::new_ext(
         markdown,
         Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS,
     );
-    let mut slugger = Slugger::default();
+    let mut ids = HeadingIds::default();
     let mut out: Vec<Event> = Vec::new();
     // Index in `out` of the open heading's start, its level and its text so far.
     let mut heading: Option<(usize, HeadingLevel, String)> = None;
@@ -152,22 +155,28 @@ fn safe_events<'a>(markdown: &'a str, page_url: &str, title: &str) -> Vec<Event<
         if let (Some((_, _, text)), Some(piece)) = (heading.as_mut(), heading_text_of(&event)) {
             text.push_str(&piece);
         }
+        // A custom id's marker is the id's, not text to show.
+        let event = match event {
+            Event::Text(t) if heading.is_some() => Event::Text(CowStr::from(strip_marker(&t))),
+            other => other,
+        };
         match &event {
             Event::Start(Tag::Heading { level, .. }) => {
                 heading = Some((out.len(), *level, String::new()));
             }
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((at, level, text)) = heading.take() {
-                    let text = collapse_whitespace(&text);
-                    if matches!(level, HeadingLevel::H2 | HeadingLevel::H3) {
-                        let anchor = slugger.slug(&text);
-                        if let Event::Start(Tag::Heading { id, .. }) = &mut out[at] {
-                            *id = Some(CowStr::from(anchor));
-                        }
-                    } else if level == HeadingLevel::H1 && at == 0 && text == title {
+                    let (text, anchor) =
+                        ids.next(heading_level(level), &collapse_whitespace(&text));
+                    if level == HeadingLevel::H1 && at == 0 && text == title {
                         // The page's first block repeats its title: the article's <h1> shows it.
                         out.truncate(at);
                         continue;
+                    }
+                    if let Some(anchor) = anchor.filter(|a| !a.is_empty()) {
+                        if let Event::Start(Tag::Heading { id, .. }) = &mut out[at] {
+                            *id = Some(CowStr::from(anchor));
+                        }
                     }
                 }
             }
@@ -400,7 +409,8 @@ mod tests {
         );
     }
 
-    /// A page titled by its own first H1 shows the title once; a later H1 stays.
+    /// A page titled by its own first H1 shows the title once; a later H1 stays, with the id Mintlify
+    /// gives it.
     #[test]
     fn issue_24_first_heading_equal_to_the_title_is_not_repeated() {
         let html = article(
@@ -408,7 +418,7 @@ mod tests {
             "# Getting started\n\nText.\n\n# Other\n",
         );
         assert_eq!(html.matches("Getting started").count(), 1, "{html}");
-        assert!(html.contains("<h1>Other</h1>"), "{html}");
+        assert!(html.contains("<h1 id=\"other\">Other</h1>"), "{html}");
     }
 
     /// Issue 24: each language (and version) has its own sidebar; same-named groups never merge.

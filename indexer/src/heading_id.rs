@@ -1,0 +1,389 @@
+//! Here is a page's headings in order, give me the element id Mintlify renders for each: the
+//! anchor a result links to must be one the page has.
+//!
+//! The reference is `@mintlify/common` (1.0.1211): `slugify` (`getUnicodeId`, then
+//! `@sindresorhus/slugify` 2.2.0 over the percent-encoded text), `deduplicateSlug` in
+//! `remarkExtractTableOfContents` (the second `Setup` is `setup-2`), `cleanHeadingId`, which the
+//! `Heading` component applies at render (percent-decoded, `?,;:!'"()[]{}` and emoji dropped:
+//! `Step 1: Install` is `step-1-install`, `VAD & turn` is `vad-&-turn`, `llms.txt` is `llms-txt`),
+//! and `preprocessCustomHeadingIds` (`## Title {#custom-id}`). `fixtures/mintlify-heading-ids.json`
+//! holds what that code gives for every such heading of the two real sites and for edge cases
+//! (written by `scripts/mintlify-heading-ids.mjs`); the tests compare against it.
+//!
+//! Headings of levels 1 to 4 take ids (and so count for the `-2`s); 5 and 6 take none. A custom id
+//! travels from the converter to the chunker as a marker at the end of the heading's text
+//! ([`mark_custom_id`], [`HeadingIds::next`]), since the Markdown between them has no syntax for it
+//! that a heading like `GET /users/{id}` could not also spell.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use regex::Regex;
+
+/// What `encodeURIComponent` leaves as it is: ASCII letters, digits and `-_.!~*'()`.
+const URI_COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'!')
+    .remove(b'~')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
+
+/// Open and close a custom id's marker in a heading's text: Unicode noncharacters, which no page
+/// shows; the converter drops any a page holds ([`MARKS`]), so every marker is one it wrote.
+const MARK_OPEN: char = '\u{FDD0}';
+const MARK_CLOSE: char = '\u{FDD1}';
+/// The marker characters, which the converter removes from a page's text before it reads it.
+pub const MARKS: [char; 2] = [MARK_OPEN, MARK_CLOSE];
+
+/// `cleanHeadingId`'s and `normalizeCustomId`'s emoji: `\p{Emoji_Modifier}`,
+/// `\p{Emoji_Modifier_Base}`, `\p{Emoji_Presentation}`, `\p{Extended_Pictographic}`, ZWJ and the
+/// variation selectors 15 and 16.
+static EMOJI: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\p{Emoji_Modifier}|\p{Emoji_Modifier_Base}|\p{Emoji_Presentation}|\p{Extended_Pictographic}|[\u{200D}\u{FE0E}\u{FE0F}]")
+        .expect("a valid pattern")
+});
+
+/// `preprocessCustomHeadingIds`' heading (outside an `<MDX>` block): at most three spaces, one to
+/// six `#`, the text, then `{#id}` at the end of the line.
+static CUSTOM_ID_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^( {0,3})(#{1,6})\s+(.+?)\s*\{\s*#([^}]+?)\s*\}\s*$").expect("a valid pattern")
+});
+
+/// JavaScript's `\s`: what `trim` removes and `/\s+/` matches.
+fn js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{B}' | '\u{C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202F}'
+                | '\u{205F}'
+                | '\u{3000}'
+                | '\u{FEFF}'
+    )
+}
+
+/// Mintlify's `slugify(title)`: lower-cased, trimmed, whitespace runs to `-`, percent-encoded as
+/// `encodeURIComponent` does; then `@sindresorhus/slugify` (keeping `_`, and `%` and case when
+/// something was encoded).
+pub fn slug(title: &str) -> String {
+    let lower = title.to_lowercase();
+    let mut dashed = String::with_capacity(lower.len());
+    let mut space = false;
+    for c in lower.trim_matches(js_space).chars() {
+        if js_space(c) {
+            space = true;
+            continue;
+        }
+        if std::mem::take(&mut space) {
+            dashed.push('-');
+        }
+        dashed.push(c);
+    }
+    let encoded = utf8_percent_encode(&dashed, URI_COMPONENT).to_string();
+    let percent = encoded.contains('%');
+    sindresorhus_slugify(&encoded, percent)
+}
+
+/// `@sindresorhus/slugify` 2.2.0 on ASCII text (what `encodeURIComponent` leaves), with
+/// `decamelize: false`, preserving `_` (and `%`, case kept, when `percent`): runs of anything else
+/// become one `-`, a word's `-s`/`-t` before a `-` or the end joins it (`what-s` is `whats`), and
+/// no `-` is left at either end.
+fn sindresorhus_slugify(ascii: &str, percent: bool) -> String {
+    let kept = |c: char| {
+        c.is_ascii_lowercase()
+            || c.is_ascii_digit()
+            || c == '_'
+            || (percent && (c == '%' || c.is_ascii_uppercase()))
+    };
+    let mut s = String::with_capacity(ascii.len());
+    let mut run = false;
+    for c in ascii.chars() {
+        let c = if percent { c } else { c.to_ascii_lowercase() };
+        if kept(c) {
+            s.push(c);
+            run = false;
+        } else if !run {
+            s.push('-');
+            run = true;
+        }
+    }
+    let s = join_contractions(&s);
+    s.trim_matches('-').to_owned()
+}
+
+/// `string.replace(/([a-zA-Z\d]+)-([ts])(-|$)/g, '$1$2$3')`, scanning as the regular expression
+/// does: a word, then `-t` or `-s` that ends at a `-` (taken with the match) or at the end.
+fn join_contractions(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_alphanumeric() {
+            out.push(b[i] as char);
+            i += 1;
+            continue;
+        }
+        let end = i + b[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
+        out.push_str(&s[i..end]);
+        i = end;
+        let joins = b.get(end) == Some(&b'-')
+            && matches!(b.get(end + 1), Some(b't' | b's'))
+            && matches!(b.get(end + 2), None | Some(b'-'));
+        if joins {
+            out.push(b[end + 1] as char);
+            if end + 2 < b.len() {
+                out.push('-');
+            }
+            i = (end + 3).min(b.len());
+        }
+    }
+    out
+}
+
+/// `safeCleanHeadingId`: percent-decoded (a `%` that starts no escape is text; undecodable bytes
+/// leave the id as it was), then `?,;:!'"()[]{}` and emoji dropped.
+pub fn clean(id: &str) -> String {
+    let escaped = {
+        let b = id.as_bytes();
+        let mut out = String::with_capacity(id.len());
+        for (i, c) in id.char_indices() {
+            let escape = c == '%'
+                && b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit);
+            if c == '%' && !escape {
+                out.push_str("%25");
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    };
+    let Ok(decoded) = percent_encoding::percent_decode_str(&escaped).decode_utf8() else {
+        return id.to_owned();
+    };
+    let kept: String = decoded
+        .chars()
+        .filter(|c| !"?,;:!'\"()[]{}".contains(*c))
+        .collect();
+    EMOJI.replace_all(&kept, "").into_owned()
+}
+
+/// `normalizeCustomId`: the id written in `{#…}`, trimmed, without `<>"&?,;:!'()[]{}` and emoji,
+/// whitespace runs as `-`.
+fn normalize_custom(raw: &str) -> String {
+    let kept: String = raw
+        .trim_matches(js_space)
+        .chars()
+        .filter(|c| !"<>\"&?,;:!'()[]{}".contains(*c))
+        .collect();
+    let kept = EMOJI.replace_all(&kept, "");
+    let mut out = String::with_capacity(kept.len());
+    let mut space = false;
+    for c in kept.chars() {
+        if js_space(c) {
+            if !space {
+                out.push('-');
+            }
+            space = true;
+        } else {
+            out.push(c);
+            space = false;
+        }
+    }
+    out
+}
+
+/// A heading line with a custom id (`## Title {#custom-id}`, indented at most three spaces;
+/// `line` without its line ending), as the line the converter passes on: the heading with the
+/// id in a marker at its end. `None` for any other line.
+pub fn mark_custom_id(line: &str) -> Option<String> {
+    let caps = CUSTOM_ID_HEADING.captures(line)?;
+    let id: String = caps[4].bytes().map(|b| format!("{b:02x}")).collect();
+    Some(format!(
+        "{}{} {}{MARK_OPEN}{id}{MARK_CLOSE}",
+        &caps[1], &caps[2], &caps[3]
+    ))
+}
+
+/// A heading's text as it reads, and the custom id its marker carries.
+fn split_marker(text: &str) -> (String, Option<String>) {
+    let Some(open) = text.rfind(MARK_OPEN) else {
+        return (text.to_owned(), None);
+    };
+    let rest = &text[open + MARK_OPEN.len_utf8()..];
+    let Some(hex) = rest.strip_suffix(MARK_CLOSE).map(str::trim_end) else {
+        return (text.to_owned(), None);
+    };
+    let bytes: Option<Vec<u8>> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
+        .collect();
+    match bytes.and_then(|b| String::from_utf8(b).ok()) {
+        Some(id) if hex.len() % 2 == 0 => (text[..open].trim_end().to_owned(), Some(id)),
+        _ => (text.to_owned(), None),
+    }
+}
+
+/// `text` without custom ids' markers: what a heading shows.
+pub fn strip_marker(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find(MARK_OPEN) {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + MARK_OPEN.len_utf8()..];
+        match after.find(MARK_CLOSE) {
+            Some(close) => rest = &after[close + MARK_CLOSE.len_utf8()..],
+            None => {
+                out.push(MARK_OPEN);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The ids of one page's headings, in document order (`deduplicateSlug`'s state: custom ids and
+/// generated ones share it).
+#[derive(Default)]
+pub struct HeadingIds {
+    seen: HashMap<String, usize>,
+}
+
+impl HeadingIds {
+    /// The next heading, of `level` with `text` (a custom id's marker included): its text as it
+    /// reads, and its element id (`None` for levels 5 and 6, which take none; `Some("")` for a
+    /// heading whose id is empty, an emoji alone: no anchor to link to).
+    pub fn next(&mut self, level: u8, text: &str) -> (String, Option<String>) {
+        let (text, custom) = split_marker(text);
+        if !(1..=4).contains(&level) {
+            return (text, None);
+        }
+        let explicit = custom
+            .map(|c| clean(&normalize_custom(&c)))
+            .unwrap_or_default();
+        let base = if explicit.is_empty() {
+            slug(&text)
+        } else {
+            explicit
+        };
+        let id = clean(&self.dedupe(base));
+        (text, Some(id))
+    }
+
+    /// `deduplicateSlug`: a slug seen before takes the first free `-2`, `-3`, ….
+    fn dedupe(&mut self, slug: String) -> String {
+        let count = self.seen.entry(slug.clone()).or_insert(0);
+        *count += 1;
+        if *count == 1 {
+            return slug;
+        }
+        let mut suffix = *count;
+        let mut candidate = format!("{slug}-{suffix}");
+        while self.seen.contains_key(&candidate) {
+            suffix += 1;
+            candidate = format!("{slug}-{suffix}");
+        }
+        self.seen.insert(candidate.clone(), 1);
+        candidate
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture() -> serde_json::Value {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../fixtures/mintlify-heading-ids.json"
+        );
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn heading_ids_are_mintlifys() {
+        let f = fixture();
+        let titles = f["titles"].as_array().unwrap();
+        assert!(
+            titles.len() > 1000,
+            "the fixture holds the real sites' headings"
+        );
+        let mut wrong = Vec::new();
+        for t in titles {
+            let (title, want) = (t[0].as_str().unwrap(), t[1].as_str().unwrap());
+            let got = HeadingIds::default().next(2, title).1.unwrap();
+            if got != want {
+                wrong.push(format!("{title:?}: {got:?}, Mintlify {want:?}"));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {}:\n{}",
+            wrong.len(),
+            titles.len(),
+            wrong.join("\n")
+        );
+    }
+
+    #[test]
+    fn duplicate_and_custom_ids_are_mintlifys() {
+        for page in fixture()["pages"].as_array().unwrap() {
+            let mut ids = HeadingIds::default();
+            let got: Vec<String> = page["headings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| {
+                    let title = h[0].as_str().unwrap();
+                    let line = match h[1].as_str() {
+                        Some(custom) => mark_custom_id(&format!("## {title} {{#{custom}}}"))
+                            .expect("a custom id heading"),
+                        None => format!("## {title}"),
+                    };
+                    let text = line.trim_start_matches("## ");
+                    let (shown, id) = ids.next(2, text);
+                    assert_eq!(shown, title);
+                    id.unwrap()
+                })
+                .collect();
+            let want: Vec<&str> = page["ids"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap())
+                .collect();
+            assert_eq!(got, want, "{page}");
+        }
+    }
+
+    #[test]
+    fn custom_id_lines_as_mintlify_reads_them() {
+        assert!(mark_custom_id("## Install {#setup}").is_some());
+        assert!(mark_custom_id("    ## Indented {#code}").is_none());
+        assert!(mark_custom_id("## GET /users/{id}").is_none());
+        assert!(mark_custom_id("####### Seven {#x}").is_none());
+        assert!(mark_custom_id("## {#only-an-id}").is_none());
+        // The last `{#…}` that ends the line is the id; the text keeps the rest.
+        let line = mark_custom_id("## A {#b} and {#c}").unwrap();
+        let (text, id) = HeadingIds::default().next(2, line.trim_start_matches("## "));
+        assert_eq!((text.as_str(), id.as_deref()), ("A {#b} and", Some("c")));
+        // Levels 5 and 6 take no id, and count for no `-2`.
+        let mut ids = HeadingIds::default();
+        assert_eq!(ids.next(5, "Setup").1, None);
+        assert_eq!(ids.next(2, "Setup").1.as_deref(), Some("setup"));
+        assert_eq!(ids.next(4, "Setup").1.as_deref(), Some("setup-2"));
+        // A marker that does not decode is text.
+        assert_eq!(ids.next(2, "x\u{FDD0}zz\u{FDD1}").0, "x\u{FDD0}zz\u{FDD1}");
+    }
+}
