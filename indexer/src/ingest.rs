@@ -355,6 +355,13 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     if config.config_file.is_some() {
         for (key, nav) in &config.pages {
             match resolve_page_file(&site_root, key) {
+                Ok(Some((rel, _))) if !crate::site::is_page_file(&rel) => {
+                    out.diagnostics.push(Diagnostic {
+                        file: config_file.clone(),
+                        line: None,
+                        message: format!("navigation lists page `{key}`, but Mintlify publishes no page from `{rel}` (a snippet, or a README, LICENSE or CONTRIBUTING file); it is skipped"),
+                    })
+                }
                 Ok(Some((rel, file))) => {
                     // Two listings of one file: hidden when either is.
                     (files.entry(rel))
@@ -435,12 +442,21 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         ));
     }
     // A file another file imports is a snippet, not a page of its own (Mintlify: it "does not
-    // render as a standalone page"): a page found unlisted that some file includes is none.
-    if parsed.iter().any(|(_, r, _)| r.nav.is_none()) {
-        let imported = imported_files(&site_root, &rules, &parsed);
+    // render as a standalone page"), listed in the navigation or not: Mintlify serves no page
+    // at its URL.
+    let imported = imported_files(&site_root);
+    if !imported.is_empty() {
         parsed.retain(|(_, r, resolved)| {
-            let snippet = r.nav.is_none()
-                && (imported.contains(resolved.as_str()) || imported.contains(r.rel.as_str()));
+            let snippet = [r.rel.as_str(), resolved.as_str()]
+                .iter()
+                .any(|rel| imported.contains(&format!("/{}", rel.to_lowercase())));
+            if snippet && r.nav.is_some() {
+                out.diagnostics.push(Diagnostic {
+                    file: r.rel.clone(),
+                    line: None,
+                    message: "the navigation lists this page, but a file of the site imports it: Mintlify makes a snippet of it and serves no page at its URL; it is skipped".into(),
+                });
+            }
             out.noindex += usize::from(snippet);
             !snippet
         });
@@ -871,75 +887,114 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     Ok(out)
 }
 
-/// The site-relative paths (as resolved) of the files some Markdown file of the site renders
-/// through an import or `<Snippet>` (directly or through other snippets): the pages in `parsed`,
-/// and the files they leave out (withheld before they were read, `snippets/`), each read as its
-/// parse reads it (so an `import` line in a comment, a string or a paragraph imports nothing),
-/// where its text could import (an `import` or a `<Snippet`).
-fn imported_files(
-    site: &SiteRoot,
-    rules: &VisibilityRules,
-    parsed: &[(Declared, Read, String)],
-) -> HashSet<String> {
-    let read: HashSet<&str> = parsed.iter().map(|(_, r, _)| r.rel.as_str()).collect();
-    let mut others: Vec<(String, String)> = Vec::new();
-    let snippets_dir = site.root.join("snippets");
-    // A `snippets` symlink is not walked (as for the settings hash): it could lead anywhere.
-    let snippet_files = if std::fs::symlink_metadata(&snippets_dir).is_ok_and(|m| m.is_dir()) {
-        walkdir::WalkDir::new(&snippets_dir)
-            .sort_by_file_name()
-            .into_iter()
-            // Hidden folders and files are not part of the site, as for pages.
-            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
-            .flatten()
-            .filter(|e| e.file_type().is_file())
-            .filter_map(|e| site.written_rel(e.path()))
-            .filter(|rel| rel.ends_with(".mdx") || rel.ends_with(".md"))
-            .collect::<Vec<_>>()
-    } else {
-        Vec::new()
-    };
-    for rel in markdown_files(site).into_iter().chain(snippet_files) {
-        if read.contains(rel.as_str()) {
-            continue;
-        }
-        if let Ok(text) = site
-            .resolve(&site.root.join(&rel))
-            .and_then(|f| site.read(&f))
-        {
-            others.push((rel, text));
-        }
-    }
-    let sources = (parsed.iter())
-        .map(|(_, r, _)| {
-            (
-                r.rel.as_str(),
-                r.text.get(r.body_start..).unwrap_or_default(),
-            )
-        })
-        .chain(others.iter().map(|(rel, text)| {
-            let body = split_frontmatter(text).map_or(text.as_str(), |(_, body, _)| body);
-            (rel.as_str(), body)
-        }));
-    let operations = LoadedOperations::default();
+/// The files Mintlify takes for snippets because a file of the site imports them
+/// (`categorizeFilePaths` in `@mintlify/prebuild`): every `.mdx`, `.md`, `.jsx` and `.tsx` file
+/// it publishes (`.mintignore` and its defaults apply; hidden folders and `snippets/` are read
+/// too) is scanned line by line before any parse, and a line outside code fences that starts with
+/// `import ` names a file (`import X from './a.mdx'`; a line in a paragraph or a comment counts).
+/// A file whose `import` line the scan cannot read has every import-like statement of its text
+/// counted (Mintlify parses it then; a statement over several lines is one). Each source that is
+/// a path (`/…`, `./…`, `../…`) is resolved against the importing file as it is written; the set
+/// holds them lower-cased with a leading `/` (`/shared/part.mdx`), as Mintlify compares them.
+fn imported_files(site: &SiteRoot) -> HashSet<String> {
+    static IMPORT_SOURCE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"import\s+(?:[\w$*{},\s]+?\s+from\s+)?['"]([^'"]+)['"]"#)
+            .expect("a valid pattern")
+    });
+    let root = site.root.as_path();
     let mut imported = HashSet::new();
-    for (rel, body) in sources {
-        if !(body.contains("import") || body.contains("<Snippet")) {
+    let files = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        // What Mintlify ignores is not walked (`node_modules` can be large).
+        .filter_entry(|e| {
+            e.depth() == 0 || site.written_rel(e.path()).is_none_or(|r| !site.ignores(&r))
+        })
+        .flatten()
+        .filter(|e| e.file_type().is_file());
+    for entry in files {
+        let Some(rel) = site.written_rel(entry.path()) else {
+            continue;
+        };
+        let lower = rel.to_lowercase();
+        let scanned = [".mdx", ".md", ".jsx", ".tsx"]
+            .iter()
+            .any(|ext| lower.ends_with(ext));
+        if !scanned || site.ignores(&rel) {
             continue;
         }
-        let mut snippets = SnippetResolver::new(IncludePolicy {
-            site,
-            rules,
-            operations: &operations,
-            audience: Visibility::Private,
-        });
-        let dir = (site.root.join(rel).parent())
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| site.root.clone());
-        to_markdown(body, Dialect::of(rel), &dir, &mut snippets);
-        imported.extend(snippets.includes.into_iter().map(|(rel, _)| rel));
+        let Ok(text) = site.resolve(entry.path()).and_then(|f| site.read(&f)) else {
+            continue;
+        };
+        if !text.contains("import") {
+            continue;
+        }
+        let mut sources: Vec<&str> = Vec::new();
+        let mut unread = false;
+        let mut fence: Option<(char, usize)> = None;
+        for line in text.split('\n') {
+            let trimmed = line.trim_start();
+            let run = ['`', '~'].iter().find_map(|&c| {
+                let n = trimmed.chars().take_while(|&x| x == c).count();
+                (n >= 3).then_some((c, n))
+            });
+            if let Some((c, n)) = fence {
+                if run.is_some_and(|(rc, rn)| rc == c && rn >= n) {
+                    fence = None;
+                }
+                continue;
+            }
+            if run.is_some() {
+                fence = run;
+                continue;
+            }
+            if !(line.starts_with("import ") || line.starts_with("import\t")) {
+                continue;
+            }
+            let before = sources.len();
+            sources.extend(
+                IMPORT_SOURCE
+                    .captures_iter(line)
+                    .map(|c| c.get(1).map_or("", |m| m.as_str())),
+            );
+            unread |= sources.len() == before;
+        }
+        if unread {
+            sources.extend(
+                IMPORT_SOURCE
+                    .captures_iter(&text)
+                    .map(|c| c.get(1).map_or("", |m| m.as_str())),
+            );
+        }
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        for source in sources {
+            let joined = if source.starts_with('/') {
+                source.to_owned()
+            } else if source.starts_with("./") || source.starts_with("../") {
+                format!("/{dir}/{source}")
+            } else {
+                continue;
+            };
+            imported.insert(posix_normalize(&joined).to_lowercase());
+        }
     }
     imported
+}
+
+/// `/a/./b/../c` as `/a/c` (`posix.normalize` of an absolute path; `..` above the root stays at it).
+fn posix_normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    format!("/{}", parts.join("/"))
 }
 
 /// Reads a spec through the site's rules (inside the site unless named on the command line) and

@@ -15,7 +15,10 @@ use crate::document::Diagnostic;
 /// The file beside `docs.json` whose patterns Mintlify excludes from the build.
 pub const MINTIGNORE_FILE: &str = ".mintignore";
 
-/// What Mintlify ignores without being told, as gitignore patterns (matched at any depth).
+/// What Mintlify ignores without being told, as gitignore patterns (matched at any depth, without
+/// regard to case): its documentation's list and `@mintlify/common`'s `DEFAULT_MINT_IGNORES` (which
+/// adds `.cursor` and `.mintlify/**`; the files that list keeps in `.mintlify`
+/// are its configuration, no pages).
 pub const DEFAULT_IGNORED: &[&str] = &[
     ".git",
     ".github",
@@ -23,6 +26,8 @@ pub const DEFAULT_IGNORED: &[&str] = &[
     ".agents",
     ".idea",
     ".vscode",
+    ".cursor",
+    ".mintlify/**",
     "node_modules",
     "build",
     "dist",
@@ -55,6 +60,9 @@ impl MintIgnore {
     /// was written to hide.
     pub fn load(root: &Path, max_bytes: u64) -> Result<Self, Diagnostic> {
         let mut b = GitignoreBuilder::new(root);
+        // Mintlify matches with the `ignore` package, which ignores case (`Drafts/` hides
+        // `drafts/x`, `readme.md` is `README.md`).
+        b.case_insensitive(true).expect("case-insensitive matching");
         for p in DEFAULT_IGNORED {
             b.add_line(None, p).expect("the default patterns are valid");
         }
@@ -77,6 +85,9 @@ impl MintIgnore {
                 // A byte-order mark is no part of the first pattern (as git reads it).
                 let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned();
                 for (i, line) in text.lines().enumerate() {
+                    // Each line trimmed first, as `processMintIgnoreString` does (`  drafts/`
+                    // is `drafts/`).
+                    let line = line.trim();
                     b.add_line(Some(path.clone()), line).map_err(|e| {
                         diag(
                             Some(i + 1),

@@ -222,8 +222,15 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
             by_name: Vec::new(),
         };
         if name == "docs.json" {
+            // A `public` at the configuration's root is the default of every page: any value says
+            // the site is behind authentication, and only the boolean true opens its pages.
+            let mut root = NavEntry::default();
+            if let Some(public) = value.get("public") {
+                walker.cfg.declares_public = true;
+                root.public = public == &Value::Bool(true);
+            }
             if let Some(nav) = value.get("navigation") {
-                walker.node(nav, "", &NavEntry::default())?;
+                walker.node(nav, "", &root)?;
             }
             let named = [value.pointer("/api/openapi"), value.get("openapi")];
             let mut defaults = Vec::new();
@@ -533,19 +540,24 @@ impl NavWalker<'_> {
                             "navigation element: {problem}; its pages are left out as hidden"
                         ));
                     }
-                    let searchable = obj.get("searchable") == Some(&Value::Bool(true));
+                    // Mintlify's configuration keeps `searchable` on tabs and groups only.
+                    let searchable = obj.get("searchable") == Some(&Value::Bool(true))
+                        && ["tab", "group"].iter().any(|k| obj.contains_key(*k));
                     ctx.hidden = !(searchable && hidden.problem().is_none());
                 }
-                // `public: true` on a group (or any element): its pages need no sign-in.
-                // Any truthy `public` says the site is behind authentication; only the key
-                // `public` with the boolean true opens the element's pages.
+                // `public: true` on a group: its pages need no sign-in. Any truthy `public` says
+                // the site is behind authentication; only a group's key `public` with the boolean
+                // true opens its pages (Mintlify's configuration drops `public` on tabs, anchors
+                // and the other elements), and `public: false` closes them again.
                 let public = Flag::from_json_map(obj, "public");
                 if public.withholds() {
                     self.cfg.declares_public = true;
                 }
                 if public != Flag::Absent {
-                    ctx.public =
-                        public == Flag::Set(true) && obj.get("public") == Some(&Value::Bool(true));
+                    let opens = obj.contains_key("group")
+                        && public == Flag::Set(true)
+                        && obj.get("public") == Some(&Value::Bool(true));
+                    ctx.public = opens || (ctx.public && !obj.contains_key("group"));
                 }
                 if let Some(l) = obj.get("language").and_then(Value::as_str) {
                     ctx.language = Some(l.to_owned());
@@ -633,8 +645,35 @@ impl NavWalker<'_> {
     }
 }
 
-/// All Markdown/MDX files under the site, site-relative, sorted; `snippets/`, hidden folders and
-/// what Mintlify ignores (`.mintignore`, its defaults) excluded.
+/// Whether Mintlify makes a page of the site-relative file `rel` (`getFileCategory` in
+/// `@mintlify/common`, imports aside: [`crate::ingest`] applies those), reading the path without
+/// regard to case: `.mdx` and `.md` files, but not those under `snippets/` or `_snippets/`
+/// (snippets), `.md` files named README, LICENSE, CONTRIBUTING or CONTRIBUTE in any folder (no
+/// file of the site at all), or the agent skill files (`skill.md`, `.mintlify/skills/*/skill.md`).
+pub fn is_page_file(rel: &str) -> bool {
+    let lower = rel.to_lowercase();
+    let base = lower.rsplit('/').next().unwrap_or(&lower);
+    // As `path.parse`: a leading dot starts no extension (`.md` is a name).
+    let (name, ext) = match base.rfind('.') {
+        Some(i) if i > 0 => (&base[..i], &base[i + 1..]),
+        _ => (base, ""),
+    };
+    if lower.starts_with("snippets/") || lower.starts_with("_snippets/") {
+        return false;
+    }
+    if lower == "skill.md" || (lower.starts_with(".mintlify/skills/") && base == "skill.md") {
+        return false;
+    }
+    match ext {
+        "mdx" => true,
+        "md" => !["readme", "license", "contributing", "contribute"].contains(&name),
+        _ => false,
+    }
+}
+
+/// All Markdown/MDX files under the site that Mintlify makes pages of ([`is_page_file`]),
+/// site-relative, sorted; hidden folders and what Mintlify ignores (`.mintignore`, its defaults)
+/// excluded.
 pub fn markdown_files(site: &SiteRoot) -> Vec<String> {
     let root = site.root.as_path();
     let mut out = Vec::new();
@@ -642,8 +681,10 @@ pub fn markdown_files(site: &SiteRoot) -> Vec<String> {
         .follow_links(false)
         .into_iter()
         .filter_entry(|e| {
-            let name = e.file_name().to_string_lossy();
-            e.depth() == 0 || !(name.starts_with('.') || (e.depth() == 1 && name == "snippets"))
+            let name = e.file_name().to_string_lossy().to_lowercase();
+            e.depth() == 0
+                || !(name.starts_with('.')
+                    || (e.depth() == 1 && matches!(name.as_str(), "snippets" | "_snippets")))
         })
         .flatten()
     {
@@ -654,7 +695,10 @@ pub fn markdown_files(site: &SiteRoot) -> Vec<String> {
         if matches!(p.extension().and_then(|e| e.to_str()), Some("md" | "mdx")) {
             if let Ok(rel) = p.strip_prefix(root) {
                 let rel = rel.to_string_lossy().replace('\\', "/");
-                if !site.ignores(&rel) && !matches!(rel.as_str(), "AGENTS.md" | "CLAUDE.md") {
+                if !site.ignores(&rel)
+                    && is_page_file(&rel)
+                    && !matches!(rel.as_str(), "AGENTS.md" | "CLAUDE.md")
+                {
                     out.push(rel);
                 }
             }

@@ -1,7 +1,9 @@
 //! Pages outside the navigation, as Mintlify serves them (session 24): with `seo.indexing: "all"` a
 //! page not listed in docs.json is searched like a hidden one, and a file another file imports is a
 //! snippet, never a page of its own ("it does not render as a standalone page"), whether the site
-//! has a configuration or not.
+//! has a configuration or not, and whether the navigation lists it or not. What counts as an
+//! import is Mintlify's line scan (`categorizeFilePaths`): a line outside code fences that starts
+//! with `import `, rendered or not (session 25).
 
 use std::path::Path;
 
@@ -46,10 +48,8 @@ fn site(root: &Path, config: Option<&str>) {
         "---\ntitle: Example\n---\n```js\nimport Shown from '/shown.mdx';\n```\n",
     );
     write_file(root, "shown.mdx", "---\ntitle: Shown\n---\nShown words.\n");
-    // Imported and never rendered, or rendered only where the page hides it: Mintlify serves no
-    // page for them, but this build cannot tell such an import line from text before the parse
-    // (an `import` line in a paragraph, a comment or a string imports nothing), so they stay pages
-    // here (a difference from Mintlify, asserted below).
+    // Imported and never rendered, or rendered only where the page hides it: still snippets, and
+    // Mintlify serves no page for them.
     write_file(
         root,
         "guides/hides.mdx",
@@ -75,6 +75,14 @@ fn site(root: &Path, config: Option<&str>) {
         "import C from '/shared/c.mdx';\n\n<C />\n",
     );
     write_file(root, "shared/c.mdx", "C words.\n");
+    // Never pages: a README (any case, any folder), files under `_snippets/` or `Snippets/`.
+    write_file(
+        root,
+        "guides/ReadMe.md",
+        "---\ntitle: Readme\n---\nRead me.\n",
+    );
+    write_file(root, "_snippets/u.mdx", "---\ntitle: U\n---\nU words.\n");
+    write_file(root, "Snippets/v.mdx", "---\ntitle: V\n---\nV words.\n");
 }
 
 fn urls(out: &Path) -> Vec<String> {
@@ -104,8 +112,6 @@ fn unlisted_review_imported_files_are_no_pages_and_indexing_all_searches_unliste
             urls(&out),
             [
                 "/",
-                "/b/inhidden",
-                "/b/unused",
                 "/example",
                 "/guides/hides",
                 "/guides/uses",
@@ -130,19 +136,37 @@ fn unlisted_review_imported_files_are_no_pages_and_indexing_all_searches_unliste
     );
 }
 
-/// An `import` line MDX does not read as an import (it continues a paragraph, or sits in a comment
-/// or a string) makes no snippet of the file it names: that file stays a page.
+/// Mintlify's scan reads any line outside a code fence that starts with `import ` (a paragraph's
+/// line, a comment's), so the file it names is a snippet, and no page, even where the navigation
+/// lists it; a line that starts otherwise (`export const code = "import …"`), an import without the
+/// file's extension, or a package import makes none.
 #[test]
-fn unlisted_review_import_lines_that_import_nothing_keep_their_target_a_page() {
+fn unlisted_review_import_lines_as_mintlify_scans_them() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("site");
     write_file(
         &root,
-        "a.mdx",
-        "---\ntitle: A\n---\nTo reuse it write\nimport D from './x.mdx';\n\n{/*\nimport B from './x.mdx';\n*/}\n\nexport const code = \"import G from './x.mdx'\";\n",
+        "docs.json",
+        r#"{"navigation": {"pages": ["a", "x", "y", "z", "w", "guides/ReadMe"]}}"#,
     );
-    write_file(&root, "x.mdx", "---\ntitle: X\n---\nX words.\n");
+    write_file(
+        &root,
+        "a.mdx",
+        "---\ntitle: A\n---\nTo reuse it write\nimport D from './x.mdx';\n\n{/*\nimport B from './Y.MDX';\n*/}\n\nexport const code = \"import G from './z.mdx'\";\n\nimport W from './w';\nimport P from 'w.mdx';\n",
+    );
+    for page in ["x", "y", "z", "w"] {
+        write_file(
+            &root,
+            &format!("{page}.mdx"),
+            &format!("---\ntitle: {page}\n---\n{page} words.\n"),
+        );
+    }
+    write_file(
+        &root,
+        "guides/ReadMe.md",
+        "---\ntitle: Readme\n---\nRead me.\n",
+    );
     let out = tmp.path().join("www/out");
     build_lexical(&root, &out, &tmp.path().join("cache"));
-    assert!(urls(&out).contains(&"/x".to_owned()), "{:?}", urls(&out));
+    assert_eq!(urls(&out), ["/a", "/w", "/z"]);
 }
