@@ -393,6 +393,7 @@ mod tests {
                 rules,
                 operations,
                 branding: Default::default(),
+                variables: Default::default(),
             }
         };
         let public =

@@ -65,6 +65,8 @@ pub struct Site {
     /// its visibility.
     pub operations: LoadedOperations,
     pub branding: crate::site::Branding,
+    /// docs.json's `variables`, replaced in pages and snippets (not in specs, as on the site).
+    pub variables: crate::mdx::variables::Variables,
 }
 
 impl Site {
@@ -74,6 +76,7 @@ impl Site {
             rules: &self.rules,
             operations: &self.operations,
             audience,
+            variables: &self.variables,
         }
     }
 
@@ -635,6 +638,8 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     }
     let snippet_hash = snippet_hash.finalize().to_hex().to_string();
     let spec_blob = spec_hashes.join("\n");
+    // docs.json's variables can change any page's text.
+    let variables = serde_json::to_string(&config.variables).unwrap_or_default();
     let settings = settings_hash(
         opts,
         &[
@@ -642,6 +647,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             spec_blob.as_bytes(),
             rules.source.as_bytes(),
             site_root.ignore_source().as_bytes(),
+            variables.as_bytes(),
         ],
     );
     for (level, glob) in rules.unmatched_in(root) {
@@ -883,6 +889,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         rules,
         operations,
         branding: std::mem::take(&mut config.branding),
+        variables: std::mem::take(&mut config.variables),
     });
     Ok(out)
 }
@@ -1205,7 +1212,8 @@ pub fn parse_with_markdown(
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|| root.to_path_buf());
             let mut snippets = SnippetResolver::new(site.includes(opts.audience));
-            let mut markdown = to_markdown(body, Dialect::of(rel), &dir, &mut snippets);
+            let body = crate::mdx::variables::replace(body, &site.variables);
+            let mut markdown = to_markdown(&body, Dialect::of(rel), &dir, &mut snippets);
             let op_markdown = operation.as_ref().map(|op| {
                 op.markdown(opts.audience, &mut |text, dialect| {
                     render_spec_text(text, dialect, root, &mut snippets)

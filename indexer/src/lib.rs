@@ -10,6 +10,7 @@
 pub mod assets;
 pub mod build;
 pub mod chunk;
+pub mod config_refs;
 pub mod demo;
 pub mod document;
 pub mod embed;

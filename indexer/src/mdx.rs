@@ -14,6 +14,7 @@ use crate::visibility::{
 mod blocks;
 mod js;
 mod tag;
+pub mod variables;
 
 use blocks::{
     columns, fence_open, link_resource_len, list_item, paragraph_end, raw_text_len, strip_indent,
@@ -254,6 +255,8 @@ pub struct IncludePolicy<'a> {
     pub rules: &'a VisibilityRules,
     pub operations: &'a LoadedOperations,
     pub audience: Visibility,
+    /// docs.json's `variables`, replaced in every snippet's text as in the page's.
+    pub variables: &'a variables::Variables,
 }
 
 /// Resolves and reads the files a page includes (`/snippets/x.mdx`, relative imports), each only when
@@ -399,6 +402,12 @@ impl<'a> SnippetResolver<'a> {
             ));
             return None;
         }
+        // docs.json's variables, in the snippet's text as Mintlify reads it (its frontmatter, read
+        // above for its visibility, is no text a reader sees).
+        let src = match variables::replace(&src[body_start..], self.policy.variables) {
+            std::borrow::Cow::Borrowed(_) => src,
+            std::borrow::Cow::Owned(body) => format!("{}{body}", &src[..body_start]),
+        };
         Some((file.path, src, body_start, written_dir))
     }
 
@@ -1021,11 +1030,13 @@ mod tests {
         let site = SiteRoot::new(&root, 1 << 20).unwrap();
         let rules = VisibilityRules::default();
         let operations = LoadedOperations::default();
+        let variables = variables::Variables::default();
         let mut r = SnippetResolver::new(IncludePolicy {
             site: &site,
             rules: &rules,
             operations: &operations,
             audience: Visibility::Public,
+            variables: &variables,
         });
         to_markdown(src, dialect, &root, &mut r)
     }

@@ -149,6 +149,8 @@ pub struct SiteConfig {
     /// pages are searched like any other.
     pub index_hidden: bool,
     pub visibility: VisibilityRules,
+    /// docs.json's `variables` (`{{name}}` in pages and snippets): names to text values.
+    pub variables: crate::mdx::variables::Variables,
     /// References refused (outside the site, not regular files, too large): reported, not fatal.
     pub warnings: Vec<Diagnostic>,
 }
@@ -175,7 +177,11 @@ impl SiteConfig {
 }
 
 /// Reads and parses a JSON file of the site; errors name the file and, for syntax errors, the line.
-fn read_json(site: &SiteRoot, rel: &str, what: &str) -> Result<(String, Value), Diagnostic> {
+pub(crate) fn read_json(
+    site: &SiteRoot,
+    rel: &str,
+    what: &str,
+) -> Result<(String, Value), Diagnostic> {
     let (_, src) = site
         .read_path(&site.root.join(rel))
         .map_err(|e| Diagnostic {
@@ -202,8 +208,14 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
             continue;
         }
         let (_, value) = read_json(site, name, "site configuration")?;
+        // Every `$ref`, at any level, resolved before any key is read (as Mintlify's build does).
+        let (value, warnings) = crate::config_refs::resolve(site, value, name);
+        cfg.warnings.extend(warnings);
         cfg.config_file = Some(name.to_owned());
         cfg.branding = Branding::from_config(&value);
+        if name == "docs.json" {
+            cfg.variables = read_variables(&value, &mut cfg.warnings);
+        }
         // Each file's own key: docs.json has no `indexHiddenPages`, mint.json no `indexing`.
         cfg.index_hidden = match name {
             "docs.json" => value.pointer("/seo/indexing").and_then(Value::as_str) == Some("all"),
@@ -211,7 +223,6 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
         };
         let mut walker = NavWalker {
             site,
-            refs: 0,
             file: name.to_owned(),
             cfg: &mut cfg,
             order: 0,
@@ -230,19 +241,19 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
                 root.public = public == &Value::Bool(true);
             }
             if let Some(nav) = value.get("navigation") {
-                walker.node(nav, "", &root)?;
+                walker.node(nav, &root)?;
             }
             let named = [value.pointer("/api/openapi"), value.get("openapi")];
             let mut defaults = Vec::new();
             for v in named {
-                defaults.extend(walker.add_openapi(v, ""));
+                defaults.extend(walker.add_openapi(v));
             }
             walker.list_by_name();
             cfg.default_openapi = named.iter().any(Option::is_some).then_some(defaults);
         } else {
             walker.legacy(&value)?;
             let named = value.get("openapi");
-            let defaults = walker.add_openapi(named, "");
+            let defaults = walker.add_openapi(named);
             walker.list_by_name();
             cfg.default_openapi = named.is_some().then_some(defaults);
         }
@@ -251,6 +262,48 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
     cfg.openapi.sort();
     cfg.openapi.dedup();
     Ok(cfg)
+}
+
+/// docs.json's `variables`: an object of names to text (a number or boolean is read as its text,
+/// as JavaScript would print it); anything else is warned about and left out.
+fn read_variables(
+    config: &Value,
+    warnings: &mut Vec<Diagnostic>,
+) -> crate::mdx::variables::Variables {
+    let mut out = crate::mdx::variables::Variables::new();
+    let warn = |warnings: &mut Vec<Diagnostic>, message: String| {
+        warnings.push(Diagnostic {
+            file: "docs.json".into(),
+            line: None,
+            message,
+        })
+    };
+    match config.get("variables") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(o)) => {
+            for (name, value) in o {
+                match value {
+                    Value::String(s) => {
+                        out.insert(name.clone(), s.clone());
+                    }
+                    Value::Number(_) | Value::Bool(_) => {
+                        out.insert(name.clone(), value.to_string());
+                    }
+                    _ => warn(
+                        warnings,
+                        format!(
+                            "`variables.{name}` is not text; `{{{{{name}}}}}` is left as written"
+                        ),
+                    ),
+                }
+            }
+        }
+        Some(_) => warn(
+            warnings,
+            "`variables` is not an object of names to text; no variable is replaced".into(),
+        ),
+    }
+    out
 }
 
 fn load_visibility_rules(site: &SiteRoot) -> Result<VisibilityRules, Diagnostic> {
@@ -269,7 +322,7 @@ fn load_visibility_rules(site: &SiteRoot) -> Result<VisibilityRules, Diagnostic>
 
 /// `dir/reference` (or `reference` from the root when it starts with `/`), normalised; `None` when
 /// it leaves the site.
-fn join_rel(dir: &str, reference: &str) -> Option<String> {
+pub(crate) fn join_rel(dir: &str, reference: &str) -> Option<String> {
     if reference.trim().starts_with('/') || dir.is_empty() {
         normalize_rel(reference)
     } else {
@@ -287,19 +340,8 @@ fn openapi_directory(v: &Value) -> String {
         .unwrap_or_else(|| DEFAULT_API_DIRECTORY.to_owned())
 }
 
-fn parent_rel(rel: &str) -> String {
-    rel.rsplit_once('/')
-        .map(|(d, _)| d.to_owned())
-        .unwrap_or_default()
-}
-
-/// The most `$ref` files one navigation may read.
-const MAX_NAV_REFS: usize = 1_000;
-
 struct NavWalker<'a> {
     site: &'a SiteRoot,
-    /// `$ref`s followed so far.
-    refs: usize,
     /// The navigation file being read (messages).
     file: String,
     cfg: &'a mut SiteConfig,
@@ -389,7 +431,7 @@ impl NavWalker<'_> {
         }
     }
 
-    fn add_page(&mut self, page: &str, base: &str, ctx: &NavEntry) {
+    fn add_page(&mut self, page: &str, ctx: &NavEntry) {
         let mut entry = ctx.clone();
         entry.order = self.order;
         self.order += 1;
@@ -406,14 +448,14 @@ impl NavWalker<'_> {
                 // A spec named by its file name or stem (`v2-spec GET /x`, as frontmatter may
                 // name one): matched once every spec of the configuration is known.
                 Some(s)
-                    if join_rel(base, s).is_none_or(|rel| {
+                    if normalize_rel(s).is_none_or(|rel| {
                         std::fs::symlink_metadata(self.site.root.join(rel)).is_err()
                     }) =>
                 {
                     self.by_name.push((s.to_owned(), op, entry, dir));
                     return;
                 }
-                Some(s) => self.add_openapi(Some(&Value::String(s.to_owned())), base),
+                Some(s) => self.add_openapi(Some(&Value::String(s.to_owned()))),
                 None => match self.openapi_scopes.last() {
                     Some(scope) => scope.clone(),
                     None => vec![DEFAULT_SPEC.to_owned()],
@@ -438,7 +480,7 @@ impl NavWalker<'_> {
 
     /// `openapi` of the configuration or a navigation node: site-relative spec files (URLs are left
     /// to the site's renderer).
-    fn add_openapi(&mut self, v: Option<&Value>, base: &str) -> Vec<String> {
+    fn add_openapi(&mut self, v: Option<&Value>) -> Vec<String> {
         let mut added = Vec::new();
         let mut refs: Vec<&str> = Vec::new();
         match v {
@@ -451,7 +493,7 @@ impl NavWalker<'_> {
             if s.starts_with("http://") || s.starts_with("https://") {
                 continue;
             }
-            match join_rel(base, s) {
+            match normalize_rel(s) {
                 Some(rel) => {
                     self.cfg.openapi.push(rel.clone());
                     added.push(rel);
@@ -464,7 +506,7 @@ impl NavWalker<'_> {
         added
     }
 
-    fn node(&mut self, v: &Value, base: &str, ctx: &NavEntry) -> Result<(), Diagnostic> {
+    fn node(&mut self, v: &Value, ctx: &NavEntry) -> Result<(), Diagnostic> {
         self.depth += 1;
         if self.depth > 64 {
             return Err(Diagnostic {
@@ -473,63 +515,21 @@ impl NavWalker<'_> {
                 message: "navigation nests deeper than 64 levels ($ref cycle?)".into(),
             });
         }
-        let r = self.node_inner(v, base, ctx);
+        let r = self.node_inner(v, ctx);
         self.depth -= 1;
         r
     }
 
-    fn node_inner(&mut self, v: &Value, base: &str, ctx: &NavEntry) -> Result<(), Diagnostic> {
+    fn node_inner(&mut self, v: &Value, ctx: &NavEntry) -> Result<(), Diagnostic> {
         match v {
-            Value::String(s) => self.add_page(s, base, ctx),
+            Value::String(s) => self.add_page(s, ctx),
             Value::Array(items) => {
                 for item in items {
-                    self.node(item, base, ctx)?;
+                    self.node(item, ctx)?;
                 }
             }
             Value::Object(o) => {
-                let mut merged;
-                let mut obj = o;
-                let mut base = base.to_owned();
-                if let Some(r) = o.get("$ref").and_then(Value::as_str) {
-                    // A bounded number of `$ref` reads: fan-out through files cannot take hours.
-                    self.refs += 1;
-                    if self.refs > MAX_NAV_REFS {
-                        if self.refs == MAX_NAV_REFS + 1 {
-                            self.warn(format!("navigation follows more than {MAX_NAV_REFS} `$ref`s; the rest are skipped"));
-                        }
-                        return Ok(());
-                    }
-                    let Some(rel) = join_rel(&base, r) else {
-                        self.warn(format!(
-                            "navigation `$ref: {r}` is not a path inside the site; it is skipped"
-                        ));
-                        return Ok(());
-                    };
-                    let loaded = match read_json(self.site, &rel, "navigation `$ref`") {
-                        Ok((_, v)) => v,
-                        Err(d) => {
-                            self.cfg.warnings.push(Diagnostic {
-                                message: format!(
-                                    "{} (from `$ref: {r}` in {}); it is skipped",
-                                    d.message, self.file
-                                ),
-                                ..d
-                            });
-                            return Ok(());
-                        }
-                    };
-                    merged = o.clone();
-                    merged.remove("$ref");
-                    if let Value::Object(lo) = loaded {
-                        for (k, val) in lo {
-                            merged.entry(k).or_insert(val);
-                        }
-                    } else {
-                        merged.insert("pages".into(), loaded);
-                    }
-                    obj = &merged;
-                    base = parent_rel(&rel);
-                }
+                let obj = o;
                 let mut ctx = ctx.clone();
                 let hidden = Flag::from_json_map(obj, "hidden");
                 if hidden.withholds() {
@@ -575,14 +575,14 @@ impl NavWalker<'_> {
                 // its directory, or, when it lists none, every operation of the spec does.
                 let specs = obj
                     .get("openapi")
-                    .map(|o| (self.add_openapi(Some(o), &base), openapi_directory(o)));
+                    .map(|o| (self.add_openapi(Some(o)), openapi_directory(o)));
                 if let Some((rels, dir)) = &specs {
                     self.openapi_dirs.push(dir.clone());
                     self.openapi_scopes.push(rels.clone());
                 }
                 let listed_before = self.listed;
                 if let Some(root_page) = obj.get("root").and_then(Value::as_str) {
-                    self.add_page(root_page, &base, &ctx);
+                    self.add_page(root_page, &ctx);
                 }
                 for key in CHILD_KEYS {
                     if let Some(child) = obj.get(*key) {
@@ -590,7 +590,7 @@ impl NavWalker<'_> {
                         if child.is_string() && (*key == "menu") {
                             continue;
                         }
-                        self.node(child, &base, &ctx)?;
+                        self.node(child, &ctx)?;
                     }
                 }
                 if let Some((rels, dir)) = specs {
@@ -630,7 +630,7 @@ impl NavWalker<'_> {
             })
             .unwrap_or_default();
         if let Some(nav) = v.get("navigation") {
-            self.node(nav, "", &NavEntry::default())?;
+            self.node(nav, &NavEntry::default())?;
         }
         for (page, entry) in self.cfg.pages.iter_mut() {
             if let Some((_, name)) = tabs

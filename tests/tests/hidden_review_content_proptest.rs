@@ -91,6 +91,7 @@ fn hidden_review_content_nestings_hide_exactly_what_the_page_hides() {
     let site = SiteRoot::new(dir.path(), 1 << 20).unwrap();
     let rules = VisibilityRules::default();
     let operations = LoadedOperations::default();
+    let variables = aidocs_index::mdx::variables::Variables::default();
     let (mut runner, cases, seed) = fixed_seed::runner(2_000, 22);
     let result = runner.run(&tree(), |nodes| {
         let mut src = String::from("# Page\n\nopening words\n");
@@ -102,6 +103,7 @@ fn hidden_review_content_nestings_hide_exactly_what_the_page_hides() {
             rules: &rules,
             operations: &operations,
             audience: Visibility::Public,
+            variables: &variables,
         });
         // A Markdown page reads the elements that have no expression (and no `className`, which
         // HTML does not know) as HTML, hiding the same.

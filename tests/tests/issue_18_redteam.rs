@@ -768,27 +768,29 @@ fn issue_18_refused_snippet_reads_are_bounded() {
     write(
         &site,
         "docs.json",
-        r#"{"navigation": {"pages": ["index", "self"]}}"#,
+        r#"{"navigation": {"pages": ["index"]}}"#,
     );
     let big = format!(
         "---\nvisibility: internal\n---\n{}\n",
         "word ".repeat(200_000)
     );
     write(&site, "snippets/p.mdx", &big);
+    // A snippet that renders itself five thousand times (a file that imports itself is a
+    // snippet, never a page: Mintlify's rule since session 25).
     write(
         &site,
-        "index.mdx",
+        "snippets/self.mdx",
         &format!(
-            "import P from '/snippets/p.mdx'\n\npubbudgetqz\n\n{}",
-            "<P/>\n".repeat(20_000)
+            "import S from './self.mdx'\n\npubselfqz\n\n{}",
+            "<S/>\n".repeat(5_000)
         ),
     );
     write(
         &site,
-        "self.mdx",
+        "index.mdx",
         &format!(
-            "import S from './self.mdx'\n\npubselfqz\n\n{}",
-            "<S/>\n".repeat(5_000)
+            "import P from '/snippets/p.mdx'\nimport Me from '/snippets/self.mdx'\n\npubbudgetqz\n\n<Me />\n\n{}",
+            "<P/>\n".repeat(20_000)
         ),
     );
     let (out, cache) = (tmp.path().join("www/_search"), tmp.path().join("cache"));

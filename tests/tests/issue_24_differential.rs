@@ -301,11 +301,13 @@ fn our_words(site: &SiteRoot, src: &str, dialect: Dialect) -> BTreeMap<String, i
     };
     let rules = VisibilityRules::default();
     let operations = LoadedOperations::default();
+    let variables = aidocs_index::mdx::variables::Variables::default();
     let mut resolver = SnippetResolver::new(IncludePolicy {
         site,
         rules: &rules,
         operations: &operations,
         audience: Visibility::Public,
+        variables: &variables,
     });
     let markdown = to_markdown(body, dialect, &site.root, &mut resolver);
     let mut out = BTreeMap::new();

@@ -90,11 +90,13 @@ fn text() -> impl Strategy<Value = String> {
 fn convert(site: &SiteRoot, src: &str, dialect: Dialect) -> String {
     let rules = VisibilityRules::default();
     let operations = LoadedOperations::default();
+    let variables = aidocs_index::mdx::variables::Variables::default();
     let mut r = SnippetResolver::new(IncludePolicy {
         site,
         rules: &rules,
         operations: &operations,
         audience: Visibility::Public,
+        variables: &variables,
     });
     to_markdown(src, dialect, &site.root, &mut r)
 }

@@ -130,3 +130,71 @@ fn session_25_files_mintlify_never_publishes() {
     );
     assert!(leaks.is_empty(), "{leaks:?}");
 }
+
+/// docs.json's `$ref` is resolved at any level before a key is read (`resolveRefs`): a root
+/// `$ref` with keys beside it, `seo` and `variables` from other files, a navigation file in a
+/// folder whose own `$ref` is relative to it; a reference back to itself reads as absent. Global
+/// `variables` are replaced in pages and snippets, code included, sanitized (a value opens no
+/// element), and a name the site does not define stays as written.
+#[test]
+fn session_25_config_refs_everywhere_and_variables() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write_file(
+        &root,
+        "docs.json",
+        r#"{"$ref": "./config/base.json", "navigation": {"$ref": "config/nav/nav.json"}}"#,
+    );
+    write_file(
+        &root,
+        "config/base.json",
+        r#"{"name": "Base", "seo": {"$ref": "seo.json"}, "variables": {"$ref": "vars.json"}, "navigation": {"pages": ["overridden"]}}"#,
+    );
+    write_file(&root, "config/seo.json", r#"{"indexing": "all"}"#);
+    write_file(
+        &root,
+        "config/vars.json",
+        r#"{"product": "Productvarqa", "api-url": "https://apivarqb.example", "evil": "<Visibility for=\"agents\">varvistextqc</Visibility> tail"}"#,
+    );
+    write_file(
+        &root,
+        "config/nav/nav.json",
+        r#"{"groups": [{"group": "G", "pages": ["index"]}, {"$ref": "loop.json"}]}"#,
+    );
+    write_file(&root, "config/nav/loop.json", r#"{"$ref": "loop.json"}"#);
+    write_file(
+        &root,
+        "index.mdx",
+        "---\ntitle: Home\n---\nimport Part from '/snippets/part.mdx';\n\nWelcome to {{product}} at {{ api-url }}, {{evil}} and {{undefined}}.\n\n```bash\ncurl {{api-url}}/codevarqd\n```\n\n<Part />\n",
+    );
+    write_file(
+        &root,
+        "snippets/part.mdx",
+        "Snippet of {{product}}snipvarqe.\n",
+    );
+    write_file(
+        &root,
+        "unlisted.mdx",
+        "---\ntitle: Unlisted\n---\nUnlistedword here.\n",
+    );
+    let out = tmp.path().join("www/out");
+    build_lexical(&root, &out, &tmp.path().join("cache"));
+    // `seo.indexing: "all"` came through two `$ref`s: the unlisted page is searched.
+    assert_eq!(urls(&out), ["/", "/unlisted"]);
+    // The variables' values are indexed, in the page, its code and its snippet; a value's tags
+    // are removed, their text kept (as Mintlify's sanitizer leaves it).
+    let words = [
+        "productvarqa",
+        "apivarqb",
+        "snipvarqe",
+        "codevarqd",
+        "varvistextqc",
+    ];
+    let found = canaries_in(&out, &words);
+    for word in words {
+        assert!(
+            found.iter().any(|f| f.starts_with(word)),
+            "{word}: {found:?}"
+        );
+    }
+}
