@@ -89,7 +89,8 @@ pub fn chunk_markdown(
     let mut para = String::new();
 
     let flush = |para: &mut String, sections: &mut Vec<Section>| {
-        let t = collapse_whitespace(para);
+        // A custom id's marker that is no heading's (a heading line inside raw HTML) is not text.
+        let t = crate::heading_id::strip_marker(&collapse_whitespace(para));
         if !t.is_empty() {
             if let Some(s) = sections.last_mut() {
                 s.paragraphs.push(t);
@@ -137,8 +138,13 @@ pub fn chunk_markdown(
                 in_code = true;
                 if let Some(s) = sections.last_mut() {
                     let lang = match kind {
-                        CodeBlockKind::Fenced(lang) => {
-                            lang.split_whitespace().next().unwrap_or("").to_owned()
+                        CodeBlockKind::Fenced(info) => {
+                            // The block's title, on its tab (```` ```bash Install script ````):
+                            // words the page shows.
+                            if let Some(title) = crate::code_title::code_block_title(&info) {
+                                s.paragraphs.push(title);
+                            }
+                            info.split_whitespace().next().unwrap_or("").to_owned()
                         }
                         CodeBlockKind::Indented => String::new(),
                     };

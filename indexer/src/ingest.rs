@@ -565,8 +565,21 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     let mut spec_hashes: Vec<String> = Vec::new();
     // Specs that could not be read: a binding that may point into one cannot be judged.
     let mut unreadable: Vec<String> = Vec::new();
+    // Specs an OpenAPI Overlay changes before Mintlify reads them: not understood, withheld.
+    let overlaid = crate::overlays::overlaid_specs(&site_root, &config.overlays);
     for (path, display, command_line) in spec_files {
         if loaded.0.contains_key(&display) {
+            continue;
+        }
+        if let Some(overlay) = overlaid.get(&display).filter(|_| !command_line) {
+            out.diagnostics.push(Diagnostic {
+                file: display.clone(),
+                line: None,
+                message: format!("an OpenAPI Overlay (`{overlay}`) changes this spec before Mintlify reads it, and this build does not apply overlays: its operations are withheld"),
+            });
+            spec_hashes.push(format!("{display}:overlaid by {overlay}"));
+            unreadable.push(display.clone());
+            loaded.0.insert(display, Vec::new());
             continue;
         }
         let spec = read_spec(&site_root, &rules, &path, &display, command_line).and_then(
@@ -608,7 +621,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
     });
     if unresolved {
         for (path, display) in discover_specs(root) {
-            if loaded.0.contains_key(&display) {
+            if loaded.0.contains_key(&display) || overlaid.contains_key(&display) {
                 continue;
             }
             if let Ok((hash, Ok(spec))) = read_spec(&site_root, &rules, &path, &display, false) {
@@ -897,15 +910,21 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
 /// The files Mintlify takes for snippets because a file of the site imports them
 /// (`categorizeFilePaths` in `@mintlify/prebuild`): every `.mdx`, `.md`, `.jsx` and `.tsx` file
 /// it publishes (`.mintignore` and its defaults apply; hidden folders and `snippets/` are read
-/// too) is scanned line by line before any parse, and a line outside code fences that starts with
-/// `import ` names a file (`import X from './a.mdx'`; a line in a paragraph or a comment counts).
-/// A file whose `import` line the scan cannot read has every import-like statement of its text
-/// counted (Mintlify parses it then; a statement over several lines is one). Each source that is
+/// too; bytes that are not UTF-8 read as replacement characters) is scanned line by line before
+/// any parse, and a line outside code fences that starts with `import ` names a file (`import X
+/// from './a.mdx'`; a line in a paragraph or a comment counts). An `import` line the scan cannot
+/// read is read as the statement it starts, over the lines it takes (Mintlify parses the file
+/// then; `import {` … `} from './a.mdx'` is one). Each source that is
 /// a path (`/…`, `./…`, `../…`) is resolved against the importing file as it is written; the set
 /// holds them lower-cased with a leading `/` (`/shared/part.mdx`), as Mintlify compares them.
 fn imported_files(site: &SiteRoot) -> HashSet<String> {
     static IMPORT_SOURCE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r#"import\s+(?:[\w$*{},\s]+?\s+from\s+)?['"]([^'"]+)['"]"#)
+            .expect("a valid pattern")
+    });
+    // The same statement from where a line starts it, over as many lines as it takes.
+    static IMPORT_STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"^import\s+(?:[\w$*{},\s]+?\s+from\s+)?['"]([^'"]+)['"]"#)
             .expect("a valid pattern")
     });
     let root = site.root.as_path();
@@ -931,16 +950,22 @@ fn imported_files(site: &SiteRoot) -> HashSet<String> {
         if !scanned || site.ignores(&rel) {
             continue;
         }
-        let Ok(text) = site.resolve(entry.path()).and_then(|f| site.read(&f)) else {
+        let Ok(bytes) = site
+            .resolve(entry.path())
+            .and_then(|f| crate::visibility::read_bounded_bytes(&f.path, site.max_bytes))
+        else {
             continue;
         };
+        let text = String::from_utf8_lossy(&bytes);
         if !text.contains("import") {
             continue;
         }
         let mut sources: Vec<&str> = Vec::new();
-        let mut unread = false;
         let mut fence: Option<(char, usize)> = None;
+        let mut offset = 0usize;
         for line in text.split('\n') {
+            let at = offset;
+            offset += line.len() + 1;
             let trimmed = line.trim_start();
             let run = ['`', '~'].iter().find_map(|&c| {
                 let n = trimmed.chars().take_while(|&x| x == c).count();
@@ -965,14 +990,20 @@ fn imported_files(site: &SiteRoot) -> HashSet<String> {
                     .captures_iter(line)
                     .map(|c| c.get(1).map_or("", |m| m.as_str())),
             );
-            unread |= sources.len() == before;
-        }
-        if unread {
-            sources.extend(
-                IMPORT_SOURCE
-                    .captures_iter(&text)
-                    .map(|c| c.get(1).map_or("", |m| m.as_str())),
-            );
+            if sources.len() == before {
+                // A statement is read over at most 4 KB (a thousand such lines cannot make the
+                // scan quadratic).
+                let mut end = (at + 4096).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                sources.extend(
+                    IMPORT_STATEMENT
+                        .captures(&text[at..end])
+                        .and_then(|c| c.get(1))
+                        .map(|m| m.as_str()),
+                );
+            }
         }
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
         for source in sources {
@@ -1156,12 +1187,13 @@ fn isolated<T>(p: &Pending, parse: impl FnOnce() -> T) -> Result<T, Diagnostic> 
     })
 }
 
-/// A piece of a spec's text (a description, `x-mint.content`) as the page shows it: read in its
-/// dialect from the site root, hidden elements left out. A description may be compiled as MDX or
-/// shown as Markdown (Mintlify falls back to the text when MDX fails): what either reading hides
-/// is left out (the Markdown reading, then the MDX reading of what it kept, its braces text but
-/// for comments: `/repos/{owner}` is what a reader sees).
-fn render_spec_text(
+/// A page's body, or a piece of a spec's text (a description, `x-mint.content`), as the page shows
+/// it: read in its dialect from `root` (the folder its imports are relative to), hidden elements
+/// left out. Markdown (a `.md` page, a description) may be compiled as MDX or shown as Markdown
+/// (Mintlify compiles every page as MDX, and falls back to the text when a description's MDX
+/// fails): what either reading hides is left out (the Markdown reading, then the MDX reading of
+/// what it kept, its braces text but for comments: `/repos/{owner}` is what a reader sees).
+fn render_shown_text(
     text: &str,
     dialect: Dialect,
     root: &Path,
@@ -1170,6 +1202,8 @@ fn render_spec_text(
     if text.trim().is_empty() {
         return String::new();
     }
+    let raw = crate::mdx::raw_text(text, &Default::default(), false);
+    let text: &str = &raw;
     match dialect {
         Dialect::Mdx => to_markdown(text, Dialect::Mdx, root, snippets),
         Dialect::Markdown => {
@@ -1212,11 +1246,13 @@ pub fn parse_with_markdown(
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|| root.to_path_buf());
             let mut snippets = SnippetResolver::new(site.includes(opts.audience));
-            let body = crate::mdx::variables::replace(body, &site.variables);
-            let mut markdown = to_markdown(&body, Dialect::of(rel), &dir, &mut snippets);
+            let body = crate::mdx::raw_text(body, &site.variables, true);
+            // A `.md` page too is compiled as MDX by Mintlify: what either reading hides stays
+            // out (as for a spec's description).
+            let mut markdown = render_shown_text(&body, Dialect::of(rel), &dir, &mut snippets);
             let op_markdown = operation.as_ref().map(|op| {
                 op.markdown(opts.audience, &mut |text, dialect| {
-                    render_spec_text(text, dialect, root, &mut snippets)
+                    render_shown_text(text, dialect, root, &mut snippets)
                 })
             });
             let includes = std::mem::take(&mut snippets.includes);
@@ -1290,7 +1326,7 @@ pub fn parse_with_markdown(
             let root = &site.root.root;
             let mut snippets = SnippetResolver::new(site.includes(opts.audience));
             let markdown = op.markdown(opts.audience, &mut |text, dialect| {
-                render_spec_text(text, dialect, root, &mut snippets)
+                render_shown_text(text, dialect, root, &mut snippets)
             });
             // What `x-mint.content` imports: a cached page is parsed again when it changes.
             let includes = std::mem::take(&mut snippets.includes);

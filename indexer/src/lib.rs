@@ -10,6 +10,7 @@
 pub mod assets;
 pub mod build;
 pub mod chunk;
+pub mod code_title;
 pub mod config_refs;
 pub mod demo;
 pub mod document;
@@ -27,6 +28,7 @@ mod lock_wait;
 pub mod mdx;
 pub mod mintignore;
 pub mod openapi;
+pub mod overlays;
 pub mod pages;
 pub mod retained_heap;
 pub mod serve;

@@ -402,9 +402,9 @@ impl<'a> SnippetResolver<'a> {
             ));
             return None;
         }
-        // docs.json's variables, in the snippet's text as Mintlify reads it (its frontmatter, read
-        // above for its visibility, is no text a reader sees).
-        let src = match variables::replace(&src[body_start..], self.policy.variables) {
+        // The snippet's text as Mintlify reads it (its frontmatter, read above for its
+        // visibility, is no text a reader sees).
+        let src = match raw_text(&src[body_start..], self.policy.variables, false) {
             std::borrow::Cow::Borrowed(_) => src,
             std::borrow::Cow::Owned(body) => format!("{}{body}", &src[..body_start]),
         };
@@ -555,6 +555,26 @@ pub fn braces_as_text(markdown: &str) -> String {
     out
 }
 
+/// A page's or snippet's text as written, made the text the converter reads: docs.json's
+/// variables replaced (in a page, not in its import statements: Mintlify resolves those first), and the characters of a custom heading id's marker (which no page shows)
+/// removed, so that every marker the chunker finds is one the converter wrote.
+pub fn raw_text<'t>(
+    text: &'t str,
+    vars: &variables::Variables,
+    page: bool,
+) -> std::borrow::Cow<'t, str> {
+    let replaced = if page {
+        variables::replace_outside_imports(text, vars)
+    } else {
+        variables::replace(text, vars)
+    };
+    if replaced.contains(crate::heading_id::MARKS) {
+        std::borrow::Cow::Owned(replaced.replace(crate::heading_id::MARKS, ""))
+    } else {
+        replaced
+    }
+}
+
 /// Converts an MDX body to Markdown. `from_dir` resolves relative snippet imports.
 pub fn mdx_to_markdown(body: &str, from_dir: &Path, snippets: &mut SnippetResolver<'_>) -> String {
     to_markdown(body, Dialect::Mdx, from_dir, snippets)
@@ -580,14 +600,6 @@ fn convert(
     depth: usize,
 ) -> String {
     let mdx = dialect == Dialect::Mdx;
-    // The characters of a custom id's marker are ours alone.
-    let unmarked;
-    let body = if body.contains(crate::heading_id::MARKS) {
-        unmarked = body.replace(crate::heading_id::MARKS, "");
-        unmarked.as_str()
-    } else {
-        body
-    };
     // Pass 1: code fences found (their text is kept verbatim and their byte ranges in `kept`
     // protected from pass 2) and, in MDX, ESM blocks removed, snippet imports collected.
     let mut imports: BTreeMap<String, String> = BTreeMap::new();
@@ -684,7 +696,12 @@ fn convert(
                 continue;
             }
         }
-        if mdx && indent == 0 && (trimmed.starts_with("import ") || trimmed.starts_with("export "))
+        // ESM cannot interrupt a paragraph: an `import` line that continues one is its text (as
+        // MDX reads it; Mintlify renders no snippet for it).
+        if mdx
+            && indent == 0
+            && !lazy
+            && (trimmed.starts_with("import ") || trimmed.starts_with("export "))
         {
             // After one block that never closes, the rest end at their first blank line: one scan
             // to the end of the page, not one per block.
@@ -918,8 +935,13 @@ fn convert_tag(
     depth: usize,
     out: &mut String,
 ) {
+    // A component inside a heading (`### theme <Badge>required</Badge>`) is part of its line: the
+    // heading keeps the component's text (and Mintlify's id is made of it all), not its attributes.
+    let in_heading = on_heading_line(out);
     if parsed.closing {
-        out.push('\n');
+        if !in_heading {
+            out.push('\n');
+        }
         return;
     }
     let spec = if let Some(spec) = imports.get(&parsed.name) {
@@ -942,6 +964,9 @@ fn convert_tag(
         }
         return;
     }
+    if in_heading {
+        return;
+    }
     let texts: Vec<&str> = (parsed.texts())
         .filter(|(k, v)| is_visible_attribute(&parsed.name, k) && !v.trim().is_empty())
         .map(|(_, v)| v)
@@ -953,6 +978,18 @@ fn convert_tag(
     } else if is_block_tag(&parsed.name) {
         out.push('\n');
     }
+}
+
+/// Whether the last line of `out` is an ATX heading's (up to three spaces, one to six `#`, then a
+/// space or the end).
+fn on_heading_line(out: &str) -> bool {
+    let line = &out[out.rfind('\n').map_or(0, |p| p + 1)..];
+    let rest = line.trim_start_matches(' ');
+    if line.len() - rest.len() > 3 {
+        return false;
+    }
+    let hashes = rest.bytes().take_while(|&b| b == b'#').count();
+    (1..=6).contains(&hashes) && rest[hashes..].starts_with([' ', '\t'])
 }
 
 fn inline_snippet(
@@ -974,7 +1011,15 @@ fn inline_snippet(
     let dir = path.parent().unwrap_or(from_dir).to_path_buf();
     let dialect = Dialect::of(&path.to_string_lossy());
     snippets.written_dirs.push(written_dir);
-    let text = convert(body, dialect, &dir, snippets, seen, depth + 1);
+    let text = match dialect {
+        Dialect::Mdx => convert(body, dialect, &dir, snippets, seen, depth + 1),
+        // Mintlify compiles a `.md` snippet as MDX too: what either reading hides stays out.
+        Dialect::Markdown => {
+            let shown = convert(body, dialect, &dir, snippets, seen, depth + 1);
+            let braces = braces_as_text(&shown);
+            convert(&braces, Dialect::Mdx, &dir, snippets, seen, depth + 1)
+        }
+    };
     snippets.written_dirs.pop();
     seen.remove(&path);
     Some(text)

@@ -132,54 +132,61 @@ impl Operation {
     }
 }
 
-/// A summary or tag in a generated page's URL, as Mintlify converts it: spaces become hyphens,
-/// `{}(),.'/` go, the rest is lower-cased (other characters stay).
-fn url_part(s: &str) -> String {
-    s.trim()
+/// A summary, tag or path in a generated page's URL, as Mintlify converts it
+/// (`prepareStringToBeValidFilename` in `@mintlify/common`): spaces become hyphens, each `{…}` a
+/// hyphen, one hyphen goes from each end, `{}(),.'/` and line breaks go, `--` becomes `-` (once,
+/// left to right), and the rest is lower-cased. `None` for empty text (Mintlify's `undefined`).
+fn url_part(s: &str) -> Option<String> {
+    static PARAMETER: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"\{.*?\}").expect("a valid pattern"));
+    if s.is_empty() {
+        return None;
+    }
+    let spaced = s.replace(' ', "-");
+    let bare = PARAMETER.replace_all(&spaced, "-");
+    let bare = bare.strip_prefix('-').unwrap_or(&bare);
+    let bare = bare.strip_suffix('-').unwrap_or(bare);
+    let kept: String = bare
         .chars()
-        .filter(|c| !matches!(c, '{' | '}' | '(' | ')' | ',' | '.' | '\'' | '/'))
-        .map(|c| if c == ' ' { '-' } else { c })
-        .collect::<String>()
-        .to_lowercase()
+        .filter(|c| !matches!(c, '{' | '}' | '(' | ')' | ',' | '.' | '\'' | '\n' | '/'))
+        .collect();
+    Some(kept.replace("--", "-").to_lowercase())
 }
 
-/// The URL Mintlify gives an operation's generated page: `x-mint.href` when set, else
-/// `/{directory}/{first tag}/{summary}`, the summary replaced by the method and the path's literal
-/// segments when absent (`GET /users/{id}/posts` is `get-users-posts`), and no tag part without tags.
+/// The URL Mintlify gives an operation's generated page (`processOpenApiPath` in
+/// `@mintlify/scraping`): `x-mint.href` when set (a leading `/` added, the last segment's
+/// extension dropped), else `/{directory}/{first tag}/{summary}`, the summary replaced by the
+/// method and the path when absent (`GET /users/{id}/posts` is `get-users-posts`, `GET
+/// /users/posts` is `get-usersposts`), and no tag part without tags.
 pub fn generated_url(op: &Operation, directory: &str) -> String {
     if let Some(href) = op
         .href
         .as_deref()
-        .filter(|h| h.starts_with('/') && !h.starts_with("//"))
+        .map(str::trim)
+        .filter(|h| !h.is_empty() && !h.starts_with("//"))
     {
-        let href = href.to_lowercase();
+        let href = format!("/{}", href.trim_start_matches('/')).to_lowercase();
         // The last segment loses what follows its last `.` (`/reference/v1.2` is `/reference/v1`).
         return match href.rsplit_once('/') {
             Some((dir, last)) => match last.rsplit_once('.') {
-                Some((stem, _)) => format!("{dir}/{stem}"),
-                None => href.clone(),
+                Some((stem, _)) if !stem.is_empty() => format!("{dir}/{stem}"),
+                _ => href.clone(),
             },
             None => href.clone(),
         };
     }
-    let slug = if op.summary.trim().is_empty() {
-        std::iter::once(op.method.to_lowercase())
-            .chain(
-                op.path
-                    .split('/')
-                    .filter(|seg| !seg.is_empty() && !seg.starts_with('{'))
-                    .map(url_part),
-            )
-            .collect::<Vec<_>>()
-            .join("-")
-    } else {
-        url_part(&op.summary)
-    };
+    let slug = url_part(&op.summary).unwrap_or_else(|| {
+        format!(
+            "{}-{}",
+            op.method.to_lowercase(),
+            url_part(&op.path).unwrap_or_default()
+        )
+    });
     let mut url = format!("/{}", directory.trim_matches('/'));
     if let Some(tag) = op
         .tags
         .first()
-        .map(|t| url_part(t))
+        .and_then(|t| url_part(t))
         .filter(|t| !t.is_empty())
     {
         url.push('/');

@@ -149,6 +149,9 @@ pub struct SiteConfig {
     /// pages are searched like any other.
     pub index_hidden: bool,
     pub visibility: VisibilityRules,
+    /// Specs docs.json applies OpenAPI Overlays to (`{"source": …, "overlays": […]}`): spec →
+    /// the configuration file.
+    pub overlays: BTreeMap<String, String>,
     /// docs.json's `variables` (`{{name}}` in pages and snippets): names to text values.
     pub variables: crate::mdx::variables::Variables,
     /// References refused (outside the site, not regular files, too large): reported, not fatal.
@@ -182,8 +185,11 @@ pub(crate) fn read_json(
     rel: &str,
     what: &str,
 ) -> Result<(String, Value), Diagnostic> {
-    let (_, src) = site
-        .read_path(&site.root.join(rel))
+    // Configuration is read whatever `.mintignore` says (as Mintlify reads it), still only from
+    // inside the site.
+    let src = site
+        .resolve_config(&site.root.join(rel))
+        .and_then(|f| site.read(&f))
         .map_err(|e| Diagnostic {
             file: rel.to_owned(),
             line: None,
@@ -209,8 +215,7 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
         }
         let (_, value) = read_json(site, name, "site configuration")?;
         // Every `$ref`, at any level, resolved before any key is read (as Mintlify's build does).
-        let (value, warnings) = crate::config_refs::resolve(site, value, name);
-        cfg.warnings.extend(warnings);
+        let value = crate::config_refs::resolve(site, value, name)?;
         cfg.config_file = Some(name.to_owned());
         cfg.branding = Branding::from_config(&value);
         if name == "docs.json" {
@@ -475,7 +480,16 @@ impl NavWalker<'_> {
             ));
             return;
         };
-        list_in(&mut self.cfg.pages, page_key(&key).to_owned(), entry);
+        // Mintlify looks a page up by its name without extension: `guide.mdx` names no page, and
+        // the file stays out of the navigation (an unlisted page).
+        if page_key(&key) != key {
+            self.warn(format!(
+                "navigation page `{written}` is written with its extension: Mintlify lists no page by that name (write `{}`); the file is left out of the navigation",
+                page_key(&key)
+            ));
+            return;
+        }
+        list_in(&mut self.cfg.pages, key, entry);
     }
 
     /// `openapi` of the configuration or a navigation node: site-relative spec files (URLs are left
@@ -489,12 +503,21 @@ impl NavWalker<'_> {
             Some(Value::Object(o)) => refs.extend(o.get("source").and_then(Value::as_str)),
             _ => {}
         }
+        // Overlays change the spec before Mintlify reads it (any value: most restrictive).
+        let overlaid = match v {
+            Some(Value::Object(o)) => o.get("overlays").is_some_and(|x| !x.is_null()),
+            _ => false,
+        };
         for s in refs {
             if s.starts_with("http://") || s.starts_with("https://") {
                 continue;
             }
             match normalize_rel(s) {
                 Some(rel) => {
+                    if overlaid {
+                        let file = self.file.clone();
+                        self.cfg.overlays.insert(rel.clone(), file);
+                    }
                     self.cfg.openapi.push(rel.clone());
                     added.push(rel);
                 }

@@ -110,9 +110,23 @@ impl SiteRoot {
         Ok(f)
     }
 
+    /// [`Self::resolve`] for the site's configuration files (docs.json and the files its `$ref`s
+    /// name): Mintlify reads them whatever `.mintignore` says, as configuration, never as pages.
+    pub fn resolve_config(&self, path: &Path) -> Result<SiteFile, Refusal> {
+        let f = self.resolve_file(path, false)?;
+        if f.rel.is_empty() {
+            return Err(Refusal::Outside(f.path.display().to_string()));
+        }
+        Ok(f)
+    }
+
     /// [`Self::resolve`] without containment: for files the operator names on the command line
     /// (a file of the site that Mintlify ignores is refused all the same).
     pub fn resolve_anywhere(&self, path: &Path) -> Result<SiteFile, Refusal> {
+        self.resolve_file(path, true)
+    }
+
+    fn resolve_file(&self, path: &Path, honour_ignores: bool) -> Result<SiteFile, Refusal> {
         let real = match path.canonicalize() {
             Ok(p) => p,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Refusal::Missing),
@@ -136,7 +150,7 @@ impl SiteRoot {
         // `drafts/` is a draft), is never read, however it is named.
         let written = self.written_rel(path);
         for r in [Some(&rel), written.as_ref()].into_iter().flatten() {
-            if self.ignore.ignores(r) {
+            if honour_ignores && self.ignore.ignores(r) {
                 return Err(Refusal::Ignored(r.clone()));
             }
         }

@@ -124,7 +124,8 @@ fn issue_22_build_writes_llms_txt_in_the_llmstxt_layout() {
         );
     }
 
-    // The full text: every page with its title and source, its sections, its code in fences.
+    // The full text: every page with its title and source, its sections (code blocks' titles,
+    // the tabs of a code group, among their text), its code in fences.
     let mut at = 0;
     for url in urls(&index) {
         let needle = format!("\n\nSource: {url}\n\n");
@@ -136,7 +137,7 @@ fn issue_22_build_writes_llms_txt_in_the_llmstxt_layout() {
     assert!(full.starts_with("# Acme API documentation\n\nSource: /\n\n"));
     assert!(full.contains(
         "# Quickstart\n\nSource: /quickstart\n\nGet started fast. Install the SDK and make your first API call.\n\n\
-         ## Install the SDK\n\n```bash\nnpm install @acme/sdk\n```\n\n```bash\npip install acme-sdk\n```\n"
+         ## Install the SDK\n\nnpm\n\npip\n\n```bash\nnpm install @acme/sdk\n```\n\n```bash\npip install acme-sdk\n```\n"
     ));
     assert!(full.contains(
         "# List users\n\nSource: /api-reference/users/list-users\n\n\

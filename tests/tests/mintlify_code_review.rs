@@ -198,3 +198,256 @@ fn session_25_config_refs_everywhere_and_variables() {
         );
     }
 }
+
+/// What a page shows that was lost or misplaced: a code block's title (its tab), a component
+/// inside a heading (part of the heading and of its id: `### theme <Badge>required</Badge>` is
+/// `#theme-required`); what a `.md` page hides when Mintlify compiles it as MDX (a `{/* */}`
+/// comment, a `className` that hides) stays out.
+#[test]
+fn session_25_code_titles_inline_heading_components_and_md_as_mdx() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write_file(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"pages": ["index", "notes"]}}"#,
+    );
+    write_file(
+        &root,
+        "index.mdx",
+        "---\ntitle: Home\n---\n## Install\n\n```bash Codetitleqa script\nnpm i x\n```\n\n### `theme` - <Badge>required</Badge>\n\nThe theme.\n",
+    );
+    write_file(
+        &root,
+        "notes.md",
+        "---\ntitle: Notes\n---\nShown mdword {/* leakmdcommentqb */} text.\n\n<span className=\"hidden\">leakmdclassqc</span>\n",
+    );
+    let out = tmp.path().join("www/out");
+    build_lexical(&root, &out, &tmp.path().join("cache"));
+    let index = LocalIndex::open(&out).unwrap();
+    let page = (0..index.searcher.meta_shard_count())
+        .flat_map(|i| index.meta_shard(i).unwrap().pages.clone())
+        .find(|p| p.url == "/")
+        .unwrap();
+    let anchors: Vec<(String, String)> = page
+        .chunks
+        .iter()
+        .map(|c| (c.anchor.clone(), c.title.clone()))
+        .collect();
+    assert!(
+        anchors.contains(&("theme-required".to_owned(), "theme - required".to_owned())),
+        "{anchors:?}"
+    );
+    assert!(!canaries_in(&out, &["codetitleqa"]).is_empty());
+    assert!(!canaries_in(&out, &["mdword"]).is_empty());
+    let leaks = canaries_in(&out, &["leakmdcommentqb", "leakmdclassqc"]);
+    assert!(leaks.is_empty(), "{leaks:?}");
+}
+
+/// An OpenAPI Overlay changes a spec before Mintlify reads it (a file with `overlay` whose
+/// `extends` names the spec, or docs.json's `overlays`): this build does not apply overlays, so
+/// the spec's operations are withheld; a navigation entry written with its extension lists no
+/// page (Mintlify finds none by that name); a generated page's URL is Mintlify's
+/// (`GET /users/posts` is `get-usersposts`).
+#[test]
+fn session_25_overlays_withhold_and_generated_urls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write_file(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"groups": [
+            {"group": "A", "openapi": "specs/a.json"},
+            {"group": "B", "openapi": {"source": "specs/b.json", "overlays": ["b-overlay.yaml"]}},
+            {"group": "C", "openapi": "specs/c.json"},
+            {"group": "P", "pages": ["guide.mdx"]}
+        ]}}"#,
+    );
+    let spec = |op: &str, words: &str| {
+        format!(
+            r#"{{"openapi": "3.0.0", "info": {{"title": "T", "version": "1"}}, "paths": {{"{op}": {{"get": {{"description": "{words} here", "responses": {{"200": {{"description": "OK"}}}}}}}}}}}}"#
+        )
+    };
+    write_file(
+        &root,
+        "specs/a.json",
+        &spec("/users/posts", "leakoverlaidqd"),
+    );
+    write_file(&root, "specs/b.json", &spec("/b", "leakexplicitqe"));
+    write_file(
+        &root,
+        "specs/c.json",
+        &spec("/users/posts", "plainspecword"),
+    );
+    write_file(
+        &root,
+        "overlays/a.yaml",
+        "overlay: 1.0.0\ninfo: {title: O, version: '1'}\nextends: ../specs/a.json\nactions:\n  - target: $.paths\n    remove: true\n",
+    );
+    write_file(
+        &root,
+        "guide.mdx",
+        "---\ntitle: Guide\n---\nleakextensionqf here.\n",
+    );
+    let out = tmp.path().join("www/out");
+    build_lexical(&root, &out, &tmp.path().join("cache"));
+    assert_eq!(urls(&out), ["/api-reference/get-usersposts"]);
+    let leaks = canaries_in(
+        &out,
+        &["leakoverlaidqd", "leakexplicitqe", "leakextensionqf"],
+    );
+    assert!(leaks.is_empty(), "{leaks:?}");
+}
+
+/// A configuration `$ref` that cannot be followed fails the build, as it fails Mintlify's (a
+/// configuration read in part could lose the `public` or `hidden` that withholds a page): one
+/// outside the site, a FIFO, `/dev/zero`, a missing file, invalid JSON, a cycle; past the bounds
+/// (10,000 references) too. Nothing is written, and the error names the reference.
+#[test]
+fn session_25_a_config_ref_that_cannot_be_followed_fails_the_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let outside = tmp.path().join("outside");
+    write_file(
+        &outside,
+        "nav.json",
+        r#"{"group": "leakoutrefqz", "pages": ["guide"]}"#,
+    );
+    let many = format!(
+        r#"{{"navigation": {{"groups": [{}]}}}}"#,
+        vec![r#"{"$ref": "empty.json"}"#; 10_001].join(",")
+    );
+    for (name, config) in [
+        (
+            "outside",
+            r#"{"navigation": {"groups": [{"$ref": "../outside/nav.json"}]}}"#.to_owned(),
+        ),
+        (
+            "fifo",
+            r#"{"navigation": {"groups": [{"$ref": "fifo.json"}]}}"#.to_owned(),
+        ),
+        (
+            "zero",
+            r#"{"navigation": {"groups": [{"$ref": "zero.json"}]}}"#.to_owned(),
+        ),
+        (
+            "missing",
+            r#"{"navigation": {"groups": [{"$ref": "missing.json"}]}}"#.to_owned(),
+        ),
+        (
+            "invalid",
+            r#"{"seo": {"$ref": "invalid.json"}, "navigation": {"pages": ["index"]}}"#.to_owned(),
+        ),
+        (
+            "cycle",
+            r#"{"navigation": {"$ref": "loop.json"}}"#.to_owned(),
+        ),
+        ("many", many),
+    ] {
+        let root = tmp.path().join(name).join("site");
+        write_file(&root, "docs.json", &config);
+        write_file(&root, "index.mdx", "---\ntitle: Home\n---\nHome words.\n");
+        write_file(&root, "empty.json", "{}");
+        write_file(&root, "invalid.json", "{\"indexing\": ");
+        write_file(
+            &root,
+            "loop.json",
+            r#"{"groups": [{"$ref": "./loop.json"}]}"#,
+        );
+        let ok = std::process::Command::new("mkfifo")
+            .arg(root.join("fifo.json"))
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok);
+        std::os::unix::fs::symlink("/dev/zero", root.join("zero.json")).unwrap();
+        std::fs::create_dir_all(tmp.path().join(name).join("outside")).unwrap();
+        std::fs::copy(
+            outside.join("nav.json"),
+            tmp.path().join(name).join("outside/nav.json"),
+        )
+        .unwrap();
+        let out = tmp.path().join(name).join("www/out");
+        let mut opts = aidocs_index::BuildOptions::new(&root, &out);
+        opts.cache_dir = Some(tmp.path().join(name).join("cache"));
+        opts.embeddings = aidocs_index::build::Embeddings::Off;
+        let err = aidocs_index::build(&opts).expect_err(name).to_string();
+        let named = match name {
+            "many" => "10000".to_owned(),
+            "outside" => "../outside/nav.json".to_owned(),
+            "cycle" => "loop.json".to_owned(),
+            other => format!("{other}.json"),
+        };
+        assert!(err.contains(&named), "{name}: {err}");
+        assert!(
+            !out.join("manifest.bin").exists(),
+            "{name}: an index was written"
+        );
+    }
+}
+
+/// Session 25's attacker review: a variable's value cannot close a comment the page wrote (it is
+/// sanitized as npm `xss` does: `*<x <y>/}` is `*&lt;x /}`); a `{{name}}` in a page's import path
+/// stays as written (Mintlify resolves imports first); an `import` line that continues a paragraph
+/// imports nothing; a custom id in raw HTML leaves no marker in the text; a multi-line import and a
+/// file that is not UTF-8 are read by the import scan as Mintlify reads them.
+#[test]
+fn session_25_review_variables_imports_and_markers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write_file(
+        &root,
+        "docs.json",
+        r#"{"variables": {"v": "*<x <y>/}", "name": "other"}, "navigation": {"pages": ["index", "notes", "guide", "kept"]}}"#,
+    );
+    write_file(
+        &root,
+        "index.mdx",
+        "---\ntitle: Home\n---\nimport O from '/snippets/{{name}}.mdx'\n\n{/* internal {{v}} leakcommentvarqh pricing */}\n\nPublic homeword.\nimport Sec from '/snippets/secret.mdx'\n\n<Sec />\n\n<O />\n",
+    );
+    write_file(&root, "snippets/other.mdx", "leakothersnipqi\n");
+    write_file(&root, "snippets/secret.mdx", "leaksecretsnipqj\n");
+    write_file(
+        &root,
+        "notes.md",
+        "---\ntitle: Notes\n---\n<div>\n## Inside div {#zzqq}\n</div>\n\nNotesword.\n",
+    );
+    // A multi-line import names `/snippets/multi.mdx` only; prose that spells an import does not
+    // make `guide` a snippet.
+    write_file(
+        &root,
+        "uses.mdx",
+        "---\ntitle: Uses\n---\nimport {\n  Multi\n} from '/snippets/multi.mdx'\n\nTo reuse a page, write import G from '/guide.mdx' in it.\n",
+    );
+    write_file(&root, "snippets/multi.mdx", "Multi.\n");
+    write_file(
+        &root,
+        "guide.mdx",
+        "---\ntitle: Guide\n---\nGuideword here.\n",
+    );
+    // A component file with a byte that is not UTF-8 still imports `kept.mdx`: no page of it.
+    let mut jsx = b"import K from '/kept.mdx';\nexport const X = () => <p>caf".to_vec();
+    jsx.extend([0xe9, b'<', b'/', b'p', b'>', b';', b'\n']);
+    std::fs::create_dir_all(root.join("components")).unwrap();
+    std::fs::write(root.join("components/comp.jsx"), jsx).unwrap();
+    write_file(
+        &root,
+        "kept.mdx",
+        "---\ntitle: Kept\n---\nleakkeptpageqk here.\n",
+    );
+    let out = tmp.path().join("www/out");
+    build_lexical(&root, &out, &tmp.path().join("cache"));
+    assert_eq!(urls(&out), ["/", "/guide", "/notes"]);
+    let leaks = canaries_in(
+        &out,
+        &[
+            "leakcommentvarqh",
+            "leakothersnipqi",
+            "leaksecretsnipqj",
+            "7a7a7171",
+            "leakkeptpageqk",
+        ],
+    );
+    assert!(leaks.is_empty(), "{leaks:?}");
+    for word in ["homeword", "notesword", "guideword"] {
+        assert!(!canaries_in(&out, &[word]).is_empty(), "{word}");
+    }
+}

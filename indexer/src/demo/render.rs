@@ -155,9 +155,11 @@ fn safe_events<'a>(markdown: &'a str, page_url: &str, title: &str) -> Vec<Event<
         if let (Some((_, _, text)), Some(piece)) = (heading.as_mut(), heading_text_of(&event)) {
             text.push_str(&piece);
         }
-        // A custom id's marker is the id's, not text to show.
+        // A custom id's marker is the id's, not text to show (in a heading, or in raw HTML).
         let event = match event {
-            Event::Text(t) if heading.is_some() => Event::Text(CowStr::from(strip_marker(&t))),
+            Event::Text(t) if t.contains(crate::heading_id::MARKS) => {
+                Event::Text(CowStr::from(strip_marker(&t)))
+            }
             other => other,
         };
         match &event {

@@ -29,75 +29,182 @@ const EXECUTABLE: &[&str] = &[
     "script", "style", "iframe", "object", "embed", "form", "link", "meta", "base",
 ];
 
-/// `text` with the variables it names replaced by their sanitized values.
+/// The most text one file's variables may add: past it, the rest stay as written (a 1 MB value
+/// used a thousand times cannot take gigabytes).
+pub const MAX_REPLACED_BYTES: usize = 4 << 20;
+
+/// `text` with the variables it names replaced by their sanitized values (at most
+/// [`MAX_REPLACED_BYTES`] of them).
 pub fn replace<'t>(text: &'t str, variables: &Variables) -> Cow<'t, str> {
     if variables.is_empty() || !text.contains("{{") {
         return Cow::Borrowed(text);
     }
-    VARIABLE.replace_all(text, |c: &Captures<'_>| match variables.get(&c[1]) {
-        Some(value) => sanitize(value),
-        None => c[0].to_owned(),
+    let mut sanitized: BTreeMap<&str, String> = BTreeMap::new();
+    let mut added = 0usize;
+    VARIABLE.replace_all(text, |c: &Captures<'_>| {
+        let Some((name, value)) = variables.get_key_value(&c[1]) else {
+            return c[0].to_owned();
+        };
+        let value = sanitized.entry(name).or_insert_with(|| sanitize(value));
+        added += value.len();
+        if added > MAX_REPLACED_BYTES {
+            return c[0].to_owned();
+        }
+        value.clone()
     })
 }
 
+/// [`replace`] for a page's text, whose import statements Mintlify resolves before it replaces
+/// variables (a `{{name}}` in an import's path stays as written, and imports no other file): lines
+/// that start with `import ` or `export `, or that end an import (`} from '…'`), are kept.
+pub fn replace_outside_imports<'t>(text: &'t str, variables: &Variables) -> Cow<'t, str> {
+    if variables.is_empty() || !text.contains("{{") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let esm = line.starts_with("import ")
+            || line.starts_with("export ")
+            || line.contains(" from '")
+            || line.contains(" from \"");
+        if esm {
+            out.push_str(line);
+        } else {
+            out.push_str(&replace(line, variables));
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// A value as `filterXSS(value, {whiteList: {}, stripIgnoreTag: true, stripIgnoreTagBody:
-/// EXECUTABLE})` returns it.
+/// EXECUTABLE})` (npm `xss` 1.x) returns it: comments removed (an unclosed one takes the rest),
+/// then every tag as `xss`'s `parseTag` finds them (from a `<` to the next `>` outside a quoted
+/// attribute value, or to the end; a second `<` starts it again) removed, an executable element's
+/// content with it (from its opening tag to the next closing tag of any executable element), and
+/// the text between tags with `<` and `>` escaped. Linear in the value's length.
 fn sanitize(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    let mut rest = value;
-    while let Some(lt) = rest.find('<') {
-        out.push_str(&escape(&rest[..lt]));
-        let after = &rest[lt..];
-        // Comments go whole (`allowCommentTag` is false).
-        if let Some(end) = after.strip_prefix("<!--").and_then(|c| c.find("-->")) {
-            rest = &after[4 + end + 3..];
+    let html = strip_comments(value);
+    let chars: Vec<char> = html.chars().collect();
+    let len = chars.len();
+    let mut out = String::with_capacity(html.len());
+    let mut removals: Vec<(usize, usize)> = Vec::new();
+    let mut body_start: Option<usize> = None;
+    let (mut last, mut tag_start, mut quote) = (0usize, None::<usize>, None::<char>);
+    // The text between tags, `<` and `>` escaped (`escapeHtml`).
+    let text = |out: &mut String, from: usize, to: usize| {
+        for &c in &chars[from..to] {
+            match c {
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                c => out.push(c),
+            }
+        }
+    };
+    for p in 0..len {
+        let c = chars[p];
+        let Some(ts) = tag_start else {
+            if c == '<' {
+                tag_start = Some(p);
+            }
+            continue;
+        };
+        if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
             continue;
         }
-        match tag_at(after) {
-            Some((len, name, closing)) => {
-                rest = &after[len..];
-                if !closing && EXECUTABLE.contains(&name.as_str()) {
-                    // The element's content goes with it, to its closing tag when there is one.
-                    let close = format!("</{name}");
-                    if let Some(end) = rest.to_ascii_lowercase().find(&close) {
-                        let tail = &rest[end..];
-                        rest = &tail[tail.find('>').map_or(tail.len(), |p| p + 1)..];
+        if c == '<' {
+            text(&mut out, last, p);
+            tag_start = Some(p);
+            last = p;
+            continue;
+        }
+        if c == '>' || p == len - 1 {
+            text(&mut out, last, ts);
+            let tag: String = chars[ts..=p].iter().collect();
+            let name = tag_name(&tag);
+            if EXECUTABLE.contains(&name.as_str()) {
+                let position = out.len();
+                if tag.starts_with("</") {
+                    let marker = "[/removed]";
+                    removals.push((body_start.unwrap_or(position), position + marker.len()));
+                    body_start = None;
+                    out.push_str(marker);
+                } else {
+                    if body_start.is_none_or(|s| s == 0) {
+                        body_start = Some(position);
                     }
+                    out.push_str("[removed]");
                 }
             }
-            None => {
-                out.push_str("&lt;");
-                rest = &after[1..];
+            last = p + 1;
+            tag_start = None;
+            continue;
+        }
+        if c == '"' || c == '\'' {
+            // A quote right after `=` (spaces between) opens an attribute value.
+            let before = chars[..p].iter().rev().find(|&&b| b == '=' || !js_space(b));
+            if before == Some(&'=') {
+                quote = Some(c);
             }
         }
     }
-    out.push_str(&escape(rest));
-    out
+    if last < len {
+        text(&mut out, last, len);
+    }
+    let mut kept = String::with_capacity(out.len());
+    let mut at = 0usize;
+    for (from, to) in removals {
+        if from > at {
+            kept.push_str(&out[at.min(out.len())..from.min(out.len())]);
+        }
+        at = to;
+    }
+    if at < out.len() {
+        kept.push_str(&out[at..]);
+    }
+    kept
 }
 
-/// A tag at the start of `s` (`<name …>` or `</name …>`): its length, its lower-cased name and
-/// whether it closes.
-fn tag_at(s: &str) -> Option<(usize, String, bool)> {
-    let body = &s[1..];
-    let closing = body.starts_with('/');
-    let name_start = usize::from(closing);
-    let name: String = body[name_start..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == ':')
-        .collect();
-    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        return None;
+/// `stripCommentTag`: each `<!--` to its `-->` removed; one that never closes takes the rest.
+fn strip_comments(html: &str) -> Cow<'_, str> {
+    if !html.contains("<!--") {
+        return Cow::Borrowed(html);
     }
-    let end = body.find('>')?;
-    Some((end + 2, name.to_ascii_lowercase(), closing))
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(i) = rest.find("<!--") {
+        out.push_str(&rest[..i]);
+        match rest[i..].find("-->") {
+            Some(j) => rest = &rest[i + j + 3..],
+            None => return Cow::Owned(out),
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
-fn escape(text: &str) -> Cow<'_, str> {
-    if text.contains(['<', '>']) {
-        Cow::Owned(text.replace('<', "&lt;").replace('>', "&gt;"))
-    } else {
-        Cow::Borrowed(text)
-    }
+/// `getTagName`: from after `<` to the first whitespace (or to the end but the last character),
+/// trimmed, lower-cased, one `/` dropped from each end.
+fn tag_name(tag: &str) -> String {
+    let inner: String = match tag.char_indices().find(|(_, c)| js_space(*c)) {
+        Some((i, _)) => tag[1..i].to_owned(),
+        None => {
+            let mut chars = tag.chars();
+            chars.next();
+            chars.next_back();
+            chars.as_str().to_owned()
+        }
+    };
+    let name = inner.trim_matches(js_space).to_lowercase();
+    let name = name.strip_prefix('/').unwrap_or(&name);
+    name.strip_suffix('/').unwrap_or(name).to_owned()
+}
+
+/// JavaScript's whitespace (`String.prototype.trim`).
+fn js_space(c: char) -> bool {
+    c.is_whitespace() || c == '\u{FEFF}'
 }
 
 #[cfg(test)]
@@ -132,21 +239,40 @@ mod tests {
         ));
     }
 
+    /// What npm `xss` 1.x returns for these values with Mintlify's options (run with node): a
+    /// value opens no element and closes none the page wrote (`*<x <y>/}` cannot end a comment).
     #[test]
-    fn values_open_no_element() {
-        let v = vars(&[
+    fn values_sanitized_as_npm_xss_does() {
+        for (value, want) in [
+            ("*<x <y>/}", "*&lt;x /}"),
+            ("a < S > b", "a  b"),
+            ("x <S tail", "x "),
+            ("vis <!-- S", "vis "),
+            ("<script>S</style>vis", "vis"),
+            ("<a title=\"x>S<b\">", ""),
             (
-                "a",
                 "<b>bold</b> & <Visibility for=\"agents\">x</Visibility>",
+                "bold & x",
             ),
             (
-                "s",
                 "before<script>alert(1)</script>after<style>p{}</style>",
+                "beforeafter",
             ),
-            ("c", "<!-- hidden --> 1 < 2 > 0"),
-        ]);
-        assert_eq!(replace("{{a}}", &v), "bold & x");
-        assert_eq!(replace("{{s}}", &v), "beforeafter");
-        assert_eq!(replace("{{c}}", &v), " 1 &lt; 2 &gt; 0");
+            ("<!-- hidden --> 1 < 2 > 0", " 1  0"),
+            ("a<script>b", "a[removed]b"),
+            ("<script>a</script><script>b", "[removed]b"),
+            ("x<p title='a>b' y='c'>z", "xz"),
+            ("q<a href = \"x>y\">t</a>", "qt"),
+            ("plain {text}", "plain {text}"),
+            ("1 > 0", "1 &gt; 0"),
+            ("<<a>>", "&lt;&gt;"),
+            ("<a\nb>c", "c"),
+        ] {
+            assert_eq!(sanitize(value), want, "{value:?}");
+        }
+        // A 1 MB value used a thousand times adds at most `MAX_REPLACED_BYTES`.
+        let v = vars(&[("big", &"x".repeat(1 << 20))]);
+        let page = "{{big}} ".repeat(1000);
+        assert!(replace(&page, &v).len() < MAX_REPLACED_BYTES + page.len());
     }
 }

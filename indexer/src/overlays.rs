@@ -1,0 +1,74 @@
+//! Here is a site, tell me which of its OpenAPI specs Mintlify changes with an OpenAPI Overlay
+//! before it makes pages of them: those specs' text as published is not the file's, and this
+//! build does not apply overlays, so their operations are withheld (what is present but not
+//! understood withholds).
+//!
+//! As `categorizeFilePaths` (`@mintlify/prebuild`) and `resolveOverlaysForSpec`
+//! (`@mintlify/common`) find them: a `.json`, `.yaml` or `.yml` file of the site whose top level
+//! has an `overlay` key applies to the spec its `extends` names (resolved against the overlay's
+//! folder); an `openapi` object in docs.json with `overlays` applies them to its `source`.
+
+use std::collections::BTreeMap;
+
+use crate::visibility::{normalize_rel, SiteRoot};
+
+/// Spec (site-relative) → the overlay that changes it (a file, or `docs.json`).
+pub fn overlaid_specs(
+    site: &SiteRoot,
+    declared: &BTreeMap<String, String>,
+) -> BTreeMap<String, String> {
+    let mut out = declared.clone();
+    let root = site.root.as_path();
+    let files = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            e.depth() == 0 || site.written_rel(e.path()).is_none_or(|r| !site.ignores(&r))
+        })
+        .flatten()
+        .filter(|e| e.file_type().is_file());
+    for entry in files {
+        let Some(rel) = site.written_rel(entry.path()) else {
+            continue;
+        };
+        let lower = rel.to_lowercase();
+        let json = lower.ends_with(".json");
+        if !(json || lower.ends_with(".yaml") || lower.ends_with(".yml")) {
+            continue;
+        }
+        let Ok(text) = site.resolve(entry.path()).and_then(|f| site.read(&f)) else {
+            continue;
+        };
+        if !text.contains("overlay") {
+            continue;
+        }
+        let value: Option<serde_json::Value> = if json {
+            serde_json::from_str(&text).ok()
+        } else {
+            serde_norway::from_str(&text).ok()
+        };
+        let Some(serde_json::Value::Object(doc)) = value else {
+            continue;
+        };
+        if !doc.contains_key("overlay") {
+            continue;
+        }
+        let Some(extends) = doc.get("extends").and_then(|v| v.as_str()) else {
+            continue;
+        };
+        if extends.contains("://") {
+            continue;
+        }
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let target = if extends.starts_with('/') || dir.is_empty() {
+            normalize_rel(extends)
+        } else {
+            normalize_rel(&format!("{dir}/{extends}"))
+        };
+        if let Some(spec) = target {
+            out.entry(spec).or_insert(rel);
+        }
+    }
+    out
+}
