@@ -9,6 +9,9 @@
 //! meta with every delimited value and every word whose key Mintlify reserves (`icon`, `lines`,
 //! `highlight`, …) removed.
 
+/// The longest meta (the info string after the language) read for a title.
+const MAX_META_BYTES: usize = 1024;
+
 /// Option keys Mintlify reads itself: never part of a title.
 const RESERVED: &[&str] = &[
     "title",
@@ -28,7 +31,9 @@ const RESERVED: &[&str] = &[
 /// The title of a fenced block whose info string is `info`, if it shows one.
 pub fn code_block_title(info: &str) -> Option<String> {
     let meta = info.trim().split_once(char::is_whitespace)?.1.trim();
-    if meta.is_empty() {
+    // A title is a few words: an info string past 1 KB (written to make the delimited-value
+    // search quadratic) shows none here.
+    if meta.is_empty() || meta.len() > MAX_META_BYTES {
         return None;
     }
     let chars: Vec<char> = meta.chars().collect();

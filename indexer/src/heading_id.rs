@@ -54,8 +54,8 @@ static CUSTOM_ID_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^( {0,3})(#{1,6})\s+(.+?)\s*\{\s*#([^}]+?)\s*\}\s*$").expect("a valid pattern")
 });
 
-/// JavaScript's `\s`: what `trim` removes and `/\s+/` matches.
-fn js_space(c: char) -> bool {
+/// JavaScript's `\s`: what `trim` removes and `/\s+/` matches (not U+0085, which Rust's is).
+pub(crate) fn js_space(c: char) -> bool {
     matches!(
         c,
         '\t' | '\n' | '\u{B}' | '\u{C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'

@@ -698,9 +698,11 @@ fn convert(
         }
         // ESM cannot interrupt a paragraph: an `import` line that continues one is its text (as
         // MDX reads it; Mintlify renders no snippet for it).
+        // (A thematic break or a setext underline before it ends the paragraph: no continuation.)
+        let after_break = k >= 2 && is_thematic_break(lines[k - 2]);
         if mdx
             && indent == 0
-            && !lazy
+            && (!lazy || after_break)
             && (trimmed.starts_with("import ") || trimmed.starts_with("export "))
         {
             // After one block that never closes, the rest end at their first blank line: one scan
@@ -1053,6 +1055,19 @@ fn starts_block(trimmed: &str) -> bool {
 fn is_paragraph_text(line: &str) -> bool {
     let trimmed = line.trim_start_matches([' ', '\t']);
     !starts_block(trimmed) && list_item(trimmed).is_none_or(|(_, rest)| !rest.is_empty())
+}
+
+/// A thematic break (or setext underline): three or more of one of `-`, `*`, `_` (`=` for an
+/// underline), spaces and tabs between, indented less than four columns.
+fn is_thematic_break(line: &str) -> bool {
+    let t = line.trim_end_matches(['\n', '\r']);
+    if columns(t) - columns(t.trim_start_matches([' ', '\t'])) >= 4 {
+        return false;
+    }
+    let marks: Vec<char> = t.chars().filter(|c| !matches!(c, ' ' | '\t')).collect();
+    marks.len() >= 3
+        && matches!(marks[0], '-' | '*' | '_' | '=')
+        && marks.iter().all(|&c| c == marks[0])
 }
 
 /// Whether a list item's marker may start a list after a paragraph: a bullet, or `1.` / `1)`

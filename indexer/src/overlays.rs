@@ -43,8 +43,14 @@ pub fn overlaid_specs(
         if !text.contains("overlay") {
             continue;
         }
-        let value: Option<serde_json::Value> = if json {
-            serde_json::from_str(&text).ok()
+        // Mintlify reads `.json` files with its YAML reader too; nesting is bounded first (a YAML
+        // parser is quadratic in it).
+        let value: Option<serde_json::Value> = if crate::visibility::check_nesting(&text).is_err() {
+            None
+        } else if json {
+            serde_json::from_str(&text)
+                .ok()
+                .or_else(|| serde_norway::from_str(&text).ok())
         } else {
             serde_norway::from_str(&text).ok()
         };
@@ -60,13 +66,25 @@ pub fn overlaid_specs(
         if extends.contains("://") {
             continue;
         }
+        // Resolved as `resolveExtends` does: against the overlay's folder, a `..` above the
+        // root dropped.
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
-        let target = if extends.starts_with('/') || dir.is_empty() {
-            normalize_rel(extends)
+        let joined = if extends.starts_with('/') {
+            extends.to_owned()
         } else {
-            normalize_rel(&format!("{dir}/{extends}"))
+            format!("/{dir}/{extends}")
         };
-        if let Some(spec) = target {
+        let mut parts: Vec<&str> = Vec::new();
+        for seg in joined.split('/') {
+            match seg {
+                "" | "." => {}
+                ".." => {
+                    parts.pop();
+                }
+                s => parts.push(s),
+            }
+        }
+        if let Some(spec) = normalize_rel(&parts.join("/")) {
             out.entry(spec).or_insert(rel);
         }
     }

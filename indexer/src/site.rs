@@ -494,21 +494,29 @@ impl NavWalker<'_> {
 
     /// `openapi` of the configuration or a navigation node: site-relative spec files (URLs are left
     /// to the site's renderer).
-    fn add_openapi(&mut self, v: Option<&Value>) -> Vec<String> {
+    fn add_openapi<'v>(&mut self, v: Option<&'v Value>) -> Vec<String> {
         let mut added = Vec::new();
-        let mut refs: Vec<&str> = Vec::new();
-        match v {
-            Some(Value::String(s)) => refs.push(s),
-            Some(Value::Array(a)) => refs.extend(a.iter().filter_map(Value::as_str)),
-            Some(Value::Object(o)) => refs.extend(o.get("source").and_then(Value::as_str)),
+        // Each spec named, and whether overlays change it (any `overlays` value: most
+        // restrictive): a path, `{"source", "overlays"}`, or a list of either.
+        let mut refs: Vec<(&str, bool)> = Vec::new();
+        let one = |v: &'v Value, refs: &mut Vec<(&'v str, bool)>| match v {
+            Value::String(s) => refs.push((s, false)),
+            Value::Object(o) => {
+                let overlaid = o.get("overlays").is_some_and(|x| !x.is_null());
+                refs.extend(
+                    o.get("source")
+                        .and_then(Value::as_str)
+                        .map(|s| (s, overlaid)),
+                );
+            }
             _ => {}
-        }
-        // Overlays change the spec before Mintlify reads it (any value: most restrictive).
-        let overlaid = match v {
-            Some(Value::Object(o)) => o.get("overlays").is_some_and(|x| !x.is_null()),
-            _ => false,
         };
-        for s in refs {
+        match v {
+            Some(Value::Array(a)) => a.iter().for_each(|item| one(item, &mut refs)),
+            Some(other) => one(other, &mut refs),
+            None => {}
+        }
+        for (s, overlaid) in refs {
             if s.starts_with("http://") || s.starts_with("https://") {
                 continue;
             }

@@ -316,7 +316,9 @@ fn write_site(spec: &SiteSpec, site: &Path, audience: Visibility) -> (Vec<String
             }
         }
         write(site, &format!("{d}/{n}.mdx"), &body);
-        let visible = allowed(p.decl.level().max(page_glob[i]));
+        // A navigation entry written with its extension lists no page (as on Mintlify): the
+        // file is unlisted, and out of search.
+        let visible = allowed(p.decl.level().max(page_glob[i])) && p.nav_form != 4;
         if visible {
             present.push(page_canary(i));
             // Snippets reached through allowed files only.

@@ -133,7 +133,8 @@ fn session_25_files_mintlify_never_publishes() {
 
 /// docs.json's `$ref` is resolved at any level before a key is read (`resolveRefs`): a root
 /// `$ref` with keys beside it, `seo` and `variables` from other files, a navigation file in a
-/// folder whose own `$ref` is relative to it; a reference back to itself reads as absent. Global
+/// folder whose own `$ref` is relative to it (one that cannot be followed fails the build: see
+/// below). Global
 /// `variables` are replaced in pages and snippets, code included, sanitized (a value opens no
 /// element), and a name the site does not define stays as written.
 #[test]
@@ -159,9 +160,8 @@ fn session_25_config_refs_everywhere_and_variables() {
     write_file(
         &root,
         "config/nav/nav.json",
-        r#"{"groups": [{"group": "G", "pages": ["index"]}, {"$ref": "loop.json"}]}"#,
+        r#"{"groups": [{"group": "G", "pages": ["index"]}]}"#,
     );
-    write_file(&root, "config/nav/loop.json", r#"{"$ref": "loop.json"}"#);
     write_file(
         &root,
         "index.mdx",
@@ -260,6 +260,10 @@ fn session_25_overlays_withhold_and_generated_urls() {
             {"group": "A", "openapi": "specs/a.json"},
             {"group": "B", "openapi": {"source": "specs/b.json", "overlays": ["b-overlay.yaml"]}},
             {"group": "C", "openapi": "specs/c.json"},
+            {"group": "D", "openapi": [{"source": "specs/d.json", "overlays": ["d.yaml"]}]},
+            {"group": "D2", "openapi": "specs/d.json"},
+            {"group": "E", "openapi": "specs/e.json"},
+            {"group": "F", "openapi": "f.json"},
             {"group": "P", "pages": ["guide.mdx"]}
         ]}}"#,
     );
@@ -279,6 +283,21 @@ fn session_25_overlays_withhold_and_generated_urls() {
         "specs/c.json",
         &spec("/users/posts", "plainspecword"),
     );
+    // Overlays in the forms the review found missed: a list of `{source, overlays}`, a `.json`
+    // file written in YAML, an `extends` that climbs above the root (Mintlify drops the `..`).
+    write_file(&root, "specs/d.json", &spec("/d", "leakarrayformqm"));
+    write_file(&root, "specs/e.json", &spec("/e", "leakyamljsonqn"));
+    write_file(
+        &root,
+        "overlays/e.json",
+        "overlay: 1.0.0\ninfo: {title: O, version: '1'}\nextends: ../specs/e.json\nactions: []\n",
+    );
+    write_file(&root, "f.json", &spec("/f", "leakabovertqo"));
+    write_file(
+        &root,
+        "f-overlay.yaml",
+        "overlay: 1.0.0\ninfo: {title: O, version: '1'}\nextends: ../../f.json\nactions: []\n",
+    );
     write_file(
         &root,
         "overlays/a.yaml",
@@ -294,7 +313,14 @@ fn session_25_overlays_withhold_and_generated_urls() {
     assert_eq!(urls(&out), ["/api-reference/get-usersposts"]);
     let leaks = canaries_in(
         &out,
-        &["leakoverlaidqd", "leakexplicitqe", "leakextensionqf"],
+        &[
+            "leakoverlaidqd",
+            "leakexplicitqe",
+            "leakextensionqf",
+            "leakarrayformqm",
+            "leakyamljsonqn",
+            "leakabovertqo",
+        ],
     );
     assert!(leaks.is_empty(), "{leaks:?}");
 }
@@ -396,15 +422,16 @@ fn session_25_review_variables_imports_and_markers() {
     write_file(
         &root,
         "docs.json",
-        r#"{"variables": {"v": "*<x <y>/}", "name": "other"}, "navigation": {"pages": ["index", "notes", "guide", "kept"]}}"#,
+        r#"{"variables": {"v": "*<x <y>/}", "name": "other", "open": "{/*", "close": "*/}"}, "navigation": {"pages": ["index", "notes", "guide", "kept"]}}"#,
     );
     write_file(
         &root,
         "index.mdx",
-        "---\ntitle: Home\n---\nimport O from '/snippets/{{name}}.mdx'\n\n{/* internal {{v}} leakcommentvarqh pricing */}\n\nPublic homeword.\nimport Sec from '/snippets/secret.mdx'\n\n<Sec />\n\n<O />\n",
+        "---\ntitle: Home\n---\nimport O from '/snippets/{{name}}.mdx'\n\n{/* internal {{v}} leakcommentvarqh pricing */}\n\nPublic homeword.\nimport Sec from '/snippets/secret.mdx'\n\n<Sec />\n\n<O />\n\nIntro {{open}} imported from \"vault\" leakfromlineqp {{close}} outro.\n\n***\nimport Brk from '/snippets/brk.mdx'\n\n<Brk />\n",
     );
     write_file(&root, "snippets/other.mdx", "leakothersnipqi\n");
     write_file(&root, "snippets/secret.mdx", "leaksecretsnipqj\n");
+    write_file(&root, "snippets/brk.mdx", "Breaksnipword\n");
     write_file(
         &root,
         "notes.md",
@@ -444,10 +471,12 @@ fn session_25_review_variables_imports_and_markers() {
             "leaksecretsnipqj",
             "7a7a7171",
             "leakkeptpageqk",
+            "leakfromlineqp",
         ],
     );
     assert!(leaks.is_empty(), "{leaks:?}");
-    for word in ["homeword", "notesword", "guideword"] {
+    // An import after a thematic break is ESM (MDX reads it so): its snippet renders.
+    for word in ["homeword", "notesword", "guideword", "breaksnipword"] {
         assert!(!canaries_in(&out, &[word]).is_empty(), "{word}");
     }
 }

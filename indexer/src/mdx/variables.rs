@@ -21,8 +21,11 @@ use regex::{Captures, Regex};
 pub type Variables = BTreeMap<String, String>;
 
 /// `/\{\{\s*([\w.\-]+)\s*\}\}/g` (JavaScript's `\w`: ASCII letters, digits and `_`).
-static VARIABLE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\{\{\s*([A-Za-z0-9_.\-]+)\s*\}\}").expect("a valid pattern"));
+/// (JavaScript's `\s`, not U+0085, which Rust's `\s` matches.)
+static VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
+    let space = r"[\t\n\x0B\x0C\r \u{A0}\u{1680}\u{2000}-\u{200A}\u{2028}\u{2029}\u{202F}\u{205F}\u{3000}\u{FEFF}]*";
+    Regex::new(&format!(r"\{{\{{{space}([A-Za-z0-9_.\-]+){space}\}}\}}")).expect("a valid pattern")
+});
 
 /// The elements whose content the sanitizer removes with them.
 const EXECUTABLE: &[&str] = &[
@@ -39,41 +42,91 @@ pub fn replace<'t>(text: &'t str, variables: &Variables) -> Cow<'t, str> {
     if variables.is_empty() || !text.contains("{{") {
         return Cow::Borrowed(text);
     }
-    let mut sanitized: BTreeMap<&str, String> = BTreeMap::new();
-    let mut added = 0usize;
-    VARIABLE.replace_all(text, |c: &Captures<'_>| {
-        let Some((name, value)) = variables.get_key_value(&c[1]) else {
-            return c[0].to_owned();
-        };
-        let value = sanitized.entry(name).or_insert_with(|| sanitize(value));
-        added += value.len();
-        if added > MAX_REPLACED_BYTES {
-            return c[0].to_owned();
-        }
-        value.clone()
-    })
+    Replacer::new(variables).replace(text)
 }
 
-/// [`replace`] for a page's text, whose import statements Mintlify resolves before it replaces
-/// variables (a `{{name}}` in an import's path stays as written, and imports no other file): lines
-/// that start with `import ` or `export `, or that end an import (`} from '…'`), are kept.
+/// [`replace`] for a page's text, whose import statements Mintlify resolves (and removes) before
+/// it replaces variables: a `{{name}}` in an import's path stays as written, and imports no other
+/// file. An import statement is a line outside code fences that starts with `import `, and the
+/// lines after it up to the one that names its source (`} from '…'`); every other line, code
+/// included, has its variables replaced, within one budget for the whole page.
 pub fn replace_outside_imports<'t>(text: &'t str, variables: &Variables) -> Cow<'t, str> {
     if variables.is_empty() || !text.contains("{{") {
         return Cow::Borrowed(text);
     }
+    let mut r = Replacer::new(variables);
     let mut out = String::with_capacity(text.len());
+    let mut fence: Option<(char, usize)> = None;
+    let mut in_import = false;
     for line in text.split_inclusive('\n') {
-        let esm = line.starts_with("import ")
-            || line.starts_with("export ")
-            || line.contains(" from '")
-            || line.contains(" from \"");
-        if esm {
+        let trimmed = line.trim_start();
+        let run = ['`', '~'].iter().find_map(|&c| {
+            let n = trimmed.chars().take_while(|&x| x == c).count();
+            (n >= 3).then_some((c, n))
+        });
+        let keep = if let Some((c, n)) = fence {
+            if run.is_some_and(|(rc, rn)| rc == c && rn >= n) {
+                fence = None;
+            }
+            false
+        } else if run.is_some() {
+            fence = run;
+            false
+        } else if in_import || line.starts_with("import ") || line.starts_with("import\t") {
+            // The statement ends at the line that names its source.
+            in_import = !IMPORT_END.is_match(line);
+            true
+        } else {
+            false
+        };
+        if keep {
             out.push_str(line);
         } else {
-            out.push_str(&replace(line, variables));
+            out.push_str(&r.replace(line));
         }
     }
     Cow::Owned(out)
+}
+
+/// A line that ends an import statement: it names the source in quotes.
+static IMPORT_END: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"['"][^'"]*['"]\s*;?\s*$"#).expect("a valid pattern"));
+
+/// Replaces variables, each value sanitized once, within one budget.
+struct Replacer<'v> {
+    variables: &'v Variables,
+    sanitized: BTreeMap<&'v str, String>,
+    added: usize,
+}
+
+impl<'v> Replacer<'v> {
+    fn new(variables: &'v Variables) -> Self {
+        Replacer {
+            variables,
+            sanitized: BTreeMap::new(),
+            added: 0,
+        }
+    }
+
+    fn replace<'t>(&mut self, text: &'t str) -> Cow<'t, str> {
+        if !text.contains("{{") {
+            return Cow::Borrowed(text);
+        }
+        VARIABLE.replace_all(text, |c: &Captures<'_>| {
+            let Some((name, value)) = self.variables.get_key_value(&c[1]) else {
+                return c[0].to_owned();
+            };
+            let value = self
+                .sanitized
+                .entry(name.as_str())
+                .or_insert_with(|| sanitize(value));
+            self.added += value.len();
+            if self.added > MAX_REPLACED_BYTES {
+                return c[0].to_owned();
+            }
+            value.clone()
+        })
+    }
 }
 
 /// A value as `filterXSS(value, {whiteList: {}, stripIgnoreTag: true, stripIgnoreTagBody:
@@ -202,9 +255,9 @@ fn tag_name(tag: &str) -> String {
     name.strip_suffix('/').unwrap_or(name).to_owned()
 }
 
-/// JavaScript's whitespace (`String.prototype.trim`).
+/// JavaScript's whitespace (`String.prototype.trim`, `\\s`): not U+0085, which Rust's is.
 fn js_space(c: char) -> bool {
-    c.is_whitespace() || c == '\u{FEFF}'
+    crate::heading_id::js_space(c)
 }
 
 #[cfg(test)]
@@ -270,6 +323,22 @@ mod tests {
         ] {
             assert_eq!(sanitize(value), want, "{value:?}");
         }
+        // JavaScript's `\s` has no U+0085: `{{\u{85}v}}` names no variable there.
+        let v2 = vars(&[("name", "N")]);
+        assert_eq!(
+            replace("{{\u{85}name}} {{ name }}", &v2),
+            "{{\u{85}name}} N"
+        );
+        // A page's import statements keep their `{{name}}`; other lines, code too, do not.
+        let page = "import O from '/snippets/{{name}}.mdx'\nimport {\n  A,\n} from '/{{name}}.mdx'\nIntro {{name}} from \"vault\"\n```js\nimport { C } from '{{name}}'\n```\n";
+        assert_eq!(
+            replace_outside_imports(page, &v2),
+            "import O from '/snippets/{{name}}.mdx'\nimport {\n  A,\n} from '/{{name}}.mdx'\nIntro N from \"vault\"\n```js\nimport { C } from 'N'\n```\n"
+        );
+        // One budget for the whole page, however many lines use the value.
+        let big = vars(&[("big", &"x".repeat(1 << 20))]);
+        let lines = "{{big}}\n".repeat(200);
+        assert!(replace_outside_imports(&lines, &big).len() < MAX_REPLACED_BYTES + lines.len());
         // A 1 MB value used a thousand times adds at most `MAX_REPLACED_BYTES`.
         let v = vars(&[("big", &"x".repeat(1 << 20))]);
         let page = "{{big}} ".repeat(1000);
