@@ -56,6 +56,17 @@ pub fn build_lexical(input: &Path, out: &Path, cache: &Path) -> BuildSummary {
     })
 }
 
+/// The URL of every page an index holds, sorted.
+pub fn indexed_urls(out: &Path) -> Vec<String> {
+    let index = aidocs_reader::LocalIndex::open(out).expect("the index opens");
+    let mut urls: Vec<String> = (0..index.searcher.meta_shard_count())
+        .flat_map(|i| index.meta_shard(i).expect("a metadata shard").pages.clone())
+        .map(|p| p.url)
+        .collect();
+    urls.sort();
+    urls
+}
+
 /// Writes `text` to `root/rel`, making its directories (a test site's file).
 pub fn write_file(root: &Path, rel: &str, text: &str) {
     let p = root.join(rel);

@@ -927,31 +927,17 @@ fn imported_files(site: &SiteRoot) -> HashSet<String> {
         regex::Regex::new(r#"^import\s+(?:[\w$*{},\s]+?\s+from\s+)?['"]([^'"]+)['"]"#)
             .expect("a valid pattern")
     });
-    let root = site.root.as_path();
     let mut imported = HashSet::new();
-    let files = walkdir::WalkDir::new(root)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        // What Mintlify ignores is not walked (`node_modules` can be large).
-        .filter_entry(|e| {
-            e.depth() == 0 || site.written_rel(e.path()).is_none_or(|r| !site.ignores(&r))
-        })
-        .flatten()
-        .filter(|e| e.file_type().is_file());
-    for entry in files {
-        let Some(rel) = site.written_rel(entry.path()) else {
-            continue;
-        };
+    for (rel, path) in site.published_files() {
         let lower = rel.to_lowercase();
         let scanned = [".mdx", ".md", ".jsx", ".tsx"]
             .iter()
             .any(|ext| lower.ends_with(ext));
-        if !scanned || site.ignores(&rel) {
+        if !scanned {
             continue;
         }
         let Ok(bytes) = site
-            .resolve(entry.path())
+            .resolve(&path)
             .and_then(|f| crate::visibility::read_bounded_bytes(&f.path, site.max_bytes))
         else {
             continue;

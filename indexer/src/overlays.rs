@@ -18,26 +18,13 @@ pub fn overlaid_specs(
     declared: &BTreeMap<String, String>,
 ) -> BTreeMap<String, String> {
     let mut out = declared.clone();
-    let root = site.root.as_path();
-    let files = walkdir::WalkDir::new(root)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| {
-            e.depth() == 0 || site.written_rel(e.path()).is_none_or(|r| !site.ignores(&r))
-        })
-        .flatten()
-        .filter(|e| e.file_type().is_file());
-    for entry in files {
-        let Some(rel) = site.written_rel(entry.path()) else {
-            continue;
-        };
+    for (rel, path) in site.published_files() {
         let lower = rel.to_lowercase();
         let json = lower.ends_with(".json");
         if !(json || lower.ends_with(".yaml") || lower.ends_with(".yml")) {
             continue;
         }
-        let Ok(text) = site.resolve(entry.path()).and_then(|f| site.read(&f)) else {
+        let Ok(text) = site.resolve(&path).and_then(|f| site.read(&f)) else {
             continue;
         };
         if !text.contains("overlay") {

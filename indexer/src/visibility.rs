@@ -157,6 +157,25 @@ impl SiteRoot {
         Ok(SiteFile { path: real, rel })
     }
 
+    /// Every file Mintlify publishes from the site, as (site-relative path as written, path),
+    /// sorted: what it ignores is neither listed nor walked (`node_modules` can be large), and
+    /// symlinked folders are not followed (their files resolve on their own when named).
+    pub fn published_files(&self) -> impl Iterator<Item = (String, PathBuf)> + '_ {
+        walkdir::WalkDir::new(&self.root)
+            .follow_links(false)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| {
+                e.depth() == 0 || self.written_rel(e.path()).is_none_or(|r| !self.ignores(&r))
+            })
+            .flatten()
+            .filter(|e| e.file_type().is_file())
+            .filter_map(|e| {
+                let rel = self.written_rel(e.path())?;
+                (!self.ignores(&rel)).then(|| (rel, e.into_path()))
+            })
+    }
+
     /// `path` relative to the site root as written, before any symlink is followed (`..` and `.`
     /// folded lexically): what globs see besides the resolved path. `None` outside the root.
     pub fn written_rel(&self, path: &Path) -> Option<String> {

@@ -62,6 +62,15 @@ fn visible_text(node: &Node, out: &mut String) {
         }
         Node::Code(c) => {
             out.push('\n');
+            // The block's title (its tab), as the indexer reads it from the info string (tested
+            // against Mintlify's own `parseMetaString` in `code_title`).
+            if let (Some(lang), Some(meta)) = (&c.lang, &c.meta) {
+                let title = aidocs_index::code_title::code_block_title(&format!("{lang} {meta}"));
+                if let Some(title) = title {
+                    out.push_str(&title);
+                    out.push('\n');
+                }
+            }
             if let Some(lang) = &c.lang {
                 out.push_str(lang);
                 out.push('\n');

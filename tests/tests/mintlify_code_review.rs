@@ -8,13 +8,7 @@ use aidocs_e2e::{build_lexical, canaries_in, write_file};
 use aidocs_reader::LocalIndex;
 
 fn urls(out: &Path) -> Vec<String> {
-    let index = LocalIndex::open(out).unwrap();
-    let mut urls: Vec<String> = (0..index.searcher.meta_shard_count())
-        .flat_map(|i| index.meta_shard(i).unwrap().pages.clone())
-        .map(|p| p.url)
-        .collect();
-    urls.sort();
-    urls
+    aidocs_e2e::indexed_urls(out)
 }
 
 fn page(root: &Path, rel: &str, words: &str) {

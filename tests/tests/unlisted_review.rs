@@ -8,7 +8,6 @@
 use std::path::Path;
 
 use aidocs_e2e::{build_lexical, write_file};
-use aidocs_reader::LocalIndex;
 
 fn site(root: &Path, config: Option<&str>) {
     if let Some(config) = config {
@@ -86,13 +85,7 @@ fn site(root: &Path, config: Option<&str>) {
 }
 
 fn urls(out: &Path) -> Vec<String> {
-    let index = LocalIndex::open(out).unwrap();
-    let mut urls: Vec<String> = (0..index.searcher.meta_shard_count())
-        .flat_map(|i| index.meta_shard(i).unwrap().pages.clone())
-        .map(|p| p.url)
-        .collect();
-    urls.sort();
-    urls
+    aidocs_e2e::indexed_urls(out)
 }
 
 #[test]
