@@ -916,9 +916,10 @@ fn withhold_tag(
             *open -= 1;
         } else {
             out.truncate(*mark);
-            // A block leaves a line break; an inline element (`<span hidden>` in a heading)
+            // A block leaves a line break; an inline element (`<span hidden>` in a heading), or
+            // any element inside a heading (`## A <Visibility for="agents">x</Visibility> b`),
             // leaves its line whole.
-            if is_block_tag(name) {
+            if is_block_tag(name) && !on_heading_line(out) {
                 out.push('\n');
             }
             *withheld = None;
@@ -1535,9 +1536,11 @@ mod tests {
             assert!(out.contains(word), "{case:?} gave {out:?}");
             assert!(out.contains("After."), "{case:?} gave {out:?}");
         }
-        // An inline hidden element leaves its heading whole.
+        // An inline hidden element leaves its heading whole, and so does a component's.
         let out = md("## Title <span hidden>x</span> rest\n");
         assert!(out.contains("## Title  rest"), "{out}");
+        let out = md("## Alpha <Visibility for=\"agents\">x</Visibility> beta\n\nBody.\n");
+        assert!(out.contains("## Alpha  beta"), "{out}");
         // Markdown pages: HTML tags stay text, but a hidden element's content is not shown.
         for case in [
             "<div hidden>\n\nSECRETMA\n\n</div>",
