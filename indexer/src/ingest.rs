@@ -947,24 +947,12 @@ fn imported_files(site: &SiteRoot) -> HashSet<String> {
             continue;
         }
         let mut sources: Vec<&str> = Vec::new();
-        let mut fence: Option<(char, usize)> = None;
+        let mut fences = crate::mdx::LineFences::default();
         let mut offset = 0usize;
         for line in text.split('\n') {
             let at = offset;
             offset += line.len() + 1;
-            let trimmed = line.trim_start();
-            let run = ['`', '~'].iter().find_map(|&c| {
-                let n = trimmed.chars().take_while(|&x| x == c).count();
-                (n >= 3).then_some((c, n))
-            });
-            if let Some((c, n)) = fence {
-                if run.is_some_and(|(rc, rn)| rc == c && rn >= n) {
-                    fence = None;
-                }
-                continue;
-            }
-            if run.is_some() {
-                fence = run;
+            if fences.is_code(line) {
                 continue;
             }
             if !(line.starts_with("import ") || line.starts_with("import\t")) {
@@ -1007,7 +995,7 @@ fn imported_files(site: &SiteRoot) -> HashSet<String> {
 }
 
 /// `/a/./b/../c` as `/a/c` (`posix.normalize` of an absolute path; `..` above the root stays at it).
-fn posix_normalize(path: &str) -> String {
+pub(crate) fn posix_normalize(path: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for seg in path.split('/') {
         match seg {
@@ -1188,8 +1176,6 @@ fn render_shown_text(
     if text.trim().is_empty() {
         return String::new();
     }
-    let raw = crate::mdx::raw_text(text, &Default::default(), false);
-    let text: &str = &raw;
     match dialect {
         Dialect::Mdx => to_markdown(text, Dialect::Mdx, root, snippets),
         Dialect::Markdown => {
@@ -1238,7 +1224,13 @@ pub fn parse_with_markdown(
             let mut markdown = render_shown_text(&body, Dialect::of(rel), &dir, &mut snippets);
             let op_markdown = operation.as_ref().map(|op| {
                 op.markdown(opts.audience, &mut |text, dialect| {
-                    render_shown_text(text, dialect, root, &mut snippets)
+                    render_shown_text(
+                        // A spec's text is raw like a page's: no marker characters of its own.
+                        &crate::mdx::raw_text(text, &Default::default(), false),
+                        dialect,
+                        root,
+                        &mut snippets,
+                    )
                 })
             });
             let includes = std::mem::take(&mut snippets.includes);
@@ -1312,7 +1304,13 @@ pub fn parse_with_markdown(
             let root = &site.root.root;
             let mut snippets = SnippetResolver::new(site.includes(opts.audience));
             let markdown = op.markdown(opts.audience, &mut |text, dialect| {
-                render_shown_text(text, dialect, root, &mut snippets)
+                render_shown_text(
+                    // A spec's text is raw like a page's: no marker characters of its own.
+                    &crate::mdx::raw_text(text, &Default::default(), false),
+                    dialect,
+                    root,
+                    &mut snippets,
+                )
             });
             // What `x-mint.content` imports: a cached page is parsed again when it changes.
             let includes = std::mem::take(&mut snippets.includes);

@@ -16,6 +16,8 @@ mod js;
 mod tag;
 pub mod variables;
 
+pub use blocks::LineFences;
+
 use blocks::{
     columns, fence_open, link_resource_len, list_item, paragraph_end, raw_text_len, strip_indent,
     BacktickRuns,

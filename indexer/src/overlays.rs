@@ -61,17 +61,8 @@ pub fn overlaid_specs(
         } else {
             format!("/{dir}/{extends}")
         };
-        let mut parts: Vec<&str> = Vec::new();
-        for seg in joined.split('/') {
-            match seg {
-                "" | "." => {}
-                ".." => {
-                    parts.pop();
-                }
-                s => parts.push(s),
-            }
-        }
-        if let Some(spec) = normalize_rel(&parts.join("/")) {
+        let clamped = crate::ingest::posix_normalize(&joined);
+        if let Some(spec) = normalize_rel(clamped.trim_start_matches('/')) {
             out.entry(spec).or_insert(rel);
         }
     }

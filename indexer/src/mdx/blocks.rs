@@ -217,3 +217,35 @@ pub(super) fn link_resource_len(rest: &str) -> Option<usize> {
     }
     (b.get(i) == Some(&b')')).then_some(i + 1)
 }
+
+/// Code fences as Mintlify's line scans see them (`categorizeFilePaths`,
+/// `preprocessCustomHeadingIds`): a line whose trimmed start is three or more backticks or tildes
+/// opens one, and a run of the same character at least as long closes it. Simpler than
+/// [`fence_open`] on purpose: it is their rule, not CommonMark's.
+#[derive(Default)]
+pub struct LineFences {
+    open: Option<(char, usize)>,
+}
+
+impl LineFences {
+    /// Whether `line` (the next line) is code: inside a fence, or a fence's own line.
+    pub fn is_code(&mut self, line: &str) -> bool {
+        let trimmed = line.trim_start();
+        let run = ['`', '~'].iter().find_map(|&c| {
+            let n = trimmed.chars().take_while(|&x| x == c).count();
+            (n >= 3).then_some((c, n))
+        });
+        match self.open {
+            Some((c, n)) => {
+                if run.is_some_and(|(rc, rn)| rc == c && rn >= n) {
+                    self.open = None;
+                }
+                true
+            }
+            None => {
+                self.open = run;
+                run.is_some()
+            }
+        }
+    }
+}

@@ -17,6 +17,9 @@ use std::sync::LazyLock;
 
 use regex::{Captures, Regex};
 
+// JavaScript's whitespace (`trim`, `\s`): not U+0085, which Rust's is.
+use crate::heading_id::js_space;
+
 /// The site's variables: name → value as written in `docs.json`.
 pub type Variables = BTreeMap<String, String>;
 
@@ -56,21 +59,10 @@ pub fn replace_outside_imports<'t>(text: &'t str, variables: &Variables) -> Cow<
     }
     let mut r = Replacer::new(variables);
     let mut out = String::with_capacity(text.len());
-    let mut fence: Option<(char, usize)> = None;
+    let mut fences = super::LineFences::default();
     let mut in_import = false;
     for line in text.split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        let run = ['`', '~'].iter().find_map(|&c| {
-            let n = trimmed.chars().take_while(|&x| x == c).count();
-            (n >= 3).then_some((c, n))
-        });
-        let keep = if let Some((c, n)) = fence {
-            if run.is_some_and(|(rc, rn)| rc == c && rn >= n) {
-                fence = None;
-            }
-            false
-        } else if run.is_some() {
-            fence = run;
+        let keep = if fences.is_code(line) {
             false
         } else if in_import || line.starts_with("import ") || line.starts_with("import\t") {
             // The statement ends at the line that names its source.
@@ -253,11 +245,6 @@ fn tag_name(tag: &str) -> String {
     let name = inner.trim_matches(js_space).to_lowercase();
     let name = name.strip_prefix('/').unwrap_or(&name);
     name.strip_suffix('/').unwrap_or(name).to_owned()
-}
-
-/// JavaScript's whitespace (`String.prototype.trim`, `\\s`): not U+0085, which Rust's is.
-fn js_space(c: char) -> bool {
-    crate::heading_id::js_space(c)
 }
 
 #[cfg(test)]
