@@ -113,8 +113,9 @@ pub fn chunk_markdown(
             }
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((level, text)) = heading.take() {
-                    let (text, id) = ids.next(level, &collapse_whitespace(&text));
-                    if level == 2 || level == 3 {
+                    let rendered = ids.next(level, &collapse_whitespace(&text));
+                    let (text, id) = (rendered.text, rendered.id);
+                    if (level == 2 || level == 3) && rendered.section {
                         current_path.retain(|(l, _)| *l < level);
                         current_path.push((level, text.clone()));
                         sections.push(Section {
@@ -126,7 +127,8 @@ pub fn chunk_markdown(
                             blocks: Vec::new(),
                         });
                     } else if !text.is_empty() {
-                        // H1 and H4+ stay in the current chunk as text.
+                        // H1, H4+ and headings in collapsed content stay in the current chunk
+                        // as text.
                         if let Some(s) = sections.last_mut() {
                             s.paragraphs.push(text);
                         }

@@ -215,23 +215,148 @@ pub fn mark_custom_id(line: &str) -> Option<String> {
     ))
 }
 
-/// A heading's text as it reads, and the custom id its marker carries.
-fn split_marker(text: &str) -> (String, Option<String>) {
+/// What a heading line's marker says: where the heading sits, or that the converter wrote it for
+/// a component, and the custom id written for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeadingKind {
+    /// A Markdown heading in the page's flow: Mintlify's `Heading` element.
+    Plain,
+    /// A heading inside a component whose content is collapsed or leaves the table of contents
+    /// (`Accordion`, `AccordionGroup`, `Expandable`, `Prompt`): it keeps the id
+    /// `remarkComponentIds` gives it (and so counts for later `-2`s), but a link to it may land
+    /// in closed content: no section of its own.
+    Collapsed,
+    /// A heading inside an `<Update>`: shown, with the id `remarkComponentIds` gives it, outside
+    /// the table of contents' deduplication.
+    InUpdate,
+    /// An `<Update label>`: an entry of the table of contents, deduplicated with the headings but
+    /// never counted by `remarkComponentIds` (it is no Markdown heading).
+    UpdateLabel,
+    /// A `<Step title>` under `titleSize` h2 or h3: as an update's label.
+    StepTitle,
+    /// A section title the page shows with no element id: one the indexer writes for a
+    /// generated API page's fields, a heading on a page in `mode: custom` (Mintlify gives those
+    /// no ids) or an update's label inside another update.
+    NoId,
+    /// A component's title inside collapsed content: text, neither a section nor an id.
+    Text,
+}
+
+impl HeadingKind {
+    /// The letter the marker carries before a custom id's hex: none is a hex digit.
+    fn letter(self) -> Option<char> {
+        match self {
+            HeadingKind::Plain => None,
+            HeadingKind::Collapsed => Some('z'),
+            HeadingKind::InUpdate => Some('u'),
+            HeadingKind::UpdateLabel => Some('U'),
+            HeadingKind::StepTitle => Some('S'),
+            HeadingKind::NoId => Some('-'),
+            HeadingKind::Text => Some('x'),
+        }
+    }
+
+    fn of_letter(c: char) -> Option<HeadingKind> {
+        [
+            HeadingKind::Collapsed,
+            HeadingKind::InUpdate,
+            HeadingKind::UpdateLabel,
+            HeadingKind::StepTitle,
+            HeadingKind::NoId,
+            HeadingKind::Text,
+        ]
+        .into_iter()
+        .find(|k| k.letter() == Some(c))
+    }
+
+    /// The kind a heading of this kind takes inside a component that `collapses` (an accordion)
+    /// or inside an update: the most hidden placement wins.
+    pub fn within(self, collapses: bool) -> HeadingKind {
+        use HeadingKind::*;
+        match (self, collapses) {
+            (Plain | InUpdate | Collapsed, true) => Collapsed,
+            (Plain | InUpdate, false) => InUpdate,
+            (UpdateLabel | StepTitle | NoId | Text, true) => Text,
+            (UpdateLabel | StepTitle | NoId, false) => NoId,
+            (k, _) => k,
+        }
+    }
+
+    /// The kind on a page in `mode: custom` or `frame`, where Mintlify gives headings no ids
+    /// (updates and steps keep theirs).
+    pub fn without_heading_ids(self) -> HeadingKind {
+        match self {
+            HeadingKind::Plain | HeadingKind::InUpdate => HeadingKind::NoId,
+            HeadingKind::Collapsed => HeadingKind::Text,
+            k => k,
+        }
+    }
+}
+
+/// A heading's text as it reads, its kind, and the custom id its marker carries.
+fn split_marker(text: &str) -> (String, HeadingKind, Option<String>) {
+    let unmarked = || (text.to_owned(), HeadingKind::Plain, None);
     let Some(open) = text.rfind(MARK_OPEN) else {
-        return (text.to_owned(), None);
+        return unmarked();
     };
     let rest = &text[open + MARK_OPEN.len_utf8()..];
-    let Some(hex) = rest.strip_suffix(MARK_CLOSE).map(str::trim_end) else {
-        return (text.to_owned(), None);
+    let Some(payload) = rest.strip_suffix(MARK_CLOSE).map(str::trim_end) else {
+        return unmarked();
+    };
+    let mut chars = payload.chars();
+    let (kind, hex) = match chars.next().and_then(HeadingKind::of_letter) {
+        Some(kind) => (kind, chars.as_str()),
+        None => (HeadingKind::Plain, payload),
     };
     let bytes: Option<Vec<u8>> = (0..hex.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
         .collect();
     match bytes.and_then(|b| String::from_utf8(b).ok()) {
-        Some(id) if hex.len() % 2 == 0 => (text[..open].trim_end().to_owned(), Some(id)),
-        _ => (text.to_owned(), None),
+        Some(id) if hex.len() % 2 == 0 => {
+            let custom = (!hex.is_empty()).then_some(id);
+            (text[..open].trim_end().to_owned(), kind, custom)
+        }
+        _ => unmarked(),
     }
+}
+
+/// `line` (an ATX heading line without its line ending, possibly marked already) marked as
+/// `kind`, its custom id kept.
+pub fn mark_heading_line(line: &str, kind: impl FnOnce(HeadingKind) -> HeadingKind) -> String {
+    let (text, was, custom) = split_marker(line);
+    let kind = kind(was);
+    let hex: String = (custom.unwrap_or_default().bytes())
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    match kind.letter() {
+        None if hex.is_empty() => text,
+        letter => format!(
+            "{text}{MARK_OPEN}{}{hex}{MARK_CLOSE}",
+            letter.map(String::from).unwrap_or_default()
+        ),
+    }
+}
+
+/// The heading line a component's title makes (`## v1.2` for `<Update label="v1.2">`), with its
+/// kind and the `id` the component was given, if any. `title` is Markdown already.
+pub fn component_heading(level: usize, title: &str, kind: HeadingKind, id: Option<&str>) -> String {
+    let line = format!("{} {title}", "#".repeat(level.clamp(1, 6)));
+    let hex: String = (id.unwrap_or_default().bytes())
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let letter = kind.letter().map(String::from).unwrap_or_default();
+    if letter.is_empty() && hex.is_empty() {
+        return line;
+    }
+    format!("{line}{MARK_OPEN}{letter}{hex}{MARK_CLOSE}")
+}
+
+/// A heading the indexer writes itself, for a section the rendered page shows under a title of
+/// its own making (a generated API page's fields): the section is a chunk of the page, and its
+/// result links to the page, not to an anchor the page does not have.
+pub fn mark_no_id(title: &str) -> String {
+    mark_heading_line(title, |_| HeadingKind::NoId)
 }
 
 /// `text` without custom ids' markers: what a heading shows.
@@ -253,10 +378,28 @@ pub fn strip_marker(text: &str) -> String {
     out
 }
 
-/// The ids of one page's headings, in document order (`deduplicateSlug`'s state: custom ids and
-/// generated ones share it).
+/// One heading as the page renders it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedHeading {
+    /// Its text as it reads (no marker).
+    pub text: String,
+    /// Its element id: `None` where it has none (levels 5 and 6, a heading the indexer wrote),
+    /// `Some("")` for an empty one (an emoji alone): no anchor to link to either way.
+    pub id: Option<String>,
+    /// Whether it starts a section of its own (at levels 2 and 3): not inside collapsed content.
+    pub section: bool,
+}
+
+/// The ids of one page's headings, in document order, as Mintlify's two passes give them:
+/// `remarkComponentIds` names every Markdown heading with `@sindresorhus/slugify`'s counter
+/// (`slugifyWithCounter`), then `remarkExtractTableOfContents` deduplicates those, custom ids,
+/// updates' labels and steps' titles together (`deduplicateSlug`), leaving out what sits inside
+/// accordions, expandables, prompts and updates.
 #[derive(Default)]
 pub struct HeadingIds {
+    /// `slugifyWithCounter`'s occurrences, by lower-cased slug.
+    occurrences: HashMap<String, usize>,
+    /// `deduplicateSlug`'s seen slugs.
     seen: HashMap<String, usize>,
     /// The last suffix given to each slug: every suffix from its repeat count up to it is taken,
     /// so the next search starts past it (the same ids, in linear time: `a-2` … `a-30000` written
@@ -265,24 +408,72 @@ pub struct HeadingIds {
 }
 
 impl HeadingIds {
-    /// The next heading, of `level` with `text` (a custom id's marker included): its text as it
-    /// reads, and its element id (`None` for levels 5 and 6, which take none; `Some("")` for a
-    /// heading whose id is empty, an emoji alone: no anchor to link to).
-    pub fn next(&mut self, level: u8, text: &str) -> (String, Option<String>) {
-        let (text, custom) = split_marker(text);
-        if !(1..=4).contains(&level) {
-            return (text, None);
+    /// The next heading, of `level` with `text` (its marker included).
+    pub fn next(&mut self, level: u8, text: &str) -> RenderedHeading {
+        let (text, kind, custom) = split_marker(text);
+        let section = !matches!(kind, HeadingKind::Collapsed | HeadingKind::Text);
+        let rendered = |id: Option<String>| RenderedHeading {
+            text: text.clone(),
+            id,
+            section,
+        };
+        let labelled = matches!(kind, HeadingKind::UpdateLabel | HeadingKind::StepTitle);
+        if !labelled && !(1..=4).contains(&level) {
+            return rendered(None);
         }
+        let written = custom.is_some();
         let explicit = custom
             .map(|c| clean(&normalize_custom(&c)))
             .unwrap_or_default();
-        let base = if explicit.is_empty() {
-            slug(&text)
-        } else {
-            explicit
+        let id = match kind {
+            HeadingKind::NoId | HeadingKind::Text => None,
+            // `<h2 id>` (a custom id) is no Markdown heading: the counter never sees it.
+            HeadingKind::Plain if !written => {
+                let counted = self.count(slug(&text));
+                let cleaned = clean(&counted);
+                Some(clean(&self.dedupe(if cleaned.is_empty() {
+                    slug(&text)
+                } else {
+                    cleaned
+                })))
+            }
+            HeadingKind::Plain | HeadingKind::UpdateLabel | HeadingKind::StepTitle => {
+                let base = if explicit.is_empty() {
+                    slug(&text)
+                } else {
+                    explicit
+                };
+                Some(clean(&self.dedupe(base)))
+            }
+            HeadingKind::Collapsed | HeadingKind::InUpdate if !written => {
+                Some(clean(&self.count(slug(&text))))
+            }
+            // A custom id inside an accordion or update: its element keeps the id as written.
+            HeadingKind::Collapsed | HeadingKind::InUpdate => Some(explicit),
         };
-        let id = clean(&self.dedupe(base));
-        (text, Some(id))
+        rendered(id)
+    }
+
+    /// `slugifyWithCounter` (`@sindresorhus/slugify` 2.2.0) on a slug: the second `x` is `x-2`,
+    /// and a slug whose number-less form was seen more than twice takes its own count
+    /// (`x-3` after three `x` is `x-3-1`).
+    fn count(&mut self, slug: String) -> String {
+        if slug.is_empty() {
+            return slug;
+        }
+        let lower = slug.to_lowercase();
+        let numberless = self
+            .occurrences
+            .get(without_number_suffix(&lower))
+            .copied()
+            .unwrap_or(0);
+        let counter = self.occurrences.entry(lower).or_insert(0);
+        *counter += 1;
+        if *counter >= 2 || numberless > 2 {
+            format!("{slug}-{counter}")
+        } else {
+            slug
+        }
     }
 
     /// `deduplicateSlug`: a slug seen before takes the first free `-2`, `-3`, ….
@@ -301,6 +492,19 @@ impl HeadingIds {
         self.seen.insert(candidate.clone(), 1);
         self.last_suffix.insert(slug, suffix);
         candidate
+    }
+}
+
+/// `s.replace(/(?:-\d+?)+?$/, '')`: without the run of `-<digits>` groups that ends it.
+fn without_number_suffix(s: &str) -> &str {
+    let mut end = s.len();
+    loop {
+        let head = &s[..end];
+        let digits = head.len() - head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        if digits == 0 || !head[..end - digits].ends_with('-') {
+            return head;
+        }
+        end -= digits + 1;
     }
 }
 
@@ -327,7 +531,7 @@ mod tests {
         let mut wrong = Vec::new();
         for t in titles {
             let (title, want) = (t[0].as_str().unwrap(), t[1].as_str().unwrap());
-            let got = HeadingIds::default().next(2, title).1.unwrap();
+            let got = HeadingIds::default().next(2, title).id.unwrap();
             if got != want {
                 wrong.push(format!("{title:?}: {got:?}, Mintlify {want:?}"));
             }
@@ -341,39 +545,46 @@ mod tests {
         );
     }
 
+    /// Pages of Markdown headings (repeats, custom ids, emoji, levels), read line by line as the
+    /// converter passes them on, against the ids Mintlify's remark pipeline gives them
+    /// (`fixtures/mintlify-heading-anchors.json`, `scripts/mintlify-heading-anchors.mjs`).
     #[test]
-    fn duplicate_and_custom_ids_are_mintlifys() {
-        for page in fixture()["pages"].as_array().unwrap() {
+    fn page_ids_are_mintlifys() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/");
+        let anchors: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(format!("{root}mintlify-heading-anchors.json")).unwrap(),
+        )
+        .unwrap();
+        let pages = ["repeats", "levels", "custom-ids"]
+            .into_iter()
+            .map(String::from)
+            .chain((1..=8).map(|i| format!("customs/case-{i}")));
+        for page in pages {
+            let file = format!("{root}heading-anchor-cases/{page}.mdx");
             let mut ids = HeadingIds::default();
-            let got: Vec<String> = page["headings"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|h| {
-                    let title = h[0].as_str().unwrap();
-                    let line = match h[1].as_str() {
-                        Some(custom) => mark_custom_id(&format!("## {title} {{#{custom}}}"))
-                            .expect("a custom id heading"),
-                        None => format!("## {title}"),
-                    };
-                    let text = line.trim_start_matches("## ");
-                    let (shown, id) = ids.next(2, text);
-                    assert_eq!(shown, title);
-                    id.unwrap()
-                })
-                .collect();
-            let want: Vec<&str> = page["ids"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_str().unwrap())
-                .collect();
+            let mut got = Vec::new();
+            for line in std::fs::read_to_string(&file).unwrap().lines() {
+                let line = mark_custom_id(line).unwrap_or_else(|| line.to_owned());
+                let level = line.bytes().take_while(|&b| b == b'#').count();
+                if level == 0 || level > 6 || !line[level..].starts_with(' ') {
+                    continue;
+                }
+                if let Some(id) = ids.next(level as u8, line[level..].trim()).id {
+                    got.push(id);
+                }
+            }
+            let want: Vec<String> = (anchors["heading-anchor-cases"][format!("/{page}.mdx")]
+                .as_array())
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
             assert_eq!(got, want, "{page}");
         }
     }
 
-    /// The remembered suffix gives the ids the plain search gives (`deduplicateSlug`), on pages
-    /// that write suffixed headings before, between and after their repeats.
+    /// The remembered suffix gives the slugs the plain search gives (`deduplicateSlug`), on pages
+    /// that write suffixed slugs before, between and after their repeats.
     #[test]
     fn remembered_suffixes_give_mintlifys_ids() {
         fn plain(titles: &[&str]) -> Vec<String> {
@@ -406,7 +617,7 @@ mod tests {
         ];
         for titles in pages {
             let mut ids = HeadingIds::default();
-            let got: Vec<String> = titles.iter().map(|t| ids.next(2, t).1.unwrap()).collect();
+            let got: Vec<String> = titles.iter().map(|t| ids.dedupe(slug(t))).collect();
             assert_eq!(got, plain(titles), "{titles:?}");
         }
     }
@@ -420,14 +631,53 @@ mod tests {
         assert!(mark_custom_id("## {#only-an-id}").is_none());
         // The last `{#…}` that ends the line is the id; the text keeps the rest.
         let line = mark_custom_id("## A {#b} and {#c}").unwrap();
-        let (text, id) = HeadingIds::default().next(2, line.trim_start_matches("## "));
-        assert_eq!((text.as_str(), id.as_deref()), ("A {#b} and", Some("c")));
+        let h = HeadingIds::default().next(2, line.trim_start_matches("## "));
+        assert_eq!(
+            (h.text.as_str(), h.id.as_deref()),
+            ("A {#b} and", Some("c"))
+        );
         // Levels 5 and 6 take no id, and count for no `-2`.
         let mut ids = HeadingIds::default();
-        assert_eq!(ids.next(5, "Setup").1, None);
-        assert_eq!(ids.next(2, "Setup").1.as_deref(), Some("setup"));
-        assert_eq!(ids.next(4, "Setup").1.as_deref(), Some("setup-2"));
+        assert_eq!(ids.next(5, "Setup").id, None);
+        assert_eq!(ids.next(2, "Setup").id.as_deref(), Some("setup"));
+        assert_eq!(ids.next(4, "Setup").id.as_deref(), Some("setup-2"));
         // A marker that does not decode is text.
-        assert_eq!(ids.next(2, "x\u{FDD0}zz\u{FDD1}").0, "x\u{FDD0}zz\u{FDD1}");
+        assert_eq!(
+            ids.next(2, "x\u{FDD0}zz\u{FDD1}").text,
+            "x\u{FDD0}zz\u{FDD1}"
+        );
+        // A custom id whose hex starts with a letter that names a kind is still a custom id.
+        let line = mark_custom_id("## E {#émoji}").unwrap();
+        let h = HeadingIds::default().next(2, line.trim_start_matches("## "));
+        assert_eq!(
+            (h.text.as_str(), h.id.as_deref(), h.section),
+            ("E", Some("émoji"), true)
+        );
+    }
+
+    #[test]
+    fn kinds_nest_most_hidden_first() {
+        use HeadingKind::*;
+        let marked = mark_heading_line("Title", |k| k.within(false));
+        let marked = mark_heading_line(&marked, |k| k.within(true));
+        let h = HeadingIds::default().next(2, &marked);
+        assert_eq!((h.text.as_str(), h.section), ("Title", false));
+        assert_eq!(Collapsed.within(false), Collapsed);
+        assert_eq!(UpdateLabel.within(false), NoId);
+        assert_eq!(StepTitle.within(true), Text);
+        assert_eq!(Plain.without_heading_ids(), NoId);
+        assert_eq!(UpdateLabel.without_heading_ids(), UpdateLabel);
+        // A custom id survives a kind.
+        let line = mark_custom_id("## In {#kept}").unwrap();
+        let marked = mark_heading_line(line.trim_start_matches("## "), |k| k.within(false));
+        let h = HeadingIds::default().next(2, &marked);
+        assert_eq!(
+            (h.text.as_str(), h.id.as_deref(), h.section),
+            ("In", Some("kept"), true)
+        );
+        // The indexer's own headings link nowhere and count for nothing.
+        let mut ids = HeadingIds::default();
+        assert_eq!(ids.next(2, &mark_no_id("Response")).id, None);
+        assert_eq!(ids.next(2, "Response").id.as_deref(), Some("response"));
     }
 }

@@ -30,8 +30,10 @@ use crate::visibility::{
 /// them; 6: a page's first chunk carries its URL key, for reading a page by URL; 7: that key of the
 /// percent-decoded path, as a link in llms.txt escapes it; 8 was a reverted `boost`'s; 9: an
 /// operation's text as its page shows it (hidden elements out, `x-mint.content` and metadata in,
-/// every response's fields); 10: section anchors are the ids Mintlify renders (`heading_id`).)
-const INGEST_VERSION: u32 = 10;
+/// every response's fields); 10: section anchors are the ids Mintlify renders (`heading_id`); 11:
+/// its two passes (`slugifyWithCounter`, then the table of contents'), accordions' headings in
+/// their section, updates and steps as sections, generated API sections without anchors.)
+const INGEST_VERSION: u32 = 11;
 
 #[derive(Debug, Clone)]
 pub struct IngestOptions {
@@ -1222,6 +1224,9 @@ pub fn parse_with_markdown(
             // A `.md` page too is compiled as MDX by Mintlify: what either reading hides stays
             // out (as for a spec's description).
             let mut markdown = render_shown_text(&body, Dialect::of(rel), &dir, &mut snippets);
+            if fm.headings_without_ids {
+                markdown = crate::mdx::without_heading_ids(&markdown);
+            }
             let op_markdown = operation.as_ref().map(|op| {
                 op.markdown(opts.audience, &mut |text, dialect| {
                     render_shown_text(

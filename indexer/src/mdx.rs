@@ -13,6 +13,7 @@ use crate::visibility::{
 
 mod blocks;
 mod js;
+mod outline;
 mod tag;
 pub mod variables;
 
@@ -23,6 +24,8 @@ use blocks::{
     BacktickRuns,
 };
 use js::{block_imports, esm_block_end, esm_first_blank, skip_balanced};
+pub use outline::without_heading_ids;
+use outline::Outline;
 use tag::{html_tag_len, is_block_tag, parse_tag, tag_end, Tag};
 
 /// The most text one page may expand to through snippets, and the most snippets it may inline:
@@ -106,6 +109,8 @@ pub struct Frontmatter {
     pub groups: bool,
     /// `lang:` (or `language:`): the page's language, over the navigation's.
     pub language: Option<String>,
+    /// `mode: custom` or `mode: frame`: Mintlify gives the page's headings no ids.
+    pub headings_without_ids: bool,
 }
 
 /// An error at a line of a file (1-based).
@@ -229,6 +234,10 @@ fn from_mapping(map: &serde_norway::Mapping) -> Frontmatter {
         description: string("description"),
         tags,
         openapi: string("openapi"),
+        headings_without_ids: matches!(
+            get("mode"),
+            Some(serde_norway::Value::String(m)) if m == "custom" || m == "frame"
+        ),
         noindex: noindex.withholds() || searchable == Flag::Set(false),
         hidden,
         // An empty `public:` declares nothing (JavaScript reads null and "" as false).
@@ -768,6 +777,8 @@ fn convert(
     // `out`. Its content is read as any other (so a fence or comment in it ends where it would)
     // and cut when it closes.
     let mut withheld: Option<(String, usize, usize)> = None;
+    // Accordions, updates and steps: which headings the page links to, and which ids they take.
+    let mut outline = Outline::default();
     while i < bytes.len() {
         if let Some(&(start, end)) = fenced.get(next_fence) {
             if i >= start {
@@ -775,7 +786,9 @@ fn convert(
                 // A comment, expression, tag or script that ran over the fence's first line hid
                 // it: what pass 1 took for a fence is read as text, not copied.
                 if i == start {
+                    let at = out.len();
                     out.push_str(&kept[start..end]);
+                    outline.code(at, out.len());
                     i = end;
                 }
                 continue;
@@ -859,8 +872,20 @@ fn convert(
                 };
                 let tag = parse_tag(&kept[i..end]);
                 i = end;
+                let before = out.len();
                 if !withhold_tag(&tag, &mut withheld, &mut out) {
-                    convert_tag(tag, &imports, from_dir, snippets, seen, depth, &mut out);
+                    let heading = (!on_heading_line(&out))
+                        .then(|| outline.component_heading(&tag))
+                        .flatten();
+                    let in_heading = on_heading_line(&out);
+                    let shown = convert_tag(
+                        &tag, heading, &imports, from_dir, snippets, seen, depth, &mut out,
+                    );
+                    if !in_heading && shown {
+                        outline.tag(&tag, out.len());
+                    }
+                } else if out.len() < before {
+                    outline.truncated(out.len());
                 }
             }
             // Markdown: an HTML tag stays text as written, but what a hidden element wraps is
@@ -891,7 +916,9 @@ fn convert(
             "`<{name}>` hides its content and never closes (not valid MDX); the rest of the page is not indexed"
         ));
         out.truncate(mark);
+        outline.truncated(out.len());
     }
+    outline.finish(&mut out);
     out
 }
 
@@ -930,16 +957,20 @@ fn withhold_tag(
     true
 }
 
-/// One JSX tag: a snippet inlined, or its text attributes kept, or a line break for a block.
+/// One JSX tag: a snippet inlined, or its text attributes kept (its title as the heading line
+/// `heading` when the component is an entry of the page's outline), or a line break for a block.
+/// Returns whether the tag is a component's (not a snippet's, which is replaced by its text).
+#[allow(clippy::too_many_arguments)]
 fn convert_tag(
-    parsed: Tag,
+    parsed: &Tag,
+    heading: Option<(String, &str)>,
     imports: &BTreeMap<String, String>,
     from_dir: &Path,
     snippets: &mut SnippetResolver<'_>,
     seen: &mut HashSet<PathBuf>,
     depth: usize,
     out: &mut String,
-) {
+) -> bool {
     // A component inside a heading (`### theme <Badge>required</Badge>`) is part of its line: the
     // heading keeps the component's text (and Mintlify's id is made of it all), not its attributes.
     let in_heading = on_heading_line(out);
@@ -947,7 +978,7 @@ fn convert_tag(
         if !in_heading {
             out.push('\n');
         }
-        return;
+        return true;
     }
     let spec = if let Some(spec) = imports.get(&parsed.name) {
         Some(spec.clone())
@@ -967,13 +998,21 @@ fn convert_tag(
             out.push_str(&text);
             out.push('\n');
         }
-        return;
+        return false;
     }
     if in_heading {
-        return;
+        return true;
+    }
+    let titled = heading.as_ref().map(|(_, key)| *key);
+    if let Some((line, _)) = &heading {
+        out.push_str("\n\n");
+        out.push_str(line);
+        out.push_str("\n\n");
     }
     let texts: Vec<&str> = (parsed.texts())
-        .filter(|(k, v)| is_visible_attribute(&parsed.name, k) && !v.trim().is_empty())
+        .filter(|(k, v)| {
+            is_visible_attribute(&parsed.name, k) && !v.trim().is_empty() && Some(*k) != titled
+        })
         .map(|(_, v)| v)
         .collect();
     if !texts.is_empty() {
@@ -983,6 +1022,7 @@ fn convert_tag(
     } else if is_block_tag(&parsed.name) {
         out.push('\n');
     }
+    true
 }
 
 /// Whether the last line of `out` is an ATX heading's (up to three spaces, one to six `#`, then a
@@ -1573,5 +1613,66 @@ mod tests {
             out.contains("Before.") && !out.contains("SECRETZZ"),
             "{out}"
         );
+    }
+
+    fn section_anchors(markdown: &str) -> Vec<String> {
+        crate::chunk::chunk_markdown("T", "", markdown, Default::default())
+            .into_iter()
+            .skip(1)
+            .map(|c| c.anchor)
+            .collect()
+    }
+
+    /// Accordions' headings stay in their section (and count for later `-2`s, as
+    /// `remarkComponentIds` counts them); an update's label and a step's title under `titleSize`
+    /// h2 or h3 are sections with the table of contents' ids; code in a component is code.
+    #[test]
+    fn issue_24_outline_of_components() {
+        let out = md(concat!(
+            "## In\n\n<Accordion title=\"A\">\n## In\n\n```bash\n## not a heading\n```\n</Accordion>\n\n",
+            "<Update label=\"v1.2\" description=\"May\">\n## In\n\nNotes.\n</Update>\n\n",
+            "<Steps titleSize=\"h3\">\n<Step title=\"Run it\">\nGo.\n</Step>\n</Steps>\n\n## In\n"
+        ));
+        assert_eq!(
+            section_anchors(&out),
+            ["in", "v1-2", "in-3", "run-it", "in-4"],
+            "{out}"
+        );
+        assert!(
+            out.contains("May") && out.contains("## not a heading\n"),
+            "{out}"
+        );
+        // `mode: custom`: no heading ids; updates keep theirs.
+        let custom = without_heading_ids(&out);
+        assert_eq!(
+            section_anchors(&custom),
+            ["", "v1-2", "", "run-it", ""],
+            "{custom}"
+        );
+    }
+
+    /// Nested components are marked in one pass over the page, not one per level.
+    #[test]
+    fn issue_24_nested_components_stay_linear() {
+        let depth = 20_000;
+        let page = "<Accordion title=\"a\">\n\n## x\n\n".repeat(depth)
+            + &"</Accordion>\n".repeat(depth)
+            + &"<Update label=\"u\">\n\n## y\n\n</Update>\n".repeat(depth);
+        let out = md(&page);
+        // (The accordions' text is the summary's, split at its size: sections without anchors.)
+        let anchors: Vec<String> = (section_anchors(&out).into_iter())
+            .filter(|a| !a.is_empty())
+            .collect();
+        let odd: Vec<&String> = (anchors.iter())
+            .filter(|a| !a.starts_with('u') && !a.starts_with('y'))
+            .take(5)
+            .collect();
+        assert_eq!(anchors.len(), 2 * depth, "{odd:?}");
+        assert_eq!(
+            anchors.len(),
+            2 * depth,
+            "updates and their headings are sections"
+        );
+        assert_eq!(anchors[..4], ["u", "y", "u-2", "y-2"]);
     }
 }

@@ -122,7 +122,9 @@ impl Operation {
             if shown.is_empty() {
                 continue;
             }
-            md.push_str(&format!("## {title}\n\n"));
+            // Mintlify's API page lists the fields under its own labels, with no element id for
+            // them: the section links to the page.
+            md.push_str(&format!("## {}\n\n", crate::heading_id::mark_no_id(title)));
             for l in shown {
                 md.push_str(&l);
                 md.push_str("\n\n");

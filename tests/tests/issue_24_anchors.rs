@@ -64,6 +64,121 @@ fn sections(out: &Path) -> BTreeMap<String, BTreeSet<String>> {
     map
 }
 
+/// Every section anchor the index links to is an element id Mintlify renders on that page:
+/// `fixtures/mintlify-heading-anchors.json` holds, per page file, the ids its `Heading`, `Step`,
+/// `Update`, `Accordion`, `Tab` and `View` elements get from Mintlify's own remark pipeline
+/// (`scripts/mintlify-heading-anchors.mjs`, @mintlify/common 1.0.1211), snippets inlined.
+fn anchors_are_mintlify_ids(name: &str, out: &Path) -> BTreeMap<String, Vec<String>> {
+    let fixture: BTreeMap<String, BTreeMap<String, Vec<String>>> = serde_json::from_str(
+        &std::fs::read_to_string(aidocs_e2e::fixture("mintlify-heading-anchors.json")).unwrap(),
+    )
+    .unwrap();
+    let rendered: BTreeMap<String, BTreeSet<&str>> = fixture[name]
+        .iter()
+        .map(|(file, ids)| {
+            let url = page_url_of(file.trim_start_matches('/'));
+            (url, ids.iter().map(String::as_str).collect())
+        })
+        .collect();
+    let index = LocalIndex::open(out).unwrap();
+    let (mut linked, mut missing) = (0usize, Vec::new());
+    let mut anchors: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for i in 0..index.searcher.meta_shard_count() {
+        for page in &index.meta_shard(i).unwrap().pages {
+            let ids = rendered.get(&page.url);
+            for c in page.chunks.iter().filter(|c| !c.anchor.is_empty()) {
+                linked += 1;
+                anchors
+                    .entry(page.url.clone())
+                    .or_default()
+                    .push(c.anchor.clone());
+                if !ids.is_some_and(|ids| ids.contains(c.anchor.as_str())) {
+                    missing.push(format!("{}#{} ({})", page.url, c.anchor, c.title));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{name}: {} of {linked} section anchors are not ids Mintlify renders: {:#?}",
+        missing.len(),
+        &missing[..missing.len().min(40)]
+    );
+    assert!(
+        missing.is_empty(),
+        "{name}: {} anchors the page does not have",
+        missing.len()
+    );
+    anchors
+}
+
+/// Pages written to find where an id rule could go wrong (`fixtures/heading-anchor-cases`):
+/// repeats (`x`, `x`, `x-2`: Mintlify's `x-2-2`), custom ids among generated ones, levels, emoji,
+/// headings in accordions and updates, updates' labels and steps' titles, snippets, `mode: custom`.
+/// Every anchor is an id the page renders, and every page of Markdown headings alone links each of
+/// its H2 and H3 ids.
+#[test]
+fn issue_24_anchors_of_hard_cases_are_mintlifys() {
+    let site = aidocs_e2e::fixture("heading-anchor-cases");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("www/_search");
+    aidocs_e2e::build_lexical(&site, &out, &tmp.path().join("cache"));
+    let anchors = anchors_are_mintlify_ids("heading-anchor-cases", &out);
+    let fixture: BTreeMap<String, BTreeMap<String, Vec<String>>> = serde_json::from_str(
+        &std::fs::read_to_string(aidocs_e2e::fixture("mintlify-heading-anchors.json")).unwrap(),
+    )
+    .unwrap();
+    for (file, ids) in &fixture["heading-anchor-cases"] {
+        let url = page_url_of(file.trim_start_matches('/'));
+        let ours = anchors.get(&url).cloned().unwrap_or_default();
+        eprintln!("{url}: ours {ours:?}\n  Mintlify {ids:?}");
+    }
+    let of = |url: &str| anchors.get(url).cloned().unwrap_or_default();
+    let ids = |file: &str| -> Vec<String> {
+        (fixture["heading-anchor-cases"][file].iter())
+            .filter(|id| !id.is_empty())
+            .cloned()
+            .collect()
+    };
+    // Pages of `##` and `###` headings only: one section for each id, in order.
+    for page in ["repeats", "custom-ids"]
+        .into_iter()
+        .map(String::from)
+        .chain((1..=8).map(|i| format!("customs/case-{i}")))
+    {
+        assert_eq!(
+            of(&format!("/{page}")),
+            ids(&format!("/{page}.mdx")),
+            "{page}"
+        );
+    }
+    assert_eq!(
+        of("/levels"),
+        ["deep-first-2", "five", "six", "one-2"],
+        "H1 and H4 take ids but make no sections"
+    );
+    assert_eq!(
+        of("/components-2"),
+        [
+            "install",
+            "install-2",
+            "configure",
+            "custom-update",
+            "install-2",
+            "nested-heading",
+            "march-2026",
+            "brand-new",
+            "install-4",
+            "configure-2",
+            "march-2026-2"
+        ],
+        "steps under titleSize h2/h3 and updates are sections; accordions' content is not"
+    );
+    assert!(
+        of("/custom-mode").is_empty(),
+        "mode: custom renders no heading ids"
+    );
+}
+
 #[test]
 fn issue_24_anchor_links_of_the_real_sites_resolve_to_indexed_sections() {
     for name in ["mintlify-docs", "pipecat-docs"] {
@@ -78,6 +193,7 @@ fn issue_24_anchor_links_of_the_real_sites_resolve_to_indexed_sections() {
             o.languages = aidocs_index::export::LanguageLayout::Single;
         });
         let indexed = sections(&out);
+        anchors_are_mintlify_ids(name, &out);
         // Translated pages link to English anchors their own (translated) headings do not have:
         // broken on the live site too, so the threshold is on the default language's pages.
         let translated = |rel: &str| {

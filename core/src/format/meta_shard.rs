@@ -20,7 +20,7 @@ pub struct ApiMeta {
 /// What a result shows for one chunk (section) of a page.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ChunkMeta {
-    /// GitHub-style anchor, empty for the page-summary chunk.
+    /// The element id Mintlify renders for the section's heading, empty for the page-summary chunk.
     pub anchor: String,
     pub title: String,
     pub heading_path: Vec<String>,

@@ -168,8 +168,8 @@ fn safe_events<'a>(markdown: &'a str, page_url: &str, title: &str) -> Vec<Event<
             }
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((at, level, text)) = heading.take() {
-                    let (text, anchor) =
-                        ids.next(heading_level(level), &collapse_whitespace(&text));
+                    let rendered = ids.next(heading_level(level), &collapse_whitespace(&text));
+                    let (text, anchor) = (rendered.text, rendered.id);
                     if level == HeadingLevel::H1 && at == 0 && text == title {
                         // The page's first block repeats its title: the article's <h1> shows it.
                         out.truncate(at);

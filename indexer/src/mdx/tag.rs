@@ -401,7 +401,7 @@ fn hiding_style(style: &str) -> bool {
 
 impl Tag {
     /// The value JSX gives `key`: the last one written.
-    fn value(&self, key: &str, any_case: bool) -> Option<&AttrValue> {
+    pub(super) fn value(&self, key: &str, any_case: bool) -> Option<&AttrValue> {
         (self.attrs.iter().rev())
             .find(|(k, _)| k == key || (any_case && k.eq_ignore_ascii_case(key)))
             .map(|(_, v)| v)
