@@ -232,6 +232,9 @@ pub enum HeadingKind {
     /// An `<Update label>`: an entry of the table of contents, deduplicated with the headings but
     /// never counted by `remarkComponentIds` (it is no Markdown heading).
     UpdateLabel,
+    /// An `<Update label={…}>` (JSX, or any expression): shown, but its id is made from no title
+    /// (`''`, then `-2`, …), as Mintlify reads only a string label.
+    ExpressionLabel,
     /// A `<Step title>` under `titleSize` h2 or h3: as an update's label.
     StepTitle,
     /// A section title the page shows with no element id: one the indexer writes for a
@@ -250,6 +253,7 @@ impl HeadingKind {
             HeadingKind::Collapsed => Some('z'),
             HeadingKind::InUpdate => Some('u'),
             HeadingKind::UpdateLabel => Some('U'),
+            HeadingKind::ExpressionLabel => Some('V'),
             HeadingKind::StepTitle => Some('S'),
             HeadingKind::NoId => Some('-'),
             HeadingKind::Text => Some('x'),
@@ -261,6 +265,7 @@ impl HeadingKind {
             HeadingKind::Collapsed,
             HeadingKind::InUpdate,
             HeadingKind::UpdateLabel,
+            HeadingKind::ExpressionLabel,
             HeadingKind::StepTitle,
             HeadingKind::NoId,
             HeadingKind::Text,
@@ -276,8 +281,8 @@ impl HeadingKind {
         match (self, collapses) {
             (Plain | InUpdate | Collapsed, true) => Collapsed,
             (Plain | InUpdate, false) => InUpdate,
-            (UpdateLabel | StepTitle | NoId | Text, true) => Text,
-            (UpdateLabel | StepTitle | NoId, false) => NoId,
+            (UpdateLabel | ExpressionLabel | StepTitle | NoId | Text, true) => Text,
+            (UpdateLabel | ExpressionLabel | StepTitle | NoId, false) => NoId,
             (k, _) => k,
         }
     }
@@ -417,7 +422,10 @@ impl HeadingIds {
             id,
             section,
         };
-        let labelled = matches!(kind, HeadingKind::UpdateLabel | HeadingKind::StepTitle);
+        let labelled = matches!(
+            kind,
+            HeadingKind::UpdateLabel | HeadingKind::ExpressionLabel | HeadingKind::StepTitle
+        );
         if !labelled && !(1..=4).contains(&level) {
             return rendered(None);
         }
@@ -437,11 +445,14 @@ impl HeadingIds {
                     cleaned
                 })))
             }
-            HeadingKind::Plain | HeadingKind::UpdateLabel | HeadingKind::StepTitle => {
-                let base = if explicit.is_empty() {
-                    slug(&text)
-                } else {
-                    explicit
+            HeadingKind::Plain
+            | HeadingKind::UpdateLabel
+            | HeadingKind::ExpressionLabel
+            | HeadingKind::StepTitle => {
+                let base = match (explicit.is_empty(), kind) {
+                    (false, _) => explicit,
+                    (true, HeadingKind::ExpressionLabel) => String::new(),
+                    (true, _) => slug(&text),
                 };
                 Some(clean(&self.dedupe(base)))
             }

@@ -26,7 +26,7 @@ use blocks::{
 use js::{block_imports, esm_block_end, esm_first_blank, skip_balanced};
 pub use outline::without_heading_ids;
 use outline::Outline;
-use tag::{html_tag_len, is_block_tag, parse_tag, tag_end, Tag};
+use tag::{html_tag_len, is_block_tag, parse_tag, tag_end, AttrValue, Tag};
 
 /// The most text one page may expand to through snippets, and the most snippets it may inline:
 /// past either, further snippets are left out (one warning), so an include "bomb" costs seconds.
@@ -285,6 +285,9 @@ pub struct SnippetResolver<'a> {
     capped: bool,
     /// The directory, as written, of each snippet being inlined (innermost last).
     written_dirs: Vec<PathBuf>,
+    /// Reading a JSX attribute's element (`label={<b>x</b>}`): JSX in its own attributes is not
+    /// read (no recursion on hostile nesting).
+    in_attribute: bool,
 }
 
 impl<'a> SnippetResolver<'a> {
@@ -297,6 +300,7 @@ impl<'a> SnippetResolver<'a> {
             inclusions: 0,
             capped: false,
             written_dirs: Vec::new(),
+            in_attribute: false,
         }
     }
 
@@ -875,7 +879,11 @@ fn convert(
                 let before = out.len();
                 if !withhold_tag(&tag, &mut withheld, &mut out) {
                     let heading = (!on_heading_line(&out))
-                        .then(|| outline.component_heading(&tag))
+                        .then(|| {
+                            outline.component_heading(&tag, &mut |expr| {
+                                attribute_jsx_text(expr, from_dir, snippets, seen, depth)
+                            })
+                        })
                         .flatten();
                     let in_heading = on_heading_line(&out);
                     let shown = convert_tag(
@@ -1009,12 +1017,20 @@ fn convert_tag(
         out.push_str(line);
         out.push_str("\n\n");
     }
-    let texts: Vec<&str> = (parsed.texts())
-        .filter(|(k, v)| {
-            is_visible_attribute(&parsed.name, k) && !v.trim().is_empty() && Some(*k) != titled
-        })
-        .map(|(_, v)| v)
-        .collect();
+    let mut texts: Vec<String> = Vec::new();
+    for (key, value) in &parsed.attrs {
+        if !is_visible_attribute(&parsed.name, key) || Some(key.as_str()) == titled {
+            continue;
+        }
+        let text = match value {
+            AttrValue::Text(t) => t.clone(),
+            AttrValue::Expr(e) => attribute_jsx_text(e, from_dir, snippets, seen, depth),
+        };
+        if !text.trim().is_empty() {
+            texts.push(text);
+        }
+    }
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
     if !texts.is_empty() {
         out.push_str("\n\n");
         out.push_str(&attribute_paragraph(&texts));
@@ -1023,6 +1039,41 @@ fn convert_tag(
         out.push('\n');
     }
     true
+}
+
+/// The text a JSX expression in an attribute renders (`label={<><Icon /> Quickstart</>}`): the
+/// element read as MDX (what it hides, its own expressions and its attributes' JSX left out), as
+/// plain text. Any other expression renders what only JavaScript knows: no text.
+fn attribute_jsx_text(
+    expr: &str,
+    from_dir: &Path,
+    snippets: &mut SnippetResolver<'_>,
+    seen: &mut HashSet<PathBuf>,
+    depth: usize,
+) -> String {
+    let jsx = expr
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .trim();
+    if !jsx.starts_with('<') || snippets.in_attribute {
+        return String::new();
+    }
+    snippets.in_attribute = true;
+    let markdown = convert(jsx, Dialect::Mdx, from_dir, snippets, seen, depth);
+    snippets.in_attribute = false;
+    let mut text = String::new();
+    for event in pulldown_cmark::Parser::new(&markdown) {
+        match &event {
+            pulldown_cmark::Event::End(_) => text.push(' '),
+            e => {
+                if let Some(t) = crate::chunk::heading_text_of(e) {
+                    text.push_str(&t);
+                }
+            }
+        }
+    }
+    crate::heading_id::strip_marker(&crate::chunk::collapse_whitespace(&text))
 }
 
 /// Whether the last line of `out` is an ATX heading's (up to three spaces, one to six `#`, then a
@@ -1674,5 +1725,31 @@ mod tests {
             "updates and their headings are sections"
         );
         assert_eq!(anchors[..4], ["u", "y", "u-2", "y-2"]);
+    }
+
+    /// A JSX element in a shown attribute renders its text (pipecat's examples label updates
+    /// `label={<><Icon /><span>Quickstart</span></>}`); what it hides stays out, and JSX in its
+    /// own attributes is not read. An update with such a label has Mintlify's id of no title.
+    #[test]
+    fn issue_24_jsx_in_attributes_is_shown_text() {
+        let out = md(concat!(
+            "<Update label={<><Icon icon=\"rocket\" size={16} /><span style={{marginLeft: '8px'}}>Quickstart</span></>} tags={[\"Getting Started\"]}>\nFirst.\n</Update>\n\n",
+            "<Update label={<span>Second one</span>}>\nNext.\n</Update>\n\n",
+            "<Card title={<><Visibility for=\"agents\">SECRETAT</Visibility>Shown title <b title={<i>NESTEDJSX</i>}>bold</b></>} />\n",
+            "<Card title={cond ? <a>ONLYJS</a> : null} />\n"
+        ));
+        assert!(
+            out.contains("Quickstart") && out.contains("Second one"),
+            "{out}"
+        );
+        assert!(out.contains("Shown title") && out.contains("bold"), "{out}");
+        for hidden in ["SECRETAT", "NESTEDJSX", "ONLYJS", "rocket"] {
+            assert!(!out.contains(hidden), "{hidden} in {out}");
+        }
+        let chunks = crate::chunk::chunk_markdown("T", "", &out, Default::default());
+        let sections: Vec<(&str, &str)> = (chunks.iter().skip(1))
+            .map(|c| (c.title.as_str(), c.anchor.as_str()))
+            .collect();
+        assert_eq!(sections, [("Quickstart", ""), ("Second one", "-2")]);
     }
 }

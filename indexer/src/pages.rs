@@ -52,7 +52,7 @@ pub struct VectorSource<'a> {
 pub fn page_text(page: &Page) -> String {
     let mut parts: Vec<String> = Vec::new();
     for c in &page.chunks {
-        if !c.anchor.is_empty() && !c.heading_path.is_empty() {
+        if !c.heading_path.is_empty() {
             parts.push(c.heading_path.join(" > "));
         }
         for p in [&c.body, &c.code] {

@@ -231,7 +231,10 @@ fn jsx_attributes(name: Option<&str>, attrs: &[AttributeContent], out: &mut Stri
                 if quoted && !v.contains("${") {
                     v[1..v.len() - 1].to_owned()
                 } else {
-                    continue;
+                    match jsx_expression_text(v) {
+                        Some(text) => text,
+                        None => continue,
+                    }
                 }
             }
             None => continue,
@@ -240,6 +243,26 @@ fn jsx_attributes(name: Option<&str>, attrs: &[AttributeContent], out: &mut Stri
         out.push_str(&value);
         out.push(' ');
     }
+}
+
+/// The text a JSX element written as an attribute's value renders (`label={<b>Quickstart</b>}`),
+/// as markdown-rs reads the element as MDX; JSX in that element's own attributes is not read.
+fn jsx_expression_text(expr: &str) -> Option<String> {
+    let jsx = expr.trim_start_matches('(').trim_end_matches(')').trim();
+    if !jsx.starts_with('<') || IN_ATTRIBUTE.with(|a| a.get()) {
+        return None;
+    }
+    let tree = markdown::to_mdast(jsx, &parse_options(Dialect::Mdx)).ok()?;
+    IN_ATTRIBUTE.with(|a| a.set(true));
+    let mut out = String::new();
+    visible_text(&tree, &mut out);
+    IN_ATTRIBUTE.with(|a| a.set(false));
+    Some(out)
+}
+
+thread_local! {
+    /// Reading an attribute's JSX (no recursion into its own attributes').
+    static IN_ATTRIBUTE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Raw HTML as a browser shows it: tags, comments, scripts and styles removed, entities left.
@@ -320,15 +343,16 @@ fn our_words(site: &SiteRoot, src: &str, dialect: Dialect) -> BTreeMap<String, i
     });
     let markdown = to_markdown(body, dialect, &site.root, &mut resolver);
     let mut out = BTreeMap::new();
-    // Each section's heading once: the parts of a split section repeat it.
-    let mut last_anchor = None;
+    // Each section's heading once: the parts of a split section repeat it (the summary has none).
+    let mut last = None;
     for c in chunk_markdown("", "", &markdown, ChunkConfig::default()) {
-        if !c.anchor.is_empty() && last_anchor.as_ref() != Some(&c.anchor) {
+        let section = Some((c.anchor.clone(), c.heading_path.clone()));
+        if !c.heading_path.is_empty() && last != section {
             words(&c.title, &mut out, 1);
         }
         words(&c.body, &mut out, 1);
         words(&strip_language_markers(&c.code), &mut out, 1);
-        last_anchor = Some(c.anchor);
+        last = section;
     }
     out
 }

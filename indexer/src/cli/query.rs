@@ -182,7 +182,9 @@ pub fn run_query(a: QueryArgs) -> ExitCode {
                         r.url
                     );
                     for s in &r.sections {
-                        if !s.anchor.is_empty() {
+                        // The page's summary is the result's own line; other sections are listed,
+                        // with an anchor or not (a generated API page's fields have none).
+                        if !s.anchor.is_empty() || s.title != r.title {
                             let _ =
                                 writeln!(out, "      § {} ({:.4})  {}", s.title, s.score, s.url);
                         }

@@ -54,8 +54,13 @@ impl Outline {
     }
 
     /// The heading line the opening `tag` makes of its title, with the attribute it took it from:
-    /// an update's label, a step's title under `titleSize` h2 or h3.
-    pub(super) fn component_heading(&self, tag: &Tag) -> Option<(String, &'static str)> {
+    /// an update's label, a step's title under `titleSize` h2 or h3. `shown` gives the text a
+    /// JSX expression renders (`label={<><Icon /> Quickstart</>}`).
+    pub(super) fn component_heading(
+        &self,
+        tag: &Tag,
+        shown: &mut dyn FnMut(&str) -> String,
+    ) -> Option<(String, &'static str)> {
         if tag.closing {
             return None;
         }
@@ -65,13 +70,13 @@ impl Outline {
         };
         match tag.name.as_str() {
             "Update" => {
-                // Any `label`, even one only JavaScript knows, makes the update an entry.
-                let label = match tag.value("label", false)? {
-                    AttrValue::Text(t) => t.as_str(),
-                    AttrValue::Expr(_) => "",
+                // Any `label`, even one only JavaScript knows, makes the update an entry; its id
+                // is made from the label's text only when the label is a string.
+                let (label, kind) = match tag.value("label", false)? {
+                    AttrValue::Text(t) => (t.clone(), HeadingKind::UpdateLabel),
+                    AttrValue::Expr(e) => (shown(e), HeadingKind::ExpressionLabel),
                 };
-                let line =
-                    component_heading(2, &title_markdown(label), HeadingKind::UpdateLabel, id);
+                let line = component_heading(2, &title_markdown(&label), kind, id);
                 Some((line, "label"))
             }
             "Step" => {

@@ -230,7 +230,9 @@ impl Searcher {
             page_rank: 0,
             page_id: page_meta.id.clone(),
             page_title: page_meta.title.clone(),
-            section: if cm.anchor.is_empty() {
+            // The page's summary has no heading; a section may have one and no anchor (a
+            // generated API page's fields).
+            section: if cm.heading_path.is_empty() {
                 String::new()
             } else {
                 cm.title.clone()
@@ -273,7 +275,11 @@ pub(super) fn piece_header(
     c: &crate::format::ChunkMeta,
     opts: &EvidenceOptions,
 ) -> String {
-    let section = if c.anchor.is_empty() { "" } else { &c.title };
+    let section = if c.heading_path.is_empty() {
+        ""
+    } else {
+        &c.title
+    };
     let url = opts.cite(section_url(page, c));
     header_of(999_999, &page.title, section, &url, page.api.as_ref())
 }
