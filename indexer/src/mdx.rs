@@ -57,6 +57,8 @@ pub fn is_visible_attribute(component: &str, key: &str) -> bool {
     TEXT_ATTRIBUTES.contains(&key.as_str())
         || (matches!(component, "ParamField" | "ResponseField")
             && matches!(key.as_str(), "type" | "default"))
+        // An update's tags show beside its label and as the changelog's filters.
+        || (component == "Update" && key == "tags")
 }
 
 /// Visible attribute values as one Markdown paragraph that reads exactly as the values do (Mintlify
@@ -1024,7 +1026,10 @@ fn convert_tag(
         }
         let text = match value {
             AttrValue::Text(t) => t.clone(),
-            AttrValue::Expr(e) => attribute_jsx_text(e, from_dir, snippets, seen, depth),
+            AttrValue::Expr(e) => match tag::string_array(e) {
+                Some(items) => items.join(", "),
+                None => attribute_jsx_text(e, from_dir, snippets, seen, depth),
+            },
         };
         if !text.trim().is_empty() {
             texts.push(text);
@@ -1751,5 +1756,28 @@ mod tests {
             .map(|c| (c.title.as_str(), c.anchor.as_str()))
             .collect();
         assert_eq!(sections, [("Quickstart", ""), ("Second one", "-2")]);
+    }
+
+    /// An update's tags are shown (beside its label, and as the changelog's filters): an array of
+    /// strings is their text; any other expression shows what only JavaScript knows.
+    #[test]
+    fn issue_24_update_tags_are_shown() {
+        let out = md(concat!(
+            "<Update label=\"May\" tags={[\"New releases\", 'Bug fixes',]} rss={{ title: \"RSSONLY\" }}>\nx\n</Update>\n",
+            "<Update label=\"June\" tags={[\"a\" + SECRETJS]}>\ny\n</Update>\n",
+            "<Card tags={[\"NOTSHOWN\"]} />\n"
+        ));
+        assert!(
+            out.contains("New releases") && out.contains("Bug fixes"),
+            "{out}"
+        );
+        for hidden in ["RSSONLY", "SECRETJS", "NOTSHOWN"] {
+            assert!(!out.contains(hidden), "{hidden} in {out}");
+        }
+        assert_eq!(tag::string_array("[]"), Some(vec![]));
+        assert_eq!(tag::string_array("[\"a\", `b`]"), Some(vec!["a", "b"]));
+        assert_eq!(tag::string_array("[\"a\\\"\"]"), None);
+        assert_eq!(tag::string_array("[\"a\"] + x"), None);
+        assert_eq!(tag::string_array("[\"a\" \"b\"]"), None);
     }
 }

@@ -231,9 +231,13 @@ fn jsx_attributes(name: Option<&str>, attrs: &[AttributeContent], out: &mut Stri
                 if quoted && !v.contains("${") {
                     v[1..v.len() - 1].to_owned()
                 } else {
-                    match jsx_expression_text(v) {
-                        Some(text) => text,
-                        None => continue,
+                    // An array of strings (an update's tags) is its strings.
+                    match serde_json::from_str::<Vec<String>>(v) {
+                        Ok(items) => items.join(" "),
+                        Err(_) => match jsx_expression_text(v) {
+                            Some(text) => text,
+                            None => continue,
+                        },
                     }
                 }
             }

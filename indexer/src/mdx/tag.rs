@@ -586,3 +586,27 @@ fn string_literal(expr: &str) -> Option<&str> {
     let plain = !(inner.contains(q) || inner.contains('\\') || template);
     plain.then_some(inner)
 }
+
+/// An array of plain string literals (`{["New releases", "Bug fixes"]}`), its strings in order:
+/// what a component showing a list of labels shows. `None` for any other expression.
+pub(super) fn string_array(expr: &str) -> Option<Vec<&str>> {
+    let mut rest = expr.trim().strip_prefix('[')?.trim_start();
+    let mut items = Vec::new();
+    loop {
+        if let Some(after) = rest.strip_prefix(']') {
+            return after.trim().is_empty().then_some(items);
+        }
+        let q = rest
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '"' | '\'' | '`'))?;
+        let end = 1 + rest[1..].find(q)?;
+        items.push(string_literal(&rest[..=end])?);
+        rest = rest[end + 1..].trim_start();
+        match rest.strip_prefix(',') {
+            Some(after) => rest = after.trim_start(),
+            None if rest.starts_with(']') => {}
+            None => return None,
+        }
+    }
+}
