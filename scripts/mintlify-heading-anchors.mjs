@@ -8,7 +8,8 @@
 // `remarkUnwrapInlineJsx`, `remarkExtractTableOfContents`; the ids are those of the `Heading`,
 // `Step` and `Update` elements (as `cleanHeadingId` renders them), of `Accordion`, `Tab` and `View`
 // elements (as they are), and of `h1`-`h4` elements with an id (a custom id left out of the table
-// of contents). Variables (`docs.json` `variables`) are not replaced: the sites here have none.
+// of contents), outside content readers are not shown (`<Visibility for="agents">`, an element of
+// class `hidden`). Variables (`docs.json` `variables`) are not replaced: the sites here have none.
 //
 // Run (the package's published dist, and the versions of its dependencies it pins):
 //   mkdir -p /tmp/mint && cd /tmp/mint && npm pack @mintlify/common@1.0.1211 && tar xzf mintlify-common-1.0.1211.tgz &&
@@ -40,7 +41,11 @@ const { remarkUnwrapInlineJsx } = await plugin('remarkUnwrapInlineJsx');
 const { remarkParseTitleMarkdown } = await plugin('remarkTitleMarkdown');
 const { remarkPrompt } = await plugin('remarkPrompt');
 const { safeCleanHeadingId } = await import(C + 'slugify.js');
-const { visit } = await import(C + '../../node_modules/unist-util-visit/index.js').catch(() => import('unist-util-visit'));
+const { preprocessCustomHeadingIds } = await import(C + 'mdx/preprocessCustomHeadingIds.js');
+const { preprocessMdxFragmentCode } = await import(C + 'mdx/preprocessMdxFragmentCode.js');
+const { visitParents } = await import(C + '../../node_modules/unist-util-visit-parents/index.js').catch(() =>
+  import('unist-util-visit-parents'),
+);
 const fm = (await import(C + '../../node_modules/front-matter/index.js').catch(() => import('front-matter'))).default;
 
 function walk(dir, root, out) {
@@ -87,11 +92,20 @@ for (const root of process.argv.slice(2)) {
       remarkUnwrapInlineJsx(),
       remarkExtractTableOfContents({}, meta),
     ]) {
-      transform(tree, { message() {} });
+      // `remarkPrompt` reads the page's source (a `<Prompt>`'s body becomes its raw text).
+      transform(tree, { value: preprocessCustomHeadingIds(preprocessMdxFragmentCode(p.text)), message() {} });
     }
+    // Ids readers' pages have: none inside `<Visibility for="agents">` (or any audience but
+    // humans) or an element hidden by its class.
+    const attr = (n, name) => n.attributes?.find((a) => a.name === name)?.value;
+    const hidden = (n) =>
+      (n.type === 'mdxJsxFlowElement' || n.type === 'mdxJsxTextElement') &&
+      ((n.name === 'Visibility' && attr(n, 'for') !== 'humans') ||
+        (typeof attr(n, 'className') === 'string' && attr(n, 'className').split(/\s+/).includes('hidden')));
     const ids = [];
-    visit(tree, 'mdxJsxFlowElement', (n) => {
-      const id = n.attributes.find((a) => a.name === 'id')?.value;
+    visitParents(tree, 'mdxJsxFlowElement', (n, ancestors) => {
+      if (hidden(n) || ancestors.some(hidden)) return;
+      const id = attr(n, 'id');
       if (typeof id !== 'string') return;
       if (CLEANED.includes(n.name)) ids.push(safeCleanHeadingId(id));
       else if (RAW.includes(n.name)) ids.push(id);

@@ -203,15 +203,22 @@ fn normalize_custom(raw: &str) -> String {
     out
 }
 
+/// `bytes` as lower-case hex: how a marker carries text (no character of it can end the marker).
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// A heading line with a custom id (`## Title {#custom-id}`, indented at most three spaces;
 /// `line` without its line ending), as the line the converter passes on: the heading with the
 /// id in a marker at its end. `None` for any other line.
 pub fn mark_custom_id(line: &str) -> Option<String> {
     let caps = CUSTOM_ID_HEADING.captures(line)?;
-    let id: String = caps[4].bytes().map(|b| format!("{b:02x}")).collect();
     Some(format!(
-        "{}{} {}{MARK_OPEN}{id}{MARK_CLOSE}",
-        &caps[1], &caps[2], &caps[3]
+        "{}{} {}{MARK_OPEN}{}{MARK_CLOSE}",
+        &caps[1],
+        &caps[2],
+        &caps[3],
+        hex(caps[4].as_bytes())
     ))
 }
 
@@ -221,10 +228,10 @@ pub fn mark_custom_id(line: &str) -> Option<String> {
 pub enum HeadingKind {
     /// A Markdown heading in the page's flow: Mintlify's `Heading` element.
     Plain,
-    /// A heading inside a component whose content is collapsed or leaves the table of contents
-    /// (`Accordion`, `AccordionGroup`, `Expandable`, `Prompt`): it keeps the id
-    /// `remarkComponentIds` gives it (and so counts for later `-2`s), but a link to it may land
-    /// in closed content: no section of its own.
+    /// A heading inside a component whose content is collapsed (`Accordion`, `AccordionGroup`,
+    /// `Expandable`): it keeps the id `remarkComponentIds` gives it (and so counts for later
+    /// `-2`s), outside the table of contents; a link to it may land in closed content: no section
+    /// of its own.
     Collapsed,
     /// A heading inside an `<Update>`: shown, with the id `remarkComponentIds` gives it, outside
     /// the table of contents' deduplication.
@@ -239,66 +246,96 @@ pub enum HeadingKind {
     StepTitle,
     /// A section title the page shows with no element id: one the indexer writes for a
     /// generated API page's fields, a heading on a page in `mode: custom` (Mintlify gives those
-    /// no ids) or an update's label inside another update.
+    /// no ids), an update's label or a step's title inside an update.
     NoId,
-    /// A component's title inside collapsed content: text, neither a section nor an id.
+    /// Text that is no heading on the page: a heading inside a `<Prompt>` (which shows its body as
+    /// written), a component's title inside collapsed content. Neither a section nor an id.
     Text,
+    /// A heading readers are never shown (inside `<Visibility for="agents">`): no text, no section,
+    /// but `remarkComponentIds` counts it, so later ids take `-2`s for it. Its text rides in the
+    /// marker, never in the line.
+    Hidden,
+    /// A heading inside an element hidden by its class or attribute: as [`Hidden`](Self::Hidden),
+    /// and the table of contents deduplicates it too.
+    HiddenListed,
+    /// A hidden heading nothing counts (inside a `<Prompt>`, on a page in `mode: custom`).
+    HiddenUncounted,
 }
 
+/// The components whose content `remarkExtractTableOfContents` leaves out, as a heading inside
+/// them is placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    /// `Accordion`, `AccordionGroup`, `Expandable`: collapsed content.
+    Collapses,
+    /// `Update`: shown.
+    Update,
+    /// `Prompt`: its body is shown as written (`remarkPrompt`), no element of it is rendered.
+    Raw,
+}
+
+/// The letter each kind's marker carries before its hex (none is a hex digit; a plain heading's
+/// marker has none).
+const LETTERS: [(HeadingKind, char); 10] = [
+    (HeadingKind::Collapsed, 'z'),
+    (HeadingKind::InUpdate, 'u'),
+    (HeadingKind::UpdateLabel, 'U'),
+    (HeadingKind::ExpressionLabel, 'V'),
+    (HeadingKind::StepTitle, 'S'),
+    (HeadingKind::NoId, '-'),
+    (HeadingKind::Text, 'x'),
+    (HeadingKind::Hidden, 'g'),
+    (HeadingKind::HiddenListed, 'G'),
+    (HeadingKind::HiddenUncounted, 'n'),
+];
+
 impl HeadingKind {
-    /// The letter the marker carries before a custom id's hex: none is a hex digit.
     fn letter(self) -> Option<char> {
-        match self {
-            HeadingKind::Plain => None,
-            HeadingKind::Collapsed => Some('z'),
-            HeadingKind::InUpdate => Some('u'),
-            HeadingKind::UpdateLabel => Some('U'),
-            HeadingKind::ExpressionLabel => Some('V'),
-            HeadingKind::StepTitle => Some('S'),
-            HeadingKind::NoId => Some('-'),
-            HeadingKind::Text => Some('x'),
-        }
+        LETTERS.iter().find(|(k, _)| *k == self).map(|&(_, c)| c)
     }
 
     fn of_letter(c: char) -> Option<HeadingKind> {
-        [
-            HeadingKind::Collapsed,
-            HeadingKind::InUpdate,
-            HeadingKind::UpdateLabel,
-            HeadingKind::ExpressionLabel,
-            HeadingKind::StepTitle,
-            HeadingKind::NoId,
-            HeadingKind::Text,
-        ]
-        .into_iter()
-        .find(|k| k.letter() == Some(c))
+        LETTERS.iter().find(|&&(_, l)| l == c).map(|&(k, _)| k)
     }
 
-    /// The kind a heading of this kind takes inside a component that `collapses` (an accordion)
-    /// or inside an update: the most hidden placement wins.
-    pub fn within(self, collapses: bool) -> HeadingKind {
+    /// Whether the heading's text is withheld (it rides in the marker).
+    pub fn is_hidden(self) -> bool {
+        matches!(
+            self,
+            HeadingKind::Hidden | HeadingKind::HiddenListed | HeadingKind::HiddenUncounted
+        )
+    }
+
+    /// The kind a heading of this kind takes inside `container`: the most hidden placement wins.
+    pub fn within(self, container: Container) -> HeadingKind {
         use HeadingKind::*;
-        match (self, collapses) {
-            (Plain | InUpdate | Collapsed, true) => Collapsed,
-            (Plain | InUpdate, false) => InUpdate,
-            (UpdateLabel | ExpressionLabel | StepTitle | NoId | Text, true) => Text,
-            (UpdateLabel | ExpressionLabel | StepTitle | NoId, false) => NoId,
-            (k, _) => k,
+        match (self, container) {
+            (Hidden | HiddenListed | HiddenUncounted, Container::Raw) => HiddenUncounted,
+            (HiddenListed, _) => Hidden,
+            (Hidden | HiddenUncounted, _) => self,
+            (_, Container::Raw) => Text,
+            (Plain | InUpdate | Collapsed, Container::Collapses) => Collapsed,
+            (Plain | InUpdate, Container::Update) => InUpdate,
+            (UpdateLabel | ExpressionLabel | StepTitle | NoId | Text, Container::Collapses) => Text,
+            (UpdateLabel | ExpressionLabel | StepTitle | NoId, Container::Update) => NoId,
+            (Collapsed | Text, Container::Update) => self,
         }
     }
 
-    /// The kind on a page in `mode: custom` or `frame`, where Mintlify gives headings no ids
-    /// (updates and steps keep theirs).
+    /// The kind on a page in `mode: custom` or `frame`, where Mintlify gives headings no ids and
+    /// counts none (updates and steps keep theirs).
     pub fn without_heading_ids(self) -> HeadingKind {
         match self {
             HeadingKind::Plain | HeadingKind::InUpdate => HeadingKind::NoId,
             HeadingKind::Collapsed => HeadingKind::Text,
+            HeadingKind::Hidden | HeadingKind::HiddenListed => HeadingKind::HiddenUncounted,
             k => k,
         }
     }
 }
 
-/// A heading's text as it reads, its kind, and the custom id its marker carries.
+/// A heading's text as the marker leaves it, its kind, and what the marker carries: the custom
+/// id written for it or, for a hidden heading, its own text (marker included).
 fn split_marker(text: &str) -> (String, HeadingKind, Option<String>) {
     let unmarked = || (text.to_owned(), HeadingKind::Plain, None);
     let Some(open) = text.rfind(MARK_OPEN) else {
@@ -318,24 +355,54 @@ fn split_marker(text: &str) -> (String, HeadingKind, Option<String>) {
         .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
         .collect();
     match bytes.and_then(|b| String::from_utf8(b).ok()) {
-        Some(id) if hex.len() % 2 == 0 => {
-            let custom = (!hex.is_empty()).then_some(id);
-            (text[..open].trim_end().to_owned(), kind, custom)
+        Some(carried) if hex.len() % 2 == 0 => {
+            let carried = (!hex.is_empty()).then_some(carried);
+            (text[..open].trim_end().to_owned(), kind, carried)
         }
         _ => unmarked(),
     }
 }
 
-/// `line` (an ATX heading line without its line ending, possibly marked already) marked as
-/// `kind`, its custom id kept.
-pub fn mark_heading_line(line: &str, kind: impl FnOnce(HeadingKind) -> HeadingKind) -> String {
-    let (text, was, custom) = split_marker(line);
-    let kind = kind(was);
-    let hex: String = (custom.unwrap_or_default().bytes())
-        .map(|b| format!("{b:02x}"))
-        .collect();
+/// An ATX heading's content without its closing sequence (`## Changes ##` reads `Changes`): the
+/// marker goes after the text, where a closing sequence could no longer close.
+fn without_closing_sequence(line: &str) -> &str {
+    let trimmed = line.trim_end_matches([' ', '\t']);
+    let before_run = trimmed.trim_end_matches('#');
+    let indented = line.trim_start_matches(' ');
+    let opening_end =
+        line.len() - indented.len() + indented.bytes().take_while(|&b| b == b'#').count();
+    // A run of `#` closes when spaces or tabs come before it (and it is not the opening one).
+    if before_run.len() == trimmed.len()
+        || before_run.len() <= opening_end
+        || !before_run.ends_with([' ', '\t'])
+    {
+        return line;
+    }
+    before_run.trim_end_matches([' ', '\t'])
+}
+
+/// `line` (a heading's line without its line ending, possibly marked already; `atx` when it
+/// opens with `#`s, whose closing sequence goes) marked with the kind `kind` makes of its kind,
+/// what its marker carries kept.
+pub fn mark_heading_line(
+    line: &str,
+    atx: bool,
+    kind: impl FnOnce(HeadingKind) -> HeadingKind,
+) -> String {
+    let (text, was, carried) = split_marker(line);
+    let text = if atx && carried.is_none() && was == HeadingKind::Plain {
+        without_closing_sequence(&text)
+    } else {
+        &text
+    };
+    with_marker(text, kind(was), carried.as_deref())
+}
+
+/// `text` followed by the marker of `kind` carrying `carried`.
+fn with_marker(text: &str, kind: HeadingKind, carried: Option<&str>) -> String {
+    let hex = hex(carried.unwrap_or_default().as_bytes());
     match kind.letter() {
-        None if hex.is_empty() => text,
+        None if hex.is_empty() => text.to_owned(),
         letter => format!(
             "{text}{MARK_OPEN}{}{hex}{MARK_CLOSE}",
             letter.map(String::from).unwrap_or_default()
@@ -347,24 +414,24 @@ pub fn mark_heading_line(line: &str, kind: impl FnOnce(HeadingKind) -> HeadingKi
 /// kind and the `id` the component was given, if any. `title` is Markdown already.
 pub fn component_heading(level: usize, title: &str, kind: HeadingKind, id: Option<&str>) -> String {
     let line = format!("{} {title}", "#".repeat(level.clamp(1, 6)));
-    let hex: String = (id.unwrap_or_default().bytes())
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    let letter = kind.letter().map(String::from).unwrap_or_default();
-    if letter.is_empty() && hex.is_empty() {
-        return line;
-    }
-    format!("{line}{MARK_OPEN}{letter}{hex}{MARK_CLOSE}")
+    with_marker(&line, kind, id)
+}
+
+/// The line that stands for a heading readers are never shown: `## ` and a marker carrying its
+/// text (`heading`, its own marker included), so the ids after it count it as Mintlify does and
+/// nothing of it is read.
+pub fn hidden_heading(level: usize, heading: &str, kind: HeadingKind) -> String {
+    component_heading(level, "", kind, Some(heading))
 }
 
 /// A heading the indexer writes itself, for a section the rendered page shows under a title of
 /// its own making (a generated API page's fields): the section is a chunk of the page, and its
 /// result links to the page, not to an anchor the page does not have.
 pub fn mark_no_id(title: &str) -> String {
-    mark_heading_line(title, |_| HeadingKind::NoId)
+    with_marker(title, HeadingKind::NoId, None)
 }
 
-/// `text` without custom ids' markers: what a heading shows.
+/// `text` without markers (what a heading shows; a hidden heading's text goes with its marker).
 pub fn strip_marker(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -386,20 +453,24 @@ pub fn strip_marker(text: &str) -> String {
 /// One heading as the page renders it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RenderedHeading {
-    /// Its text as it reads (no marker).
+    /// Its text as it reads (no marker; empty for a hidden heading).
     pub text: String,
-    /// Its element id: `None` where it has none (levels 5 and 6, a heading the indexer wrote),
-    /// `Some("")` for an empty one (an emoji alone): no anchor to link to either way.
+    /// Its element id: `None` where it has none (levels 5 and 6, the kinds that render none:
+    /// [`HeadingKind::NoId`], [`HeadingKind::Text`], hidden ones), `Some("")` for an empty one (an
+    /// emoji alone): no anchor to link to either way.
     pub id: Option<String>,
-    /// Whether it starts a section of its own (at levels 2 and 3): not inside collapsed content.
+    /// Whether it starts a section of its own (at levels 2 and 3): shown, not in collapsed content.
     pub section: bool,
+    /// Whether readers see it: a hidden heading is counted, never shown.
+    pub shown: bool,
 }
 
 /// The ids of one page's headings, in document order, as Mintlify's two passes give them:
 /// `remarkComponentIds` names every Markdown heading with `@sindresorhus/slugify`'s counter
-/// (`slugifyWithCounter`), then `remarkExtractTableOfContents` deduplicates those, custom ids,
-/// updates' labels and steps' titles together (`deduplicateSlug`), leaving out what sits inside
-/// accordions, expandables, prompts and updates.
+/// (`slugifyWithCounter`), hidden ones included, then `remarkExtractTableOfContents`
+/// deduplicates those, custom ids, updates' labels and steps' titles together
+/// (`deduplicateSlug`), leaving out what sits inside accordions, expandables, prompts, updates
+/// and `<Visibility for="agents">`.
 #[derive(Default)]
 pub struct HeadingIds {
     /// `slugifyWithCounter`'s occurrences, by lower-cased slug.
@@ -415,12 +486,29 @@ pub struct HeadingIds {
 impl HeadingIds {
     /// The next heading, of `level` with `text` (its marker included).
     pub fn next(&mut self, level: u8, text: &str) -> RenderedHeading {
-        let (text, kind, custom) = split_marker(text);
+        let (text, kind, carried) = split_marker(text);
+        if kind.is_hidden() {
+            if (1..=4).contains(&level) && kind != HeadingKind::HiddenUncounted {
+                let (own, _, custom) = split_marker(carried.as_deref().unwrap_or_default());
+                // A custom id's heading is an `<h2 id>`: the counter never sees it.
+                let counted = custom.is_none().then(|| self.count(slug(&own)));
+                if kind == HeadingKind::HiddenListed {
+                    self.listed(&own, custom, counted);
+                }
+            }
+            return RenderedHeading {
+                text: String::new(),
+                id: None,
+                section: false,
+                shown: false,
+            };
+        }
         let section = !matches!(kind, HeadingKind::Collapsed | HeadingKind::Text);
         let rendered = |id: Option<String>| RenderedHeading {
             text: text.clone(),
             id,
             section,
+            shown: true,
         };
         let labelled = matches!(
             kind,
@@ -429,26 +517,17 @@ impl HeadingIds {
         if !labelled && !(1..=4).contains(&level) {
             return rendered(None);
         }
-        let written = custom.is_some();
-        let explicit = custom
-            .map(|c| clean(&normalize_custom(&c)))
-            .unwrap_or_default();
         let id = match kind {
             HeadingKind::NoId | HeadingKind::Text => None,
             // `<h2 id>` (a custom id) is no Markdown heading: the counter never sees it.
-            HeadingKind::Plain if !written => {
-                let counted = self.count(slug(&text));
-                let cleaned = clean(&counted);
-                Some(clean(&self.dedupe(if cleaned.is_empty() {
-                    slug(&text)
-                } else {
-                    cleaned
-                })))
+            HeadingKind::Plain => {
+                let counted = carried.is_none().then(|| self.count(slug(&text)));
+                Some(self.listed(&text, carried, counted))
             }
-            HeadingKind::Plain
-            | HeadingKind::UpdateLabel
-            | HeadingKind::ExpressionLabel
-            | HeadingKind::StepTitle => {
+            // A component's `id` is only cleaned (`safeCleanHeadingId`); its title is the id's
+            // source when it has none, and a label only JavaScript knows is none.
+            HeadingKind::UpdateLabel | HeadingKind::ExpressionLabel | HeadingKind::StepTitle => {
+                let explicit = carried.map(|c| clean(&c)).unwrap_or_default();
                 let base = match (explicit.is_empty(), kind) {
                     (false, _) => explicit,
                     (true, HeadingKind::ExpressionLabel) => String::new(),
@@ -456,13 +535,30 @@ impl HeadingIds {
                 };
                 Some(clean(&self.dedupe(base)))
             }
-            HeadingKind::Collapsed | HeadingKind::InUpdate if !written => {
-                Some(clean(&self.count(slug(&text))))
-            }
-            // A custom id inside an accordion or update: its element keeps the id as written.
-            HeadingKind::Collapsed | HeadingKind::InUpdate => Some(explicit),
+            HeadingKind::Collapsed | HeadingKind::InUpdate => Some(match carried {
+                None => clean(&self.count(slug(&text))),
+                // A custom id inside an accordion or update: its element keeps the id as written.
+                Some(custom) => normalize_custom(&custom),
+            }),
+            HeadingKind::Hidden | HeadingKind::HiddenListed | HeadingKind::HiddenUncounted => None,
         };
         rendered(id)
+    }
+
+    /// The table of contents' id of a heading: its custom id (`{#id}`) or what the counter gave
+    /// it, cleaned, deduplicated, cleaned as the `Heading` element renders it.
+    fn listed(&mut self, text: &str, custom: Option<String>, counted: Option<String>) -> String {
+        let explicit = match (custom, counted) {
+            (Some(custom), _) => clean(&normalize_custom(&custom)),
+            (None, Some(counted)) => clean(&counted),
+            (None, None) => String::new(),
+        };
+        let base = if explicit.is_empty() {
+            slug(text)
+        } else {
+            explicit
+        };
+        clean(&self.dedupe(base))
     }
 
     /// `slugifyWithCounter` (`@sindresorhus/slugify` 2.2.0) on a slug: the second `x` is `x-2`,
@@ -669,18 +765,23 @@ mod tests {
     #[test]
     fn kinds_nest_most_hidden_first() {
         use HeadingKind::*;
-        let marked = mark_heading_line("Title", |k| k.within(false));
-        let marked = mark_heading_line(&marked, |k| k.within(true));
+        let marked = mark_heading_line("Title", false, |k| k.within(Container::Update));
+        let marked = mark_heading_line(&marked, false, |k| k.within(Container::Collapses));
         let h = HeadingIds::default().next(2, &marked);
         assert_eq!((h.text.as_str(), h.section), ("Title", false));
-        assert_eq!(Collapsed.within(false), Collapsed);
-        assert_eq!(UpdateLabel.within(false), NoId);
-        assert_eq!(StepTitle.within(true), Text);
+        assert_eq!(Collapsed.within(Container::Update), Collapsed);
+        assert_eq!(UpdateLabel.within(Container::Update), NoId);
+        assert_eq!(StepTitle.within(Container::Collapses), Text);
+        assert_eq!(Plain.within(Container::Raw), Text);
+        assert_eq!(Hidden.within(Container::Raw), HiddenUncounted);
+        assert_eq!(HiddenListed.within(Container::Collapses), Hidden);
         assert_eq!(Plain.without_heading_ids(), NoId);
         assert_eq!(UpdateLabel.without_heading_ids(), UpdateLabel);
         // A custom id survives a kind.
         let line = mark_custom_id("## In {#kept}").unwrap();
-        let marked = mark_heading_line(line.trim_start_matches("## "), |k| k.within(false));
+        let marked = mark_heading_line(line.trim_start_matches("## "), false, |k| {
+            k.within(Container::Update)
+        });
         let h = HeadingIds::default().next(2, &marked);
         assert_eq!(
             (h.text.as_str(), h.id.as_deref(), h.section),
@@ -690,5 +791,23 @@ mod tests {
         let mut ids = HeadingIds::default();
         assert_eq!(ids.next(2, &mark_no_id("Response")).id, None);
         assert_eq!(ids.next(2, "Response").id.as_deref(), Some("response"));
+        // A hidden heading shows nothing and counts: the visible `Setup` after it is `setup-2`.
+        let hidden = hidden_heading(2, "Setup", Hidden);
+        let h = ids.next(2, hidden.trim_start_matches("## "));
+        assert_eq!(
+            (h.text.as_str(), h.id, h.shown, h.section),
+            ("", None, false, false)
+        );
+        assert!(strip_marker(&hidden)
+            .trim_start_matches('#')
+            .trim()
+            .is_empty());
+        assert_eq!(ids.next(2, "Setup").id.as_deref(), Some("setup-2"));
+        // A closing sequence goes before the marker.
+        let line = mark_heading_line("## Changes ##", true, |k| k.within(Container::Update));
+        assert!(line.starts_with("## Changes\u{FDD0}"), "{line}");
+        assert_eq!(without_closing_sequence("## C#"), "## C#");
+        assert_eq!(without_closing_sequence("##"), "##");
+        assert_eq!(without_closing_sequence("## a \\#"), "## a \\#");
     }
 }

@@ -1077,9 +1077,11 @@ fn discover_specs(root: &Path) -> Vec<(PathBuf, String)> {
 }
 
 fn first_heading(markdown: &str) -> Option<String> {
-    markdown
-        .lines()
-        .find_map(|l| l.strip_prefix("# ").map(|t| t.trim().to_owned()))
+    // A heading's marker is no part of its text (a hidden heading has none to show).
+    markdown.lines().find_map(|l| {
+        let text = crate::heading_id::strip_marker(l.strip_prefix("# ")?);
+        Some(text.trim().to_owned()).filter(|t| !t.is_empty())
+    })
 }
 
 fn title_from_id(id: &str) -> String {

@@ -50,6 +50,9 @@ pub const TEXT_ATTRIBUTES: &[&str] = &[
     "tip",
 ];
 
+/// The components whose `title` Mintlify reads as Markdown (`remarkParseTitleMarkdown`).
+const TITLE_COMPONENTS: &[&str] = &["Accordion", "Card", "Color.Row", "Step", "Tab", "Tile"];
+
 /// Whether Mintlify shows `component`'s attribute `key` as text: the [`TEXT_ATTRIBUTES`] of any
 /// component, and a field's type and default beside its name (`--dry-run` for a CLI flag).
 pub fn is_visible_attribute(component: &str, key: &str) -> bool {
@@ -792,9 +795,7 @@ fn convert(
                 // A comment, expression, tag or script that ran over the fence's first line hid
                 // it: what pass 1 took for a fence is read as text, not copied.
                 if i == start {
-                    let at = out.len();
                     out.push_str(&kept[start..end]);
-                    outline.code(at, out.len());
                     i = end;
                 }
                 continue;
@@ -878,24 +879,33 @@ fn convert(
                 };
                 let tag = parse_tag(&kept[i..end]);
                 i = end;
-                let before = out.len();
                 if !withhold_tag(&tag, &mut withheld, &mut out) {
-                    let heading = (!on_heading_line(&out))
+                    let in_heading = on_heading_line(&out);
+                    // A flow element: alone on its line (`<Update …>` and a line break, or
+                    // another tag; in a block quote its markers are the line's margin); one
+                    // inside a paragraph or heading is inline.
+                    let margin = |t: &str| {
+                        t.trim_matches(|c: char| c.is_whitespace() || c == '>')
+                            .is_empty()
+                    };
+                    let rest_of_line = kept[end..].split('\n').next().unwrap_or("").trim();
+                    let flow = !in_heading
+                        && margin(&out[out.rfind('\n').map_or(0, |p| p + 1)..])
+                        && (rest_of_line.is_empty() || rest_of_line.starts_with('<'));
+                    let heading = flow
                         .then(|| {
                             outline.component_heading(&tag, &mut |expr| {
                                 attribute_jsx_text(expr, from_dir, snippets, seen, depth)
                             })
                         })
                         .flatten();
-                    let in_heading = on_heading_line(&out);
+                    let place = TagPlace { in_heading, flow };
                     let shown = convert_tag(
-                        &tag, heading, &imports, from_dir, snippets, seen, depth, &mut out,
+                        &tag, heading, place, &imports, from_dir, snippets, seen, depth, &mut out,
                     );
-                    if !in_heading && shown {
-                        outline.tag(&tag, out.len());
+                    if shown {
+                        outline.tag(&tag, out.len(), flow);
                     }
-                } else if out.len() < before {
-                    outline.truncated(out.len());
                 }
             }
             // Markdown: an HTML tag stays text as written, but what a hidden element wraps is
@@ -925,8 +935,8 @@ fn convert(
         snippets.warn(format!(
             "`<{name}>` hides its content and never closes (not valid MDX); the rest of the page is not indexed"
         ));
-        out.truncate(mark);
-        outline.truncated(out.len());
+        let cut = out.split_off(mark);
+        out.push_str(&outline::hidden_headings(&cut, name != "Visibility"));
     }
     outline.finish(&mut out);
     out
@@ -954,7 +964,9 @@ fn withhold_tag(
         } else if *open > 1 {
             *open -= 1;
         } else {
-            out.truncate(*mark);
+            // What Mintlify still counts of it: its headings (later ids take `-2`s for them).
+            let cut = out.split_off(*mark);
+            out.push_str(&outline::hidden_headings(&cut, *name != "Visibility"));
             // A block leaves a line break; an inline element (`<span hidden>` in a heading), or
             // any element inside a heading (`## A <Visibility for="agents">x</Visibility> b`),
             // leaves its line whole.
@@ -967,6 +979,14 @@ fn withhold_tag(
     true
 }
 
+/// Where a tag sits: inside a heading's line, or alone on its line (a flow element, whose text is
+/// a block of its own; an element inside a paragraph is inline, its text inside the paragraph).
+#[derive(Clone, Copy)]
+struct TagPlace {
+    in_heading: bool,
+    flow: bool,
+}
+
 /// One JSX tag: a snippet inlined, or its text attributes kept (its title as the heading line
 /// `heading` when the component is an entry of the page's outline), or a line break for a block.
 /// Returns whether the tag is a component's (not a snippet's, which is replaced by its text).
@@ -974,6 +994,7 @@ fn withhold_tag(
 fn convert_tag(
     parsed: &Tag,
     heading: Option<(String, &str)>,
+    place: TagPlace,
     imports: &BTreeMap<String, String>,
     from_dir: &Path,
     snippets: &mut SnippetResolver<'_>,
@@ -983,10 +1004,10 @@ fn convert_tag(
 ) -> bool {
     // A component inside a heading (`### theme <Badge>required</Badge>`) is part of its line: the
     // heading keeps the component's text (and Mintlify's id is made of it all), not its attributes.
-    let in_heading = on_heading_line(out);
+    // One inside a paragraph keeps the paragraph whole (`<Update>## x</Update>` is no heading).
     if parsed.closing {
-        if !in_heading {
-            out.push('\n');
+        if !place.in_heading {
+            out.push(if place.flow { '\n' } else { ' ' });
         }
         return true;
     }
@@ -1010,7 +1031,7 @@ fn convert_tag(
         }
         return false;
     }
-    if in_heading {
+    if place.in_heading {
         return true;
     }
     let titled = heading.as_ref().map(|(_, key)| *key);
@@ -1025,6 +1046,13 @@ fn convert_tag(
             continue;
         }
         let text = match value {
+            // These components' titles are Markdown (`titleMarkdownToText`): `[Install](/x)`
+            // shows `Install`.
+            AttrValue::Text(t)
+                if key == "title" && TITLE_COMPONENTS.contains(&parsed.name.as_str()) =>
+            {
+                outline::title_text(t)
+            }
             AttrValue::Text(t) => t.clone(),
             AttrValue::Expr(e) => match tag::string_array(e) {
                 Some(items) => items.join(", "),
@@ -1036,12 +1064,17 @@ fn convert_tag(
         }
     }
     let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let (before, after) = if place.flow {
+        ("\n\n", "\n\n")
+    } else {
+        (" ", " ")
+    };
     if !texts.is_empty() {
-        out.push_str("\n\n");
+        out.push_str(before);
         out.push_str(&attribute_paragraph(&texts));
-        out.push_str("\n\n");
+        out.push_str(after);
     } else if is_block_tag(&parsed.name) {
-        out.push('\n');
+        out.push(if place.flow { '\n' } else { ' ' });
     }
     true
 }
@@ -1440,14 +1473,19 @@ mod tests {
             .collect();
         assert!(text.contains("1. Platform IP ownership"), "{text}");
         assert!(text.contains("# Not a heading"), "{text}");
-        assert!(text.contains("1. *starred*"), "{text}");
+        // A card's title is Markdown to Mintlify (`titleMarkdownToText`): emphasis shows its text.
+        assert!(text.contains("1. starred"), "{text}");
         // Not a link reference definition for the page, not a link, not emphasis.
         let out = md("<Card title=\"[Beta]: https://evil.example/t\" />\nAvailable in [Beta] only.\n<Card title=\"**Note** [c](https://x.example)\" />\n");
         let chunks =
             crate::chunk::chunk_markdown("T", "", &out, crate::chunk::ChunkConfig::default());
         let text: String = chunks.iter().map(|c| c.body.clone()).collect();
         assert!(text.contains("[Beta]: https://evil.example/t"), "{text}");
-        assert!(text.contains("**Note** [c](https://x.example)"), "{text}");
+        // A card's title shows its Markdown's text: the link's words, not its destination.
+        assert!(
+            text.contains("Note c") && !text.contains("x.example"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -1719,17 +1757,22 @@ mod tests {
         let anchors: Vec<String> = (section_anchors(&out).into_iter())
             .filter(|a| !a.is_empty())
             .collect();
-        let odd: Vec<&String> = (anchors.iter())
-            .filter(|a| !a.starts_with('u') && !a.starts_with('y'))
-            .take(5)
-            .collect();
-        assert_eq!(anchors.len(), 2 * depth, "{odd:?}");
         assert_eq!(
             anchors.len(),
             2 * depth,
             "updates and their headings are sections"
         );
         assert_eq!(anchors[..4], ["u", "y", "u-2", "y-2"]);
+        // Hidden elements cut one after another, and closers with no opener: one pass each.
+        let hidden = "<Visibility for=\"agents\">\n\n## h\n\n</Visibility>\n\n```\nx\n```\n\n<Accordion title=\"a\">\n\n".repeat(depth);
+        let out = md(&hidden);
+        assert_eq!(
+            out.matches('\u{FDD0}').count(),
+            depth,
+            "each hidden heading counted"
+        );
+        let unmatched = "<Expandable>\n".repeat(depth) + &"</Accordion>\n".repeat(depth);
+        assert!(md(&unmatched).trim().is_empty());
     }
 
     /// A JSX element in a shown attribute renders its text (pipecat's examples label updates

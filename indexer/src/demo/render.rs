@@ -170,6 +170,11 @@ fn safe_events<'a>(markdown: &'a str, page_url: &str, title: &str) -> Vec<Event<
                 if let Some((at, level, text)) = heading.take() {
                     let rendered = ids.next(heading_level(level), &collapse_whitespace(&text));
                     let (text, anchor) = (rendered.text, rendered.id);
+                    // A heading readers are never shown (counted for the ids after it).
+                    if !rendered.shown {
+                        out.truncate(at);
+                        continue;
+                    }
                     if level == HeadingLevel::H1 && at == 0 && text == title {
                         // The page's first block repeats its title: the article's <h1> shows it.
                         out.truncate(at);

@@ -1,61 +1,62 @@
 //! Here is the converter's stream of JSX tags, give me the page's outline as Mintlify renders it:
 //! which headings sit in collapsed content (an `<Accordion>`'s headings keep their ids but leave
-//! the table of contents), which components are entries of it (`<Update label>`, `<Step title>`
-//! under `titleSize` h2 or h3), so that the chunker makes sections where the page has linkable
-//! headings and gives them the ids Mintlify's `remarkComponentIds` and
-//! `remarkExtractTableOfContents` give (`heading_id`). The facts travel in the markers of the
-//! heading lines the converter writes (`heading_id::HeadingKind`).
+//! the table of contents), which are no headings at all (a `<Prompt>` shows its body as written),
+//! which components are entries of it (`<Update label>`, `<Step title>` under `titleSize` h2 or
+//! h3), and which headings readers never see but Mintlify counts (`<Visibility for="agents">`),
+//! so that the chunker makes sections where the page has linkable headings and gives them the ids
+//! Mintlify's `remarkComponentIds` and `remarkExtractTableOfContents` give (`heading_id`). The
+//! facts travel in the markers of the heading lines the converter writes
+//! (`heading_id::HeadingKind`).
 
-use crate::heading_id::{component_heading, mark_heading_line, HeadingKind};
+use std::collections::HashMap;
+use std::ops::Range;
+
+use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag as MdTag, TagEnd};
+
+use crate::heading_id::{
+    component_heading, hidden_heading, mark_heading_line, Container, HeadingKind,
+};
 
 use super::tag::{AttrValue, Tag};
 
-/// Components whose headings `remarkExtractTableOfContents` leaves out; all but `Update` collapse
-/// (their content opens on a click).
-const EXCLUDING: [&str; 5] = [
-    "Accordion",
-    "AccordionGroup",
-    "Expandable",
-    "Update",
-    "Prompt",
-];
+/// The container a component is, for the headings inside it.
+fn container(name: &str) -> Option<Container> {
+    match name {
+        "Accordion" | "AccordionGroup" | "Expandable" => Some(Container::Collapses),
+        "Update" => Some(Container::Update),
+        "Prompt" => Some(Container::Raw),
+        _ => None,
+    }
+}
 
-/// What the converter has open, in the text it writes (`out`), and what it closed: the page's
-/// headings are marked once, at the end, in one pass (marking at every closer would read nested
-/// content once per level).
+/// An open JSX element.
+struct Element {
+    name: String,
+    /// What it is for the headings inside it, and where its content starts in `out`.
+    container: Option<(Container, usize)>,
+    /// A `<Steps>`'s `titleSize`, which its own steps inherit.
+    title_size: Option<String>,
+}
+
+/// What the converter has open, in the text it writes (`out`), and which components it closed:
+/// the page's headings are marked once, at the end, in one pass over the page (marking at every
+/// closer would read nested content once per level).
 #[derive(Default)]
 pub(super) struct Outline {
-    /// Open excluding components: their names, whether each collapses, where its content starts.
-    open: Vec<(String, bool, usize)>,
-    /// Closed ones: the byte range of `out` each wrapped, and whether it collapses.
-    closed: Vec<(usize, usize, bool)>,
-    /// The `titleSize` of each open `<Steps>` (what its steps inherit).
-    steps: Vec<Option<String>>,
-    /// The byte ranges of `out` copied from code fences, in order: no heading lines in them.
-    code: Vec<(usize, usize)>,
+    /// The open elements, outermost first.
+    open: Vec<Element>,
+    /// How many elements of each name are open: a closer with no opener closes nothing, at once.
+    open_names: HashMap<String, usize>,
+    /// The byte ranges of `out` containers wrapped.
+    closed: Vec<(Range<usize>, Container)>,
 }
 
 impl Outline {
-    /// `out[start..end]` is a code fence's text.
-    pub(super) fn code(&mut self, start: usize, end: usize) {
-        self.code.push((start, end));
-    }
-
-    /// `out` was cut back to `len` (a withheld element's text removed).
-    pub(super) fn truncated(&mut self, len: usize) {
-        self.code.retain(|&(start, _)| start < len);
-        self.closed.retain(|&(start, _, _)| start < len);
-        for range in &mut self.closed {
-            range.1 = range.1.min(len);
-        }
-        for (_, _, at) in &mut self.open {
-            *at = (*at).min(len);
-        }
-    }
-
     /// The heading line the opening `tag` makes of its title, with the attribute it took it from:
-    /// an update's label, a step's title under `titleSize` h2 or h3. `shown` gives the text a
-    /// JSX expression renders (`label={<><Icon /> Quickstart</>}`).
+    /// an update's label, a step's title under `titleSize` h2 or h3 (a flow element's: one alone
+    /// on its line; inline ones are no entries). `shown` gives the text a JSX expression renders
+    /// (`label={<><Icon /> Quickstart</>}`), `title_text` the text a component's Markdown title
+    /// shows.
     pub(super) fn component_heading(
         &self,
         tag: &Tag,
@@ -64,27 +65,29 @@ impl Outline {
         if tag.closing {
             return None;
         }
-        let id = match tag.value("id", false) {
-            Some(AttrValue::Text(id)) => Some(id.as_str()),
-            _ => None,
-        };
+        let id = tag.literal("id");
         match tag.name.as_str() {
             "Update" => {
                 // Any `label`, even one only JavaScript knows, makes the update an entry; its id
-                // is made from the label's text only when the label is a string.
-                let (label, kind) = match tag.value("label", false)? {
-                    AttrValue::Text(t) => (t.clone(), HeadingKind::UpdateLabel),
-                    AttrValue::Expr(e) => (shown(e), HeadingKind::ExpressionLabel),
+                // is made from the label's text only when the label is a string literal.
+                let (label, kind) = match (tag.literal("label"), tag.value("label", false)?) {
+                    (Some(label), _) => (label.to_owned(), HeadingKind::UpdateLabel),
+                    (None, AttrValue::Text(t)) => (t.clone(), HeadingKind::ExpressionLabel),
+                    (None, AttrValue::Expr(e)) => (shown(e), HeadingKind::ExpressionLabel),
                 };
-                let line = component_heading(2, &title_markdown(&label), kind, id);
+                let line = component_heading(2, &plain_markdown(&label), kind, id);
                 Some((line, "label"))
             }
             "Step" => {
-                // `getStringAttribute(titleSize) ?? inherited`: a size only JavaScript knows is
-                // the inherited one.
-                let size = match tag.value("titleSize", false) {
-                    Some(AttrValue::Text(size)) => size.as_str(),
-                    _ => self.steps.last()?.as_deref()?,
+                // `getStringAttribute(titleSize) ?? inherited` (what `<Steps>` gives its own
+                // steps): a size only JavaScript knows is the inherited one.
+                let size = match tag.literal("titleSize") {
+                    Some(size) => size,
+                    None => (self.open.iter().rev())
+                        .find(|e| !e.name.is_empty())
+                        .filter(|e| e.name == "Steps")?
+                        .title_size
+                        .as_deref()?,
                 };
                 let level = match size {
                     "h2" => 2,
@@ -96,150 +99,304 @@ impl Outline {
                     Some(AttrValue::Text(t)) => t == "true",
                     Some(AttrValue::Expr(e)) => e == "true",
                 };
-                let Some(AttrValue::Text(title)) = tag.value("title", false) else {
-                    return None;
-                };
+                // The title Mintlify reads (`getStringAttribute`, then its Markdown's text).
+                let title = title_text(tag.literal("title")?);
                 if no_anchor || title.trim().is_empty() {
                     return None;
                 }
                 let line =
-                    component_heading(level, &title_markdown(title), HeadingKind::StepTitle, id);
+                    component_heading(level, &plain_markdown(&title), HeadingKind::StepTitle, id);
                 Some((line, "title"))
             }
             _ => None,
         }
     }
 
-    /// Follows `tag`, written to `out` already (`out_len` long now).
-    pub(super) fn tag(&mut self, tag: &Tag, out_len: usize) {
-        if tag.name == "Steps" {
-            match (tag.closing, tag.self_closing) {
-                (false, false) => self.steps.push(match tag.value("titleSize", false) {
-                    Some(AttrValue::Text(size)) => Some(size.clone()),
-                    _ => None,
-                }),
-                (true, _) => {
-                    self.steps.pop();
-                }
-                _ => {}
-            }
-            return;
-        }
-        if !EXCLUDING.contains(&tag.name.as_str()) || tag.self_closing {
+    /// Follows `tag`, written to `out` already (`out_len` long now); `flow` when the element is a
+    /// flow element (alone on its lines), the only kind whose headings leave the outline.
+    pub(super) fn tag(&mut self, tag: &Tag, out_len: usize, flow: bool) {
+        if tag.self_closing {
             return;
         }
         if !tag.closing {
-            self.open
-                .push((tag.name.clone(), tag.name != "Update", out_len));
+            *self.open_names.entry(tag.name.clone()).or_insert(0) += 1;
+            self.open.push(Element {
+                name: tag.name.clone(),
+                container: container(&tag.name).filter(|_| flow).map(|c| (c, out_len)),
+                title_size: (tag.name == "Steps")
+                    .then(|| tag.literal("titleSize").map(str::to_owned))
+                    .flatten(),
+            });
             return;
         }
         // MDX nests elements properly; a closer without its opener closes nothing.
-        let Some(depth) = self.open.iter().rposition(|(name, _, _)| *name == tag.name) else {
+        if self.open_names.get(&tag.name).is_none_or(|&n| n == 0) {
             return;
-        };
-        for (_, collapses, at) in self.open.drain(depth..) {
-            self.closed.push((at, out_len, collapses));
+        }
+        while let Some(element) = self.open.pop() {
+            if let Some(n) = self.open_names.get_mut(&element.name) {
+                *n -= 1;
+            }
+            if let Some((container, start)) = element.container {
+                self.closed.push((start..out_len, container));
+            }
+            if element.name == tag.name {
+                break;
+            }
         }
     }
 
-    /// The end of the page (what never closed wraps the rest: not valid MDX): every heading line
-    /// of `out` outside code marked with where it sits, in one pass.
+    /// The end of the page (what never closed wraps the rest: not valid MDX): every heading of
+    /// `out` marked with where it sits, in one pass.
     pub(super) fn finish(mut self, out: &mut String) {
-        for (_, collapses, at) in std::mem::take(&mut self.open) {
-            self.closed.push((at, out.len(), collapses));
+        for element in std::mem::take(&mut self.open) {
+            if let Some((container, start)) = element.container {
+                self.closed.push((start..out.len(), container));
+            }
         }
         if self.closed.is_empty() {
             return;
         }
-        // Where each component's wrapped text starts and ends: +1 / -1 on its kind's count.
-        let mut edges: Vec<(usize, i32, bool)> = (self.closed.iter())
-            .flat_map(|&(start, end, collapses)| [(start, 1, collapses), (end, -1, collapses)])
+        // Where each container's text starts (+1) and ends (-1), by kind.
+        let mut edges: Vec<(usize, i32, usize)> = (self.closed.iter())
+            .flat_map(|(range, container)| {
+                let kind = *container as usize;
+                [(range.start, 1, kind), (range.end, -1, kind)]
+            })
             .collect();
         edges.sort_unstable();
-        let (mut edge, mut code) = (0, 0);
-        let (mut collapsing, mut updates) = (0i32, 0i32);
-        let mut marked = String::with_capacity(out.len() + 64);
-        let mut at = 0;
-        for line in out.split_inclusive('\n') {
-            let start = at;
-            at += line.len();
-            // The components whose text started at or before this line's start, and had not
-            // ended: a line a component opened in the middle of is outside it.
-            while let Some(&(pos, delta, collapses)) = edges.get(edge) {
+        let mut inside = [0i32; 3];
+        let mut edge = 0;
+        *out = remark_headings(out, |start, kind| {
+            while let Some(&(pos, delta, container)) = edges.get(edge) {
                 if pos > start {
                     break;
                 }
-                *(if collapses {
-                    &mut collapsing
-                } else {
-                    &mut updates
-                }) += delta;
+                inside[container] += delta;
                 edge += 1;
             }
-            while self.code.get(code).is_some_and(|&(_, end)| end <= start) {
-                code += 1;
-            }
-            let in_code = self.code.get(code).is_some_and(|&(s, _)| s <= start);
-            let body = line.trim_end_matches(['\n', '\r']);
-            if in_code || (collapsing == 0 && updates == 0) || !is_atx_heading(body) {
-                marked.push_str(line);
-                continue;
-            }
-            let collapses = collapsing > 0;
-            marked.push_str(&mark_heading_line(body, |kind| kind.within(collapses)));
-            marked.push_str(&line[body.len()..]);
-        }
-        *out = marked;
+            // The most hidden placement wins: a prompt's, then collapsed content's, then an
+            // update's.
+            [Container::Raw, Container::Collapses, Container::Update]
+                .into_iter()
+                .find(|&c| inside[c as usize] > 0)
+                .map_or(kind, |c| kind.within(c))
+        });
     }
 }
 
-/// Whether `line` is an ATX heading's (up to three spaces, one to six `#`, then a space, a tab or
-/// the end).
-pub(super) fn is_atx_heading(line: &str) -> bool {
-    let rest = line.trim_start_matches(' ');
-    if line.len() - rest.len() > 3 {
-        return false;
-    }
-    let hashes = rest.bytes().take_while(|&b| b == b'#').count();
-    (1..=6).contains(&hashes) && (rest.len() == hashes || rest[hashes..].starts_with([' ', '\t']))
+/// One heading of a Markdown text, as pulldown-cmark (the chunker's parser) reads it.
+struct HeadingLine {
+    /// Where the heading starts.
+    start: usize,
+    /// The line its marker goes at the end of: an ATX heading's line, a setext heading's last
+    /// line of text.
+    line: Range<usize>,
+    atx: bool,
 }
 
-/// A component's title as a heading's Markdown that reads exactly as the title: whitespace
-/// collapsed, punctuation escaped but `&` and `;` (entities stay live, as JSX decodes them).
-fn title_markdown(title: &str) -> String {
-    let collapsed = title.split_whitespace().collect::<Vec<_>>().join(" ");
-    super::escape_markdown(&collapsed, &['&', ';'])
-}
-
-/// `markdown` (the converter's) for a page in `mode: custom` or `frame`: Mintlify gives its
-/// headings no ids, so none of them is a section's anchor (updates and steps keep theirs).
-pub fn without_heading_ids(markdown: &str) -> String {
-    use pulldown_cmark::{Event, Options, Parser, Tag};
+/// The headings of `markdown` in order.
+fn heading_lines(markdown: &str) -> Vec<HeadingLine> {
     let parser = Parser::new_ext(
         markdown,
         Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS,
     );
-    // The end of each heading's first line (where its marker goes), in order.
-    let mut ends: Vec<usize> = parser
-        .into_offset_iter()
-        .filter(|(e, _)| matches!(e, Event::Start(Tag::Heading { .. })))
-        .map(|(_, r)| {
-            let line = &markdown[r.start..];
-            r.start + line.find(['\n', '\r']).unwrap_or(line.len())
-        })
-        .collect();
-    ends.dedup();
-    let mut out = String::with_capacity(markdown.len() + ends.len() * 8);
+    let mut out = Vec::new();
+    for (event, range) in parser.into_offset_iter() {
+        let Event::Start(MdTag::Heading { .. }) = event else {
+            continue;
+        };
+        let text = markdown[range.clone()].trim_end_matches(['\n', '\r']);
+        let atx = text.trim_start_matches(' ').starts_with('#');
+        let line = if atx {
+            let end = text.find(['\n', '\r']).unwrap_or(text.len());
+            range.start..range.start + end
+        } else {
+            // A setext heading: its text's last line is the one before the underline.
+            let underline = text.rfind('\n').unwrap_or(0);
+            let last = text[..underline].trim_end_matches('\r');
+            let line_start = last.rfind('\n').map_or(0, |p| p + 1);
+            range.start + line_start..range.start + last.len()
+        };
+        out.push(HeadingLine {
+            start: range.start,
+            line,
+            atx,
+        });
+    }
+    out
+}
+
+/// `markdown` with each heading's line marked as `kind` says (given where the heading starts and
+/// its kind so far), in one pass.
+fn remark_headings(
+    markdown: &str,
+    mut kind: impl FnMut(usize, HeadingKind) -> HeadingKind,
+) -> String {
+    let mut out = String::with_capacity(markdown.len() + 64);
     let mut at = 0;
-    for end in ends {
-        let start = markdown[..end].rfind('\n').map_or(0, |p| p + 1).max(at);
-        out.push_str(&markdown[at..start]);
-        out.push_str(&mark_heading_line(
-            &markdown[start..end],
-            HeadingKind::without_heading_ids,
-        ));
-        at = end;
+    for h in heading_lines(markdown) {
+        if h.line.start < at {
+            continue;
+        }
+        out.push_str(&markdown[at..h.line.start]);
+        let line = &markdown[h.line.clone()];
+        out.push_str(&mark_heading_line(line, h.atx, |was| kind(h.start, was)));
+        at = h.line.end;
     }
     out.push_str(&markdown[at..]);
     out
+}
+
+/// The lines that stand for the headings of `cut`, text a hidden element wrapped: each hidden
+/// heading's text rides in its marker (`listed`: the table of contents counts it too, as for an
+/// element hidden by its class; not for `<Visibility for="agents">`, which it leaves out).
+pub(super) fn hidden_headings(cut: &str, listed: bool) -> String {
+    let parser = Parser::new_ext(
+        cut,
+        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS,
+    );
+    let kind = if listed {
+        HeadingKind::HiddenListed
+    } else {
+        HeadingKind::Hidden
+    };
+    let mut out = String::new();
+    let mut heading: Option<(HeadingLevel, String)> = None;
+    for event in parser {
+        if let Some((_, text)) = heading.as_mut() {
+            if let Some(t) = crate::chunk::heading_text_of(&event) {
+                text.push_str(&t);
+                continue;
+            }
+        }
+        match event {
+            Event::Start(MdTag::Heading { level, .. }) => heading = Some((level, String::new())),
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((level, text)) = heading.take() {
+                    let text = crate::chunk::collapse_whitespace(&text);
+                    let level = crate::chunk::heading_level(level) as usize;
+                    out.push_str("\n\n");
+                    out.push_str(&hidden_heading(level, &text, kind));
+                    out.push_str("\n\n");
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A component's title as a heading's Markdown that reads exactly as the title: whitespace
+/// collapsed, punctuation escaped but `&` and `;` (entities stay live, as JSX decodes them).
+fn plain_markdown(title: &str) -> String {
+    let collapsed = title.split_whitespace().collect::<Vec<_>>().join(" ");
+    super::escape_markdown(&collapsed, &['&', ';'])
+}
+
+/// The text a component's title shows, read as Mintlify's `parseTitleMarkdown` reads it (for the
+/// titles of `Accordion`, `Card`, `Step`, `Tab`, `Tile`): one paragraph (after `title: `, so
+/// nothing is a block), whose text, code, emphasis and links (those with a destination that looks
+/// like one) show their text, and anything else its source: `[Install](/x) the **CLI**` shows
+/// `Install the CLI`, `1. Step` shows `1. Step`.
+pub(super) fn title_text(title: &str) -> String {
+    const PREFIX: &str = "title: ";
+    let source = format!("{PREFIX}{}", title.replace('\n', " "));
+    let parser = Parser::new_ext(&source, Options::ENABLE_STRIKETHROUGH);
+    let mut text = String::new();
+    // Inside an element shown as its source: the end event it waits for.
+    let mut skip: Option<TagEnd> = None;
+    for (event, range) in parser.into_offset_iter() {
+        if let Some(end) = &skip {
+            if matches!(&event, Event::End(e) if e == end) {
+                skip = None;
+            }
+            continue;
+        }
+        match event {
+            Event::Text(t) | Event::Code(t) => text.push_str(&t),
+            Event::Start(MdTag::Link { dest_url, .. })
+                if !(source[range.clone()].starts_with('[') && looks_like_a_link(&dest_url)) =>
+            {
+                text.push_str(&source[range]);
+                skip = Some(TagEnd::Link);
+            }
+            Event::Start(MdTag::Image { .. }) => {
+                text.push_str(&source[range]);
+                skip = Some(TagEnd::Image);
+            }
+            Event::Html(h) | Event::InlineHtml(h) => text.push_str(&h),
+            Event::SoftBreak | Event::HardBreak => text.push(' '),
+            _ => {}
+        }
+    }
+    match text.strip_prefix(PREFIX) {
+        Some(shown) => shown.to_owned(),
+        // Not one paragraph that starts with the prefix: the title as written.
+        None => title.to_owned(),
+    }
+}
+
+/// `isSupportedLink`'s destinations: a URL, a path, an anchor, or a domain-like word.
+fn looks_like_a_link(dest: &str) -> bool {
+    let d = dest.trim();
+    let lower = d.to_ascii_lowercase();
+    !d.is_empty()
+        && ([
+            "http://", "https://", "mailto:", "tel:", "/", "#", "./", "../",
+        ]
+        .iter()
+        .any(|p| lower.starts_with(p))
+            || d.contains('/')
+            || d.split_once('.').is_some_and(|(a, b)| {
+                !a.is_empty()
+                    && !b.is_empty()
+                    && !d.contains(char::is_whitespace)
+                    && !a.contains('@')
+            }))
+}
+
+/// `markdown` (the converter's) for a page in `mode: custom` or `frame`: Mintlify gives its
+/// headings no ids and counts none, so none of them is a section's anchor (updates and steps keep
+/// theirs).
+pub fn without_heading_ids(markdown: &str) -> String {
+    remark_headings(markdown, |_, kind| kind.without_heading_ids())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_are_marked_where_the_chunker_reads_them() {
+        let md = "## Changes ##\n\nSetext\nover two\n---\n\n> ## Quoted\n\n```\n## code\n```\n";
+        let marked = without_heading_ids(md);
+        let ids = crate::chunk::chunk_markdown("T", "", &marked, Default::default());
+        let titles: Vec<(&str, &str)> = (ids.iter().skip(1))
+            .map(|c| (c.title.as_str(), c.anchor.as_str()))
+            .collect();
+        assert_eq!(
+            titles,
+            [("Changes", ""), ("Setext over two", ""), ("Quoted", "")],
+            "{marked}"
+        );
+        assert!(marked.contains("## code\n"), "{marked}");
+        assert!(!crate::heading_id::strip_marker(&marked).contains('\u{FDD0}'));
+    }
+
+    #[test]
+    fn titles_read_as_markdown() {
+        assert_eq!(
+            title_text("[Install](https://x.example) the `cli`"),
+            "Install the cli"
+        );
+        assert_eq!(title_text("**Bold** and _em_"), "Bold and em");
+        assert_eq!(
+            title_text("1. Platform IP ownership"),
+            "1. Platform IP ownership"
+        );
+        assert_eq!(title_text("# Not a heading"), "# Not a heading");
+        assert_eq!(title_text("[c](notalink) x"), "[c](notalink) x");
+        assert_eq!(title_text("<b>x</b>"), "<b>x</b>");
+    }
 }

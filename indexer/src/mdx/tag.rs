@@ -119,6 +119,9 @@ pub(super) struct Tag {
     pub self_closing: bool,
     /// In the order written (JSX keeps the last of a key written twice).
     pub attrs: Vec<(String, AttrValue)>,
+    /// For each of `attrs`, whether its value is a quoted string (`title="x"`, not
+    /// `title={"x"}`): what Mintlify's own plugins read as a string (`getStringAttribute`).
+    quoted: Vec<bool>,
 }
 
 /// The byte length of the whitespace character (JavaScript's: a no-break space too) at `i`, or 0.
@@ -141,6 +144,7 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
         .unwrap_or(inner.len());
     let name = inner[..name_end].to_owned();
     let mut attrs = Vec::new();
+    let mut quoted = Vec::new();
     let rest = &inner[name_end..];
     let b = rest.as_bytes();
     let mut i = 0;
@@ -169,6 +173,7 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
                 while j < b.len() && b[j] != q {
                     j += 1;
                 }
+                quoted.push(true);
                 attrs.push((key, AttrValue::Text(rest[vs..j.min(b.len())].to_owned())));
                 i = j + 1;
             } else if i < b.len() && b[i] == b'{' {
@@ -187,6 +192,7 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
                     Some(lit) => AttrValue::Text(lit.to_owned()),
                     None => AttrValue::Expr(expr.to_owned()),
                 };
+                quoted.push(false);
                 attrs.push((key, value));
                 i = end;
             } else {
@@ -195,6 +201,7 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
                 }
             }
         } else if !key.is_empty() {
+            quoted.push(false);
             attrs.push((key, AttrValue::Expr("true".into())));
         }
     }
@@ -203,6 +210,7 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
         closing,
         self_closing,
         attrs,
+        quoted,
     }
 }
 
@@ -401,6 +409,16 @@ fn hiding_style(style: &str) -> bool {
 
 impl Tag {
     /// The value JSX gives `key`: the last one written.
+    /// The value of `key` when it is a quoted string (the last `key` written, as JSX keeps):
+    /// what Mintlify's plugins read as a string attribute.
+    pub(super) fn literal(&self, key: &str) -> Option<&str> {
+        let i = self.attrs.iter().rposition(|(k, _)| k == key)?;
+        match &self.attrs[i].1 {
+            AttrValue::Text(t) if self.quoted.get(i) == Some(&true) => Some(t),
+            _ => None,
+        }
+    }
+
     pub(super) fn value(&self, key: &str, any_case: bool) -> Option<&AttrValue> {
         (self.attrs.iter().rev())
             .find(|(k, _)| k == key || (any_case && k.eq_ignore_ascii_case(key)))
@@ -416,7 +434,11 @@ impl Tag {
             false => self.name.to_ascii_lowercase(),
         };
         // HTML's class is `class` (in any case); a `className` is some other attribute.
-        self.attrs.retain(|(k, _)| k != "className");
+        let kept: Vec<bool> = self.attrs.iter().map(|(k, _)| k != "className").collect();
+        let mut keep = kept.iter();
+        self.attrs.retain(|_| *keep.next().unwrap_or(&true));
+        let mut keep = kept.iter();
+        self.quoted.retain(|_| *keep.next().unwrap_or(&true));
         for (_, value) in &mut self.attrs {
             if let AttrValue::Expr(e) = value {
                 *value = AttrValue::Text(std::mem::take(e));
