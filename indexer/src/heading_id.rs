@@ -401,10 +401,17 @@ pub fn mark_heading_line(
 /// `text` followed by the marker of `kind` carrying `carried`.
 fn with_marker(text: &str, kind: HeadingKind, carried: Option<&str>) -> String {
     let hex = hex(carried.unwrap_or_default().as_bytes());
+    // A heading of no text (`##`, a hidden heading's) keeps the space that makes it one.
+    let bare = text.trim_start_matches(' ');
+    let space = if !bare.is_empty() && bare.bytes().all(|b| b == b'#') {
+        " "
+    } else {
+        ""
+    };
     match kind.letter() {
         None if hex.is_empty() => text.to_owned(),
         letter => format!(
-            "{text}{MARK_OPEN}{}{hex}{MARK_CLOSE}",
+            "{text}{space}{MARK_OPEN}{}{hex}{MARK_CLOSE}",
             letter.map(String::from).unwrap_or_default()
         ),
     }
@@ -803,6 +810,9 @@ mod tests {
             .trim()
             .is_empty());
         assert_eq!(ids.next(2, "Setup").id.as_deref(), Some("setup-2"));
+        // Marked again (inside a component), it stays a heading line.
+        let again = mark_heading_line(&hidden, true, |k| k);
+        assert!(again.starts_with("## \u{FDD0}g"), "{again:?}");
         // A closing sequence goes before the marker.
         let line = mark_heading_line("## Changes ##", true, |k| k.within(Container::Update));
         assert!(line.starts_with("## Changes\u{FDD0}"), "{line}");

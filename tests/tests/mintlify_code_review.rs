@@ -474,3 +474,78 @@ fn session_25_review_variables_imports_and_markers() {
         assert!(!canaries_in(&out, &[word]).is_empty(), "{word}");
     }
 }
+
+/// Session 26: a heading readers never see still counts for the ids after it (Mintlify's
+/// `remarkComponentIds` names it), so the converter keeps a line for it whose text rides only in a
+/// marker. None of that text reaches any file a build or the demo writes, in any spelling (the
+/// marker carries it as hex), and the visible heading after it links to Mintlify's `-2`.
+#[test]
+fn session_26_hidden_headings_count_but_never_show() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write_file(
+        &root,
+        "docs.json",
+        r#"{"name": "S", "navigation": {"pages": ["index", "custom", "prompt"]}}"#,
+    );
+    write_file(
+        &root,
+        "index.mdx",
+        concat!(
+            "---\ntitle: Home\n---\n",
+            "<Visibility for=\"agents\">\n## Setup leakagentsheadqa {#leakcustomidqb}\n\n## Setup\n</Visibility>\n\n",
+            "<div className=\"hidden\">\n### leakhiddendivqc\n</div>\n\n",
+            "<Accordion title=\"Open\">\n<Visibility for=\"agents\">\n## leaknestedqd\n</Visibility>\n</Accordion>\n\n",
+            "import S from '/snippets/s.mdx'\n\n<S />\n\n",
+            "## Setup\n\nVisible setup words.\n",
+        ),
+    );
+    write_file(
+        &root,
+        "snippets/s.mdx",
+        "<Visibility for=\"agents\">\n#### leaksnippetheadqe\n</Visibility>\n",
+    );
+    write_file(
+        &root,
+        "custom.mdx",
+        "---\ntitle: Custom\nmode: custom\n---\n<Visibility for=\"agents\">\n# leakcustommodeqf\n</Visibility>\n\nCustom words.\n",
+    );
+    write_file(
+        &root,
+        "prompt.mdx",
+        "---\ntitle: Prompt\n---\n<Prompt>\n<Visibility for=\"agents\">\n## leakpromptqg\n</Visibility>\n</Prompt>\n\nPrompt words.\n",
+    );
+    let out = tmp.path().join("www/out");
+    build_lexical(&root, &out, &tmp.path().join("cache"));
+    let demo = tmp.path().join("demo");
+    aidocs_index::demo::render_demo(&root, &demo, Some(&aidocs_e2e::repo().join("site-plugin")))
+        .unwrap();
+    let canaries = [
+        "leakagentsheadqa",
+        "leakcustomidqb",
+        "leakhiddendivqc",
+        "leaknestedqd",
+        "leaksnippetheadqe",
+        "leakcustommodeqf",
+        "leakpromptqg",
+    ];
+    // The marker carries a hidden heading's text as hex: no file holds that spelling either.
+    let hex: Vec<String> = (canaries.iter())
+        .map(|c| c.bytes().map(|b| format!("{b:02x}")).collect())
+        .collect();
+    let all: Vec<&str> = (canaries.iter().copied())
+        .chain(hex.iter().map(String::as_str))
+        .collect();
+    assert_eq!(canaries_in(&out, &all), Vec::<String>::new());
+    assert_eq!(canaries_in(&demo, &all), Vec::<String>::new());
+    // The hidden `Setup` is counted (a custom id's heading is not): the visible one is
+    // `setup-2`, as Mintlify's pipeline gives it for this page.
+    let index = LocalIndex::open(&out).unwrap();
+    let anchors: Vec<String> = (0..index.searcher.meta_shard_count())
+        .flat_map(|i| index.meta_shard(i).unwrap().pages.clone())
+        .filter(|p| p.url == "/")
+        .flat_map(|p| p.chunks.into_iter().map(|c| c.anchor))
+        .filter(|a| !a.is_empty())
+        .collect();
+    assert_eq!(anchors, ["setup-2"]);
+}
