@@ -76,7 +76,10 @@ for (const root of process.argv.slice(2)) {
   const pages = {};
   for (const f of files) {
     const p = parsed.get(f);
-    if (p.error) continue; // Mintlify's build fails on the page: no ids to compare
+    if (p.error) {
+      pages[f] = null; // Mintlify's build fails on the page: no ids to compare
+      continue;
+    }
     const tree = hasImports(p)
       ? await resolveAllImports({ snippets, fileWithImports: structuredClone(p), onWarning: () => {} })
       : p.tree;
@@ -110,7 +113,7 @@ for (const root of process.argv.slice(2)) {
       if (CLEANED.includes(n.name)) ids.push(safeCleanHeadingId(id));
       else if (RAW.includes(n.name)) ids.push(id);
     });
-    if (ids.length) pages[f] = ids;
+    pages[f] = ids;
   }
   result[path.basename(path.resolve(root))] = pages;
 }

@@ -164,6 +164,9 @@ pub fn chunk_markdown(
             }
             Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
                 if in_code {
+                    // A heading line the converter marked can land in code (a fence its output
+                    // opened): no marker, and no hidden heading's text, is ever code.
+                    let t = crate::heading_id::strip_marker(&t);
                     if let Some(s) = sections.last_mut() {
                         s.code.push_str(&t);
                         if let Some((_, b)) = s.blocks.last_mut() {

@@ -431,6 +431,12 @@ pub fn hidden_heading(level: usize, heading: &str, kind: HeadingKind) -> String 
     component_heading(level, "", kind, Some(heading))
 }
 
+/// The text a hidden heading's marker carries (its own marker included), when `heading` is one.
+pub fn hidden_text(heading: &str) -> Option<String> {
+    let (_, kind, carried) = split_marker(heading);
+    kind.is_hidden().then(|| carried.unwrap_or_default())
+}
+
 /// A heading the indexer writes itself, for a section the rendered page shows under a title of
 /// its own making (a generated API page's fields): the section is a chunk of the page, and its
 /// result links to the page, not to an anchor the page does not have.

@@ -3,6 +3,7 @@
 //! dropped, code fences kept verbatim. The result goes to pulldown-cmark (see `chunk`).
 
 use std::collections::{BTreeMap, HashSet};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::document::Visibility;
@@ -770,7 +771,15 @@ fn convert(
             kept.push_str(line);
         }
     }
-    if let Some((_, _, _, start, _)) = fence {
+    if let Some((ch, len, _, start, item)) = fence {
+        // A fence open at the end of its file ends there (Mintlify parses a snippet apart from
+        // the page it goes into): closed, so it runs over nothing that follows the snippet.
+        if !kept.ends_with('\n') {
+            kept.push('\n');
+        }
+        kept.push_str(&" ".repeat(item.unwrap_or(0)));
+        kept.push_str(&(ch as char).to_string().repeat(len));
+        kept.push('\n');
         fenced.push((start, kept.len()));
     }
 
@@ -786,8 +795,13 @@ fn convert(
     // `out`. Its content is read as any other (so a fence or comment in it ends where it would)
     // and cut when it closes.
     let mut withheld: Option<(String, usize, usize)> = None;
+    // Whether the withheld element is a flow element (its headings are headings, counted).
+    let mut withheld_flow = false;
     // Accordions, updates and steps: which headings the page links to, and which ids they take.
     let mut outline = Outline::default();
+    // The line of `kept` last asked about, and whether it holds tags and expressions alone.
+    let mut flow_memo: Option<(Range<usize>, bool)> = None;
+    let mut out_line = OutLine::default();
     while i < bytes.len() {
         if let Some(&(start, end)) = fenced.get(next_fence) {
             if i >= start {
@@ -851,7 +865,10 @@ fn convert(
                 out.push('\n');
             }
             b'{' if mdx && !broken_expression => match skip_balanced(bytes, i) {
-                Some(end) => i = end,
+                Some(end) => {
+                    i = end;
+                    keep_apart(&mut out, bytes.get(i).copied());
+                }
                 None => {
                     // Not valid MDX; from here `{` is text (one scan to the end, not one per brace).
                     snippets.warn(
@@ -878,20 +895,19 @@ fn convert(
                     continue;
                 };
                 let tag = parse_tag(&kept[i..end]);
+                let flow = flow_line(&kept, i, &mut flow_memo);
                 i = end;
-                if !withhold_tag(&tag, &mut withheld, &mut out) {
-                    let in_heading = on_heading_line(&out);
-                    // A flow element: alone on its line (`<Update …>` and a line break, or
-                    // another tag; in a block quote its markers are the line's margin); one
-                    // inside a paragraph or heading is inline.
-                    let margin = |t: &str| {
-                        t.trim_matches(|c: char| c.is_whitespace() || c == '>')
-                            .is_empty()
-                    };
-                    let rest_of_line = kept[end..].split('\n').next().unwrap_or("").trim();
-                    let flow = !in_heading
-                        && margin(&out[out.rfind('\n').map_or(0, |p| p + 1)..])
-                        && (rest_of_line.is_empty() || rest_of_line.starts_with('<'));
+                let hiding = withheld.is_some();
+                if withhold_tag(&tag, flow, &mut withheld, &mut withheld_flow, &mut out) {
+                    if hiding && withheld.is_none() {
+                        out_line.cut();
+                    }
+                } else {
+                    let in_heading = out_line.is_heading(&out);
+                    // A flow element (its line holds tags and expressions alone, after a block
+                    // quote's or list item's markers) is a block; one inside a paragraph or a
+                    // heading is inline.
+                    let flow = flow && !in_heading;
                     let heading = flow
                         .then(|| {
                             outline.component_heading(&tag, &mut |expr| {
@@ -907,16 +923,21 @@ fn convert(
                         outline.tag(&tag, out.len(), flow);
                     }
                 }
+                keep_apart(&mut out, bytes.get(i).copied());
             }
             // Markdown: an HTML tag stays text as written, but what a hidden element wraps is
             // no more shown than in MDX (HTML names read without regard to case).
             b'<' if !mdx => match html_tag_len(&kept[i..]) {
                 Some(len) => {
                     let tag = parse_tag(&kept[i..i + len]).read_as_html();
-                    if !withhold_tag(&tag, &mut withheld, &mut out) {
+                    let flow = flow_line(&kept, i, &mut flow_memo);
+                    if !withhold_tag(&tag, flow, &mut withheld, &mut withheld_flow, &mut out) {
                         out.push_str(&kept[i..i + len]);
+                        i += len;
+                    } else {
+                        i += len;
+                        keep_apart(&mut out, bytes.get(i).copied());
                     }
-                    i += len;
                 }
                 None => {
                     out.push('<');
@@ -936,7 +957,9 @@ fn convert(
             "`<{name}>` hides its content and never closes (not valid MDX); the rest of the page is not indexed"
         ));
         let cut = out.split_off(mark);
-        out.push_str(&outline::hidden_headings(&cut, name != "Visibility"));
+        if withheld_flow {
+            out.push_str(&outline::hidden_headings(&cut, name != "Visibility"));
+        }
     }
     outline.finish(&mut out);
     out
@@ -948,7 +971,9 @@ fn convert(
 /// whether the tag was taken here (`false`: the caller shows it).
 fn withhold_tag(
     tag: &Tag,
+    flow: bool,
     withheld: &mut Option<(String, usize, usize)>,
+    withheld_flow: &mut bool,
     out: &mut String,
 ) -> bool {
     let Some((name, open, mark)) = withheld else {
@@ -956,6 +981,7 @@ fn withhold_tag(
             return false;
         }
         *withheld = Some((tag.name.clone(), 1, out.len()));
+        *withheld_flow = flow;
         return true;
     };
     if tag.name == *name && !tag.self_closing {
@@ -964,9 +990,12 @@ fn withhold_tag(
         } else if *open > 1 {
             *open -= 1;
         } else {
-            // What Mintlify still counts of it: its headings (later ids take `-2`s for them).
+            // What Mintlify still counts of a block it hides: its headings (later ids take `-2`s
+            // for them). An inline element holds no heading, whatever its text looks like.
             let cut = out.split_off(*mark);
-            out.push_str(&outline::hidden_headings(&cut, *name != "Visibility"));
+            if *withheld_flow {
+                out.push_str(&outline::hidden_headings(&cut, *name != "Visibility"));
+            }
             // A block leaves a line break; an inline element (`<span hidden>` in a heading), or
             // any element inside a heading (`## A <Visibility for="agents">x</Visibility> b`),
             // leaves its line whole.
@@ -977,6 +1006,89 @@ fn withhold_tag(
         }
     }
     true
+}
+
+/// Whether the line of `kept` around `at` holds JSX tags and expressions alone (after a block
+/// quote's `>`s and a list item's marker): MDX reads its elements as flow (block) elements, any
+/// other's as inline ones. Each line is read once (`memo`).
+fn flow_line(kept: &str, at: usize, memo: &mut Option<(Range<usize>, bool)>) -> bool {
+    if let Some((range, flow)) = memo {
+        if range.contains(&at) {
+            return *flow;
+        }
+    }
+    let start = kept[..at].rfind('\n').map_or(0, |p| p + 1);
+    let b = kept.as_bytes();
+    let mut i = start;
+    // The margin: indentation, `>`s, list markers.
+    loop {
+        while b.get(i).is_some_and(|c| matches!(c, b' ' | b'\t' | b'>')) {
+            i += 1;
+        }
+        match list_item(&kept[i..]) {
+            Some((width, rest)) if !rest.is_empty() => i += width.min(kept.len() - i),
+            _ => break,
+        }
+    }
+    let mut flow = true;
+    let mut end = kept.len();
+    while i < b.len() {
+        match b[i] {
+            b'\n' => {
+                end = i;
+                break;
+            }
+            b' ' | b'\t' | b'\r' => i += 1,
+            b'<' => match tag_end(b, i) {
+                Some(e) => i = e,
+                None => {
+                    flow = false;
+                    break;
+                }
+            },
+            b'{' => match skip_balanced(b, i) {
+                Some(e) => i = e,
+                None => {
+                    flow = false;
+                    break;
+                }
+            },
+            _ => {
+                flow = false;
+                break;
+            }
+        }
+    }
+    if !flow {
+        end = kept[i..].find('\n').map_or(kept.len(), |p| i + p);
+    }
+    // A tag or expression that runs over lines ends the memo where it ends.
+    *memo = Some((start..end.max(at + 1), flow));
+    flow
+}
+
+/// After something removed (a tag, an expression, a hidden element), what follows must not join
+/// what came before into Markdown the page does not have: backticks or tildes into a fence
+/// (``` `` ``` and `` `js ``), nor a line's first `` ` ``, `~` or `#` into a fence or a heading
+/// (`<code>```js</code>` is a paragraph). A space, or an escape, keeps them apart.
+fn keep_apart(out: &mut String, next: Option<u8>) {
+    let Some(next) = next.filter(|c| matches!(c, b'`' | b'~' | b'#')) else {
+        return;
+    };
+    let last = out.as_bytes().last().copied();
+    if next != b'#' && last == Some(next) {
+        out.push(' ');
+        return;
+    }
+    // At the line's margin (indentation, `>`s): the next character would open a block.
+    let margin = out
+        .bytes()
+        .rev()
+        .find(|c| !matches!(c, b' ' | b'\t' | b'>'))
+        .is_none_or(|c| c == b'\n');
+    if margin {
+        out.push('\\');
+    }
 }
 
 /// Where a tag sits: inside a heading's line, or alone on its line (a flow element, whose text is
@@ -1100,30 +1212,66 @@ fn attribute_jsx_text(
     snippets.in_attribute = true;
     let markdown = convert(jsx, Dialect::Mdx, from_dir, snippets, seen, depth);
     snippets.in_attribute = false;
+    // One paragraph (after a word, so `1. Install` and `## x` stay text, as the page shows
+    // them), its text.
+    const LEAD: &str = "text: ";
+    let one_line = format!("{LEAD}{}", markdown.replace(['\n', '\r'], " "));
     let mut text = String::new();
-    for event in pulldown_cmark::Parser::new(&markdown) {
-        match &event {
-            pulldown_cmark::Event::End(_) => text.push(' '),
-            e => {
-                if let Some(t) = crate::chunk::heading_text_of(e) {
-                    text.push_str(&t);
-                }
-            }
+    for event in pulldown_cmark::Parser::new(&one_line) {
+        if let Some(t) = crate::chunk::heading_text_of(&event) {
+            text.push_str(&t);
         }
     }
-    crate::heading_id::strip_marker(&crate::chunk::collapse_whitespace(&text))
+    let text = text.strip_prefix(LEAD).unwrap_or(&text);
+    crate::heading_id::strip_marker(&crate::chunk::collapse_whitespace(text))
+}
+
+/// Where the last line of `out` starts, found by reading only what was written since the last
+/// question (a line of many tags costs one pass, not one per tag).
+#[derive(Default)]
+struct OutLine {
+    read: usize,
+    start: usize,
+}
+
+impl OutLine {
+    /// `out` was cut back (a hidden element's text): its last line is found afresh.
+    fn cut(&mut self) {
+        self.read = 0;
+    }
+
+    /// [`on_heading_line`], in amortized constant time.
+    fn is_heading(&mut self, out: &str) -> bool {
+        if self.read == 0 || out.len() < self.read {
+            // The line is found again (backwards, to its start only).
+            self.start = out.rfind('\n').map_or(0, |p| p + 1);
+        } else if let Some(p) = out[self.read..].rfind('\n') {
+            self.start = self.read + p + 1;
+        }
+        self.read = out.len();
+        is_heading_line(&out[self.start..])
+    }
 }
 
 /// Whether the last line of `out` is an ATX heading's (up to three spaces, one to six `#`, then a
 /// space or the end).
 fn on_heading_line(out: &str) -> bool {
-    let line = &out[out.rfind('\n').map_or(0, |p| p + 1)..];
-    let rest = line.trim_start_matches(' ');
-    if line.len() - rest.len() > 3 {
+    is_heading_line(&out[out.rfind('\n').map_or(0, |p| p + 1)..])
+}
+
+/// Whether `line` (from its start) opens as an ATX heading: its first characters only are read.
+fn is_heading_line(line: &str) -> bool {
+    let b = line.as_bytes();
+    let spaces = b.iter().take_while(|&&c| c == b' ').take(4).count();
+    if spaces > 3 {
         return false;
     }
-    let hashes = rest.bytes().take_while(|&b| b == b'#').count();
-    (1..=6).contains(&hashes) && rest[hashes..].starts_with([' ', '\t'])
+    let hashes = b[spaces..]
+        .iter()
+        .take_while(|&&c| c == b'#')
+        .take(7)
+        .count();
+    (1..=6).contains(&hashes) && matches!(b.get(spaces + hashes), Some(b' ' | b'\t'))
 }
 
 fn inline_snippet(
@@ -1773,6 +1921,13 @@ mod tests {
         );
         let unmatched = "<Expandable>\n".repeat(depth) + &"</Accordion>\n".repeat(depth);
         assert!(md(&unmatched).trim().is_empty());
+        // Many tags on one long line, after long text and before it; fragments around steps.
+        let line = "a ".repeat(depth) + &"<b>x</b>".repeat(depth) + &" z".repeat(depth);
+        assert_eq!(md(&line).matches('x').count(), depth);
+        let steps = "<Steps titleSize=\"h2\">\n".to_owned()
+            + &"<>\n".repeat(depth)
+            + &"<Step title=\"s\">\nx\n</Step>\n".repeat(depth);
+        assert!(md(&steps).contains("## s"));
     }
 
     /// A JSX element in a shown attribute renders its text (pipecat's examples label updates

@@ -486,7 +486,36 @@ fn session_26_hidden_headings_count_but_never_show() {
     write_file(
         &root,
         "docs.json",
-        r#"{"name": "S", "navigation": {"pages": ["index", "custom", "prompt"]}}"#,
+        r#"{"name": "S", "navigation": {"pages": ["index", "custom", "prompt", "glued", "notes", "audiences", "snipfence"]}}"#,
+    );
+    // Second review: removed tags and expressions never glue backticks into a fence that would
+    // carry a hidden heading's marker into code (and swallow the rest of the page); nor in a
+    // `.md` page, whose two readings must not turn hidden text into code; `<Visibility>` shows
+    // only for exactly `humans`; a snippet's unclosed fence ends with the snippet.
+    write_file(
+        &root,
+        "glued.mdx",
+        "---\ntitle: Glued\n---\n<code>```mermaid</code> starts a diagram.\n\n``{/* c */}`js\n\n<Visibility for=\"agents\">\n## leakgluedheadqh\n</Visibility>\n\n## Next steps\n\nGluedvisible words.\n",
+    );
+    write_file(
+        &root,
+        "notes.md",
+        "# Notes\n\n``<span hidden>x</span>`js\n\n<div className=\"hidden\">\nleakmdclassqi paragraph\n</div>\n\n{/* leakmdcommentqj */}\n\n## Visible after\n\nNotesvisible.\n",
+    );
+    write_file(
+        &root,
+        "audiences.mdx",
+        "---\ntitle: Audiences\n---\n<Visibility for=\" humans\">\nleakspaceqk\n</Visibility>\n\n<Visibility for=\"agents\" for=\"humans\">\nleakdupforql\n</Visibility>\n\n<Visibility for={`humans `}>\nleaktemplateqm\n</Visibility>\n\nAudiencevisible.\n",
+    );
+    write_file(
+        &root,
+        "snippets/fence.mdx",
+        "Snippet text.\n\n```bash\necho hi\n",
+    );
+    write_file(
+        &root,
+        "snipfence.mdx",
+        "---\ntitle: Snipfence\n---\nimport F from '/snippets/fence.mdx'\n\n<F />\n\n<Visibility for=\"agents\">\n## leaksnipfenceqn\n</Visibility>\n\n## After snippet\n\nSnipvisible.\n",
     );
     write_file(
         &root,
@@ -528,6 +557,13 @@ fn session_26_hidden_headings_count_but_never_show() {
         "leaksnippetheadqe",
         "leakcustommodeqf",
         "leakpromptqg",
+        "leakgluedheadqh",
+        "leakmdclassqi",
+        "leakmdcommentqj",
+        "leakspaceqk",
+        "leakdupforql",
+        "leaktemplateqm",
+        "leaksnipfenceqn",
     ];
     // The marker carries a hidden heading's text as hex: no file holds that spelling either.
     let hex: Vec<String> = (canaries.iter())
@@ -548,4 +584,16 @@ fn session_26_hidden_headings_count_but_never_show() {
         .filter(|a| !a.is_empty())
         .collect();
     assert_eq!(anchors, ["setup-2"]);
+    // What follows the glued backticks and the snippet is still its sections, not code.
+    let sections = |url: &str| -> Vec<String> {
+        (0..index.searcher.meta_shard_count())
+            .flat_map(|i| index.meta_shard(i).unwrap().pages.clone())
+            .filter(|p| p.url == url)
+            .flat_map(|p| p.chunks.into_iter().map(|c| c.anchor))
+            .filter(|a| !a.is_empty())
+            .collect()
+    };
+    assert_eq!(sections("/glued"), ["next-steps"]);
+    assert_eq!(sections("/notes"), ["visible-after"]);
+    assert_eq!(sections("/snipfence"), ["after-snippet"]);
 }

@@ -160,6 +160,9 @@ fn safe_events<'a>(markdown: &'a str, page_url: &str, title: &str) -> Vec<Event<
             Event::Text(t) if t.contains(crate::heading_id::MARKS) => {
                 Event::Text(CowStr::from(strip_marker(&t)))
             }
+            Event::Code(t) if t.contains(crate::heading_id::MARKS) => {
+                Event::Code(CowStr::from(strip_marker(&t)))
+            }
             other => other,
         };
         match &event {

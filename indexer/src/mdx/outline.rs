@@ -45,6 +45,8 @@ struct Element {
 pub(super) struct Outline {
     /// The open elements, outermost first.
     open: Vec<Element>,
+    /// Where in `open` the named ones are (fragments, `<>`, are transparent to `<Steps>`).
+    named: Vec<usize>,
     /// How many elements of each name are open: a closer with no opener closes nothing, at once.
     open_names: HashMap<String, usize>,
     /// The byte ranges of `out` containers wrapped.
@@ -83,8 +85,7 @@ impl Outline {
                 // steps): a size only JavaScript knows is the inherited one.
                 let size = match tag.literal("titleSize") {
                     Some(size) => size,
-                    None => (self.open.iter().rev())
-                        .find(|e| !e.name.is_empty())
+                    None => (self.named.last().map(|&i| &self.open[i]))
                         .filter(|e| e.name == "Steps")?
                         .title_size
                         .as_deref()?,
@@ -120,6 +121,9 @@ impl Outline {
         }
         if !tag.closing {
             *self.open_names.entry(tag.name.clone()).or_insert(0) += 1;
+            if !tag.name.is_empty() {
+                self.named.push(self.open.len());
+            }
             self.open.push(Element {
                 name: tag.name.clone(),
                 container: container(&tag.name).filter(|_| flow).map(|c| (c, out_len)),
@@ -136,6 +140,9 @@ impl Outline {
         while let Some(element) = self.open.pop() {
             if let Some(n) = self.open_names.get_mut(&element.name) {
                 *n -= 1;
+            }
+            if self.named.last() == Some(&self.open.len()) {
+                self.named.pop();
             }
             if let Some((container, start)) = element.container {
                 self.closed.push((start..out_len, container));
@@ -275,6 +282,8 @@ pub(super) fn hidden_headings(cut: &str, listed: bool) -> String {
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((level, text)) = heading.take() {
                     let text = crate::chunk::collapse_whitespace(&text);
+                    // Hidden already (read twice, as a `.md` page is): its own text.
+                    let text = crate::heading_id::hidden_text(&text).unwrap_or(text);
                     let level = crate::chunk::heading_level(level) as usize;
                     out.push_str("\n\n");
                     out.push_str(&hidden_heading(level, &text, kind));

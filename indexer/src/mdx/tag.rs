@@ -471,12 +471,25 @@ impl Tag {
             return None;
         }
         if self.name == "Visibility" {
-            return match self.value("for", false) {
-                Some(AttrValue::Text(t)) if t.trim() == "humans" => None,
-                Some(AttrValue::Text(t)) if t.trim() == "agents" => {
-                    Some("`<Visibility for=\"agents\">` is not shown on the page")
-                }
-                _ => Some("a `<Visibility>` audience other than \"humans\" or \"agents\" is not understood, so its content is withheld"),
+            // Mintlify's `resolveVisibilityFor` reads the first `for`, React renders the last:
+            // shown only when every `for` is exactly `humans` (a space makes it not understood,
+            // and hidden from humans).
+            let fors: Vec<&AttrValue> = (self.attrs.iter())
+                .filter(|(k, _)| k == "for")
+                .map(|(_, v)| v)
+                .collect();
+            let all = |word: &str| {
+                !fors.is_empty()
+                    && fors
+                        .iter()
+                        .all(|v| matches!(v, AttrValue::Text(t) if t == word))
+            };
+            return if all("humans") {
+                None
+            } else if all("agents") {
+                Some("`<Visibility for=\"agents\">` is not shown on the page")
+            } else {
+                Some("a `<Visibility>` audience other than \"humans\" or \"agents\" is not understood, so its content is withheld")
             };
         }
         if !self.name.starts_with(|c: char| c.is_ascii_lowercase())
