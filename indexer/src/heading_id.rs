@@ -39,6 +39,9 @@ const MARK_OPEN: char = '\u{FDD0}';
 const MARK_CLOSE: char = '\u{FDD1}';
 /// The marker characters, which the converter removes from a page's text before it reads it.
 pub const MARKS: [char; 2] = [MARK_OPEN, MARK_CLOSE];
+/// A marker that carries nothing: what the converter puts before a line's first character to
+/// keep the line a paragraph (no reading shows a marker).
+pub const EMPTY_MARK: &str = "\u{FDD0}\u{FDD1}";
 
 /// `cleanHeadingId`'s and `normalizeCustomId`'s emoji: `\p{Emoji_Modifier}`,
 /// `\p{Emoji_Modifier_Base}`, `\p{Emoji_Presentation}`, `\p{Extended_Pictographic}`, ZWJ and the

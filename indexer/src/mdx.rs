@@ -771,16 +771,13 @@ fn convert(
             kept.push_str(line);
         }
     }
+    // A fence open at the end of its file ends there (Mintlify parses a snippet apart from the
+    // page it goes into): the closing line pass 2 writes after it, if it copies it as a fence.
+    let mut unclosed: Option<(usize, String)> = None;
     if let Some((ch, len, _, start, item)) = fence {
-        // A fence open at the end of its file ends there (Mintlify parses a snippet apart from
-        // the page it goes into): closed, so it runs over nothing that follows the snippet.
-        if !kept.ends_with('\n') {
-            kept.push('\n');
-        }
-        kept.push_str(&" ".repeat(item.unwrap_or(0)));
-        kept.push_str(&(ch as char).to_string().repeat(len));
-        kept.push('\n');
         fenced.push((start, kept.len()));
+        let closer = " ".repeat(item.unwrap_or(0)) + &(ch as char).to_string().repeat(len);
+        unclosed = Some((start, closer));
     }
 
     // Pass 2: JSX tags and expressions (MDX), HTML comments (both), outside code.
@@ -800,7 +797,7 @@ fn convert(
     // Accordions, updates and steps: which headings the page links to, and which ids they take.
     let mut outline = Outline::default();
     // The line of `kept` last asked about, and whether it holds tags and expressions alone.
-    let mut flow_memo: Option<(Range<usize>, bool)> = None;
+    let mut flow_memo = FlowMemo::default();
     let mut out_line = OutLine::default();
     while i < bytes.len() {
         if let Some(&(start, end)) = fenced.get(next_fence) {
@@ -810,6 +807,13 @@ fn convert(
                 // it: what pass 1 took for a fence is read as text, not copied.
                 if i == start {
                     out.push_str(&kept[start..end]);
+                    if let Some((_, closer)) = unclosed.as_ref().filter(|(s, _)| *s == start) {
+                        if !out.ends_with('\n') {
+                            out.push('\n');
+                        }
+                        out.push_str(closer);
+                        out.push('\n');
+                    }
                     i = end;
                 }
                 continue;
@@ -867,7 +871,7 @@ fn convert(
             b'{' if mdx && !broken_expression => match skip_balanced(bytes, i) {
                 Some(end) => {
                     i = end;
-                    keep_apart(&mut out, bytes.get(i).copied());
+                    keep_apart(&mut out, &kept[i..]);
                 }
                 None => {
                     // Not valid MDX; from here `{` is text (one scan to the end, not one per brace).
@@ -923,7 +927,7 @@ fn convert(
                         outline.tag(&tag, out.len(), flow);
                     }
                 }
-                keep_apart(&mut out, bytes.get(i).copied());
+                keep_apart(&mut out, &kept[i..]);
             }
             // Markdown: an HTML tag stays text as written, but what a hidden element wraps is
             // no more shown than in MDX (HTML names read without regard to case).
@@ -936,7 +940,7 @@ fn convert(
                         i += len;
                     } else {
                         i += len;
-                        keep_apart(&mut out, bytes.get(i).copied());
+                        keep_apart(&mut out, &kept[i..]);
                     }
                 }
                 None => {
@@ -1008,87 +1012,127 @@ fn withhold_tag(
     true
 }
 
+/// What [`flow_line`] last read: the line (or lines, where a tag or an expression runs over
+/// several) and its answer, and from where a bracket or tag never closes (then no later line
+/// scans to the end for one).
+#[derive(Default)]
+struct FlowMemo {
+    range: Range<usize>,
+    flow: bool,
+    broken_from: Option<usize>,
+}
+
 /// Whether the line of `kept` around `at` holds JSX tags and expressions alone (after a block
 /// quote's `>`s and a list item's marker): MDX reads its elements as flow (block) elements, any
 /// other's as inline ones. Each line is read once (`memo`).
-fn flow_line(kept: &str, at: usize, memo: &mut Option<(Range<usize>, bool)>) -> bool {
-    if let Some((range, flow)) = memo {
-        if range.contains(&at) {
-            return *flow;
-        }
+fn flow_line(kept: &str, at: usize, memo: &mut FlowMemo) -> bool {
+    if memo.range.contains(&at) {
+        return memo.flow;
     }
     let start = kept[..at].rfind('\n').map_or(0, |p| p + 1);
     let b = kept.as_bytes();
     let mut i = start;
-    // The margin: indentation, `>`s, list markers.
-    loop {
-        while b.get(i).is_some_and(|c| matches!(c, b' ' | b'\t' | b'>')) {
+    // The margin: indentation and `>`s, then a list item's marker and its spaces.
+    while b.get(i).is_some_and(|c| matches!(c, b' ' | b'\t' | b'>')) {
+        i += 1;
+    }
+    let digits = b[i..]
+        .iter()
+        .take(10)
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let marker = match b.get(i) {
+        Some(b'-' | b'*' | b'+') => 1,
+        _ if (1..=9).contains(&digits) && matches!(b.get(i + digits), Some(b'.' | b')')) => {
+            digits + 1
+        }
+        _ => 0,
+    };
+    if marker > 0 && matches!(b.get(i + marker), Some(b' ' | b'\t')) {
+        i += marker;
+        while b.get(i).is_some_and(|c| matches!(c, b' ' | b'\t')) {
             i += 1;
         }
-        match list_item(&kept[i..]) {
-            Some((width, rest)) if !rest.is_empty() => i += width.min(kept.len() - i),
-            _ => break,
-        }
     }
+    let line_end = |from: usize| kept[from..].find('\n').map_or(kept.len(), |p| from + p);
     let mut flow = true;
-    let mut end = kept.len();
-    while i < b.len() {
-        match b[i] {
-            b'\n' => {
-                end = i;
-                break;
+    let mut end = line_end(i);
+    while i < end {
+        let closed = match b[i] {
+            b' ' | b'\t' | b'\r' => Some(i + 1),
+            // Past where one never closed, one closes on its line or not at all.
+            b'<' | b'{' if memo.broken_from.is_some_and(|from| i >= from) => {
+                let close = if b[i] == b'<' { b'>' } else { b'}' };
+                kept[i..end]
+                    .bytes()
+                    .position(|c| c == close)
+                    .map(|p| i + p + 1)
             }
-            b' ' | b'\t' | b'\r' => i += 1,
-            b'<' => match tag_end(b, i) {
-                Some(e) => i = e,
-                None => {
-                    flow = false;
-                    break;
+            b'<' => tag_end(b, i),
+            b'{' => skip_balanced(b, i),
+            _ => None,
+        };
+        match closed {
+            Some(next) => {
+                i = next;
+                // A tag or an expression that ran over lines: the line goes on where it ended.
+                if i > end {
+                    end = line_end(i);
                 }
-            },
-            b'{' => match skip_balanced(b, i) {
-                Some(e) => i = e,
-                None => {
-                    flow = false;
-                    break;
+            }
+            None => {
+                if matches!(b[i], b'<' | b'{') && memo.broken_from.is_none() {
+                    memo.broken_from = Some(i);
                 }
-            },
-            _ => {
                 flow = false;
                 break;
             }
         }
     }
-    if !flow {
-        end = kept[i..].find('\n').map_or(kept.len(), |p| i + p);
-    }
-    // A tag or expression that runs over lines ends the memo where it ends.
-    *memo = Some((start..end.max(at + 1), flow));
+    memo.range = start..end.max(at + 1);
+    memo.flow = flow;
     flow
 }
 
 /// After something removed (a tag, an expression, a hidden element), what follows must not join
-/// what came before into Markdown the page does not have: backticks or tildes into a fence
-/// (``` `` ``` and `` `js ``), nor a line's first `` ` ``, `~` or `#` into a fence or a heading
-/// (`<code>```js</code>` is a paragraph). A space, or an escape, keeps them apart.
-fn keep_apart(out: &mut String, next: Option<u8>) {
-    let Some(next) = next.filter(|c| matches!(c, b'`' | b'~' | b'#')) else {
+/// what came before into Markdown the page does not have: backtick or tilde runs the removed
+/// element kept apart stay apart (```` `` ```` and `` `js ``: a space), and a line the element
+/// began does not turn into a fence or a heading (`<code>```js</code>` and `{/* c */} # x` are
+/// paragraphs): an empty marker, which no reading shows, goes before it. `rest` is what follows.
+fn keep_apart(out: &mut String, rest: &str) {
+    let Some(&next) = rest.as_bytes().first() else {
         return;
     };
-    let last = out.as_bytes().last().copied();
-    if next != b'#' && last == Some(next) {
+    if matches!(next, b'`' | b'~') && out.as_bytes().last() == Some(&next) {
         out.push(' ');
         return;
     }
-    // At the line's margin (indentation, `>`s): the next character would open a block.
-    let margin = out
-        .bytes()
+    if !at_margin(out) {
+        return;
+    }
+    let line = rest.split('\n').next().unwrap_or("");
+    let text = line.trim_start_matches([' ', '\t']);
+    let run = |c: u8| text.bytes().take_while(|&b| b == c).count();
+    let hashes = run(b'#');
+    let opens = run(b'`') >= 3
+        || run(b'~') >= 3
+        || ((1..=6).contains(&hashes)
+            && matches!(
+                text.as_bytes().get(hashes),
+                None | Some(b' ' | b'\t' | b'\r')
+            ));
+    if opens {
+        out.push_str(crate::heading_id::EMPTY_MARK);
+    }
+}
+
+/// Whether the last line of `out` holds nothing yet but its margin (indentation, `>`s): read
+/// backwards to the first other character.
+fn at_margin(out: &str) -> bool {
+    out.bytes()
         .rev()
         .find(|c| !matches!(c, b' ' | b'\t' | b'>'))
-        .is_none_or(|c| c == b'\n');
-    if margin {
-        out.push('\\');
-    }
+        .is_none_or(|c| c == b'\n')
 }
 
 /// Where a tag sits: inside a heading's line, or alone on its line (a flow element, whose text is
@@ -1118,8 +1162,10 @@ fn convert_tag(
     // heading keeps the component's text (and Mintlify's id is made of it all), not its attributes.
     // One inside a paragraph keeps the paragraph whole (`<Update>## x</Update>` is no heading).
     if parsed.closing {
-        if !place.in_heading {
-            out.push(if place.flow { '\n' } else { ' ' });
+        if place.flow {
+            out.push('\n');
+        } else if !place.in_heading && !at_margin(out) {
+            out.push(' ');
         }
         return true;
     }
@@ -1176,17 +1222,21 @@ fn convert_tag(
         }
     }
     let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let (before, after) = if place.flow {
-        ("\n\n", "\n\n")
-    } else {
-        (" ", " ")
+    // Inline: a space apart from the words around it, none at the line's margin (spaces there
+    // would make indented code).
+    let (before, after) = match (place.flow, at_margin(out)) {
+        (true, _) => ("\n\n", "\n\n"),
+        (false, true) => ("", " "),
+        (false, false) => (" ", " "),
     };
     if !texts.is_empty() {
         out.push_str(before);
         out.push_str(&attribute_paragraph(&texts));
         out.push_str(after);
-    } else if is_block_tag(&parsed.name) {
-        out.push(if place.flow { '\n' } else { ' ' });
+    } else if place.flow && is_block_tag(&parsed.name) {
+        out.push('\n');
+    } else if is_block_tag(&parsed.name) && !at_margin(out) {
+        out.push(' ');
     }
     true
 }
@@ -1977,5 +2027,42 @@ mod tests {
         assert_eq!(tag::string_array("[\"a\\\"\"]"), None);
         assert_eq!(tag::string_array("[\"a\"] + x"), None);
         assert_eq!(tag::string_array("[\"a\" \"b\"]"), None);
+    }
+
+    /// Third review: what keeps removed elements apart never changes the page's code spans,
+    /// never indents a line into code, never panics on a list marker before a wide character,
+    /// and stays linear where brackets never close; a fence a comment hides gets no closer.
+    #[test]
+    fn session_26_removed_elements_keep_text_as_it_reads() {
+        let out = md("<Info>`RedisBus` requires the `redis` extra: `uv add x`</Info>\n");
+        let chunks = crate::chunk::chunk_markdown("T", "", &out, Default::default());
+        assert!(
+            chunks[0]
+                .body
+                .contains("RedisBus requires the redis extra: uv add x"),
+            "{out:?} {:?}",
+            chunks[0].body
+        );
+        let out = md("<Tip>\n<Icon icon=\"a\" /> <Icon icon=\"b\" /> <Icon icon=\"c\" /> Top-level words.\n</Tip>\n");
+        let chunks = crate::chunk::chunk_markdown("T", "", &out, Default::default());
+        assert!(
+            chunks[0].code.is_empty() && chunks[0].body.contains("Top-level words."),
+            "{out:?}"
+        );
+        for page in [
+            "<code>```mermaid</code> starts it.\n",
+            "{/* c */} # Fake\n",
+            "<b/>~~~js\n",
+        ] {
+            let out = md(page);
+            let chunks = crate::chunk::chunk_markdown("T", "", &out, Default::default());
+            assert_eq!(chunks.len(), 1, "{page}: {out:?}");
+            assert!(chunks[0].code.is_empty(), "{page}: {out:?}");
+        }
+        assert!(md("- \t日本語 <b>x</b>\n").contains("日本語"));
+        let broken = "<b/>{\n".repeat(40_000);
+        assert!(md(&broken).len() >= 40_000);
+        let hidden_fence = md("Text {/* c\n```\n*/} after\n\n## After\n");
+        assert!(!hidden_fence.contains("```"), "{hidden_fence:?}");
     }
 }

@@ -500,7 +500,7 @@ fn session_26_hidden_headings_count_but_never_show() {
     write_file(
         &root,
         "notes.md",
-        "# Notes\n\n``<span hidden>x</span>`js\n\n<div className=\"hidden\">\nleakmdclassqi paragraph\n</div>\n\n{/* leakmdcommentqj */}\n\n## Visible after\n\nNotesvisible.\n",
+        "# Notes\n\n``<span hidden>x</span>`js\n\n<div className=\"hidden\">\nleakmdclassqi paragraph\n</div>\n\n{/* leakmdcommentqj */}\n\n<span hidden>h</span>`a` text {/* leakmdspanqo */} more `b` end.\n\n## Visible after\n\nNotesvisible.\n",
     );
     write_file(
         &root,
@@ -564,6 +564,7 @@ fn session_26_hidden_headings_count_but_never_show() {
         "leakdupforql",
         "leaktemplateqm",
         "leaksnipfenceqn",
+        "leakmdspanqo",
     ];
     // The marker carries a hidden heading's text as hex: no file holds that spelling either.
     let hex: Vec<String> = (canaries.iter())
