@@ -503,6 +503,9 @@ impl HeadingIds {
     /// The next heading, of `level` with `text` (its marker included).
     pub fn next(&mut self, level: u8, text: &str) -> RenderedHeading {
         let (text, kind, carried) = split_marker(text);
+        // An empty marker the converter put before a line's text (a setext heading's) is none of
+        // its words.
+        let text = strip_marker(&text);
         if kind.is_hidden() {
             if (1..=4).contains(&level) && kind != HeadingKind::HiddenUncounted {
                 let (own, _, custom) = split_marker(carried.as_deref().unwrap_or_default());
@@ -764,11 +767,8 @@ mod tests {
         assert_eq!(ids.next(5, "Setup").id, None);
         assert_eq!(ids.next(2, "Setup").id.as_deref(), Some("setup"));
         assert_eq!(ids.next(4, "Setup").id.as_deref(), Some("setup-2"));
-        // A marker that does not decode is text.
-        assert_eq!(
-            ids.next(2, "x\u{FDD0}zz\u{FDD1}").text,
-            "x\u{FDD0}zz\u{FDD1}"
-        );
+        // A marker that does not decode is no text either (no marker character is ever shown).
+        assert_eq!(ids.next(2, "x\u{FDD0}zz\u{FDD1}").text, "x");
         // A custom id whose hex starts with a letter that names a kind is still a custom id.
         let line = mark_custom_id("## E {#émoji}").unwrap();
         let h = HeadingIds::default().next(2, line.trim_start_matches("## "));
