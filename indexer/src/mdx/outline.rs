@@ -57,8 +57,7 @@ impl Outline {
     /// The heading line the opening `tag` makes of its title, with the attribute it took it from:
     /// an update's label, a step's title under `titleSize` h2 or h3 (a flow element's: one alone
     /// on its line; inline ones are no entries). `shown` gives the text a JSX expression renders
-    /// (`label={<><Icon /> Quickstart</>}`), `title_text` the text a component's Markdown title
-    /// shows.
+    /// (`label={<><Icon /> Quickstart</>}`); a step's title is read with [`title_text`].
     pub(super) fn component_heading(
         &self,
         tag: &Tag,
