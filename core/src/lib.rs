@@ -29,6 +29,7 @@ pub mod partitions;
 pub mod positions;
 mod quantize;
 pub mod search;
+mod sort;
 pub mod term_rows;
 #[cfg(feature = "evidence")]
 pub mod tokens;

@@ -246,11 +246,11 @@ impl VectorDir {
             .enumerate()
             .map(|(i, c)| (i, dot_f32(c, query)))
             .collect();
-        sims.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        sims.into_iter()
-            .take(nprobe.max(1))
-            .map(|(i, _)| i)
-            .collect()
+        let n = nprobe.max(1);
+        crate::sort::sort_least(&mut sims, n, &mut |a, b| {
+            b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)).is_lt()
+        });
+        sims.into_iter().take(n).map(|(i, _)| i).collect()
     }
 }
 

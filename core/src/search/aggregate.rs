@@ -94,7 +94,8 @@ impl Searcher {
             }
         }
         pages.retain(|p| p.score >= opts.min_score);
-        pages.sort_unstable_by(|a, b| {
+        // Only the top `k` pages are read: sorted that far, the rest cut.
+        crate::sort::sort_least(&mut pages, opts.k, &mut |a, b| {
             b.score
                 .total_cmp(&a.score)
                 .then(b.matched_chunks.cmp(&a.matched_chunks))
@@ -104,12 +105,18 @@ impl Searcher {
                         .cmp(&self.manifest.pages[b.page as usize].kind),
                 )
                 .then(a.page.cmp(&b.page))
+                .is_lt()
         });
         pages.truncate(opts.k);
         for p in &mut pages {
-            p.sections
-                .sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk)));
-            p.sections.truncate(opts.max_sections.max(1));
+            let shown = opts.max_sections.max(1);
+            crate::sort::sort_least(&mut p.sections, shown, &mut |a, b| {
+                b.score
+                    .total_cmp(&a.score)
+                    .then(a.chunk.cmp(&b.chunk))
+                    .is_lt()
+            });
+            p.sections.truncate(shown);
             if opts.explain {
                 let chunk = p.sections[0].chunk;
                 let mut ex = self.explain(plan, get, chunk, &params, &avg, &opts.page)?;

@@ -93,7 +93,7 @@ impl Searcher {
         }
         let credited = touched.len();
         let mut boosted: Vec<(u32, f32)> = boosts.into_iter().collect();
-        boosted.sort_unstable_by_key(|&(c, _)| c);
+        crate::sort::sort_by(&mut boosted, |a, b| a.0.cmp(&b.0));
         for (c, b) in boosted {
             let s = &mut scores[c as usize];
             if *s == 0.0 {

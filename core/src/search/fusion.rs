@@ -111,7 +111,6 @@ impl Searcher {
             );
         }
         let by_score = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        vector.sort_unstable_by(by_score);
         let ranks = |list: &[(u32, f32)]| -> HashMap<u32, u32> {
             list.iter()
                 .enumerate()
@@ -119,6 +118,8 @@ impl Searcher {
                 .collect()
         };
         if opts.mode == Mode::Vector {
+            // Every probed chunk is ranked (its rank explains it): the whole list in order.
+            crate::sort::sort_by(&mut vector, by_score);
             // Cosine similarity, shifted to be positive so aggregation (which drops scores <= 0) keeps
             // every probed chunk.
             let mut chunks: Vec<(u32, f32)> = vector.iter().map(|&(c, s)| (c, 1.0 + s)).collect();
@@ -127,12 +128,11 @@ impl Searcher {
                 vector: ranks(&vector),
                 similarity: vector.iter().copied().collect(),
             };
-            chunks.sort_unstable_by_key(|&(c, _)| c);
+            crate::sort::sort_by(&mut chunks, |a, b| a.0.cmp(&b.0));
             let (hits, facets) = self.aggregate(chunks, plan, &get, opts, Some(&info))?;
             return Ok((hits, Mode::Vector, facets));
         }
         let mut lexical = self.lexical_chunks(plan, &get, opts)?;
-        lexical.sort_unstable_by(by_score);
         // Each side's candidates are sections with the quoted phrases: a phrase's sections outside
         // the top `candidates` of one side must not be cut before the filter would keep them.
         if !plan.phrases.is_empty() {
@@ -140,7 +140,11 @@ impl Searcher {
             vector.retain(|&(c, _)| plan.phrases_allow(c));
         }
         let n = opts.candidates.max(1);
+        // Only each side's top `n` candidates are ranked: sorted that far (the rest of the vector
+        // side still gives its similarities).
+        crate::sort::sort_least(&mut lexical, n, &mut |a, b| by_score(a, b).is_lt());
         lexical.truncate(n);
+        crate::sort::sort_least(&mut vector, n, &mut |a, b| by_score(a, b).is_lt());
         let vtop = &vector[..vector.len().min(n)];
         let mut fused: HashMap<u32, f32> = HashMap::new();
         match opts.fusion {
@@ -167,7 +171,7 @@ impl Searcher {
         }
         // A tiny floor keeps candidates that normalized to 0 on their only side.
         let mut chunks: Vec<(u32, f32)> = fused.into_iter().map(|(c, s)| (c, s + 1e-6)).collect();
-        chunks.sort_unstable_by_key(|&(c, _)| c);
+        crate::sort::sort_by(&mut chunks, |a, b| a.0.cmp(&b.0));
         let info = RankInfo {
             lexical: ranks(&lexical),
             vector: ranks(vtop),

@@ -231,7 +231,7 @@ impl Searcher {
                 });
             }
         }
-        hits.sort_unstable_by_key(|h| h.page);
+        crate::sort::sort_by(&mut hits, |a, b| a.page.cmp(&b.page));
         Ok(hits)
     }
 
