@@ -24,6 +24,15 @@ pub struct PageHit {
     pub explanation: Option<Explanation>,
 }
 
+/// A page some chunk reached, before it is known to be shown: its score and where its chunks are
+/// in the aggregated list (`matched_chunks` of them count; the others scored 0 or lack a phrase).
+struct PageCandidate {
+    page: u32,
+    score: f32,
+    matched_chunks: u32,
+    chunks: std::ops::Range<usize>,
+}
+
 /// Per-chunk ranks of each side, for explanations.
 pub(super) struct RankInfo {
     pub(super) lexical: HashMap<u32, u32>,
@@ -46,20 +55,23 @@ impl Searcher {
         for (f, a) in avg.iter_mut().enumerate() {
             *a = self.manifest.avg_field_len(f);
         }
-        // Aggregate chunks into pages (chunks are sorted, so a page's chunks are adjacent).
-        let mut pages: Vec<PageHit> = Vec::new();
+        // Aggregate chunks into pages (chunks are sorted, so a page's chunks are adjacent). A query
+        // on a large site reaches most of its pages and shows `k`: each candidate page is its score
+        // and where its chunks are in `chunks`, and only the pages shown get their sections.
+        let mut candidates: Vec<PageCandidate> = Vec::new();
         let mut last_page: Option<(u32, bool)> = None;
         // With facets: every page seen, the filters it passes and its best score.
         let mut seen: Vec<(u32, [bool; FACETS], f32)> = Vec::new();
         // The page of the last chunk, and where the next page starts: chunks come in order, so a
         // page is looked up once.
         let (mut page, mut next_page) = (0u32, 0u32);
-        for (c, score) in chunks {
-            if score <= 0.0 || !plan.phrases_allow(c) {
+        let counts = |&(c, score): &(u32, f32)| score > 0.0 && plan.phrases_allow(c);
+        for (i, &(c, score)) in chunks.iter().enumerate() {
+            if !counts(&(c, score)) {
                 continue;
             }
             if c >= next_page {
-                page = self.page_of(c);
+                page = self.page_of_from(c, page);
                 next_page = (self.page_first_chunk.get(page as usize + 1))
                     .copied()
                     .unwrap_or(u32::MAX);
@@ -75,27 +87,26 @@ impl Searcher {
                 _ => {
                     let allowed = self.page_allowed(page, opts);
                     if allowed {
-                        pages.push(PageHit {
+                        candidates.push(PageCandidate {
                             page,
                             score: 0.0,
                             matched_chunks: 0,
-                            sections: Vec::new(),
-                            explanation: None,
+                            chunks: i..i,
                         });
                     }
                     last_page = Some((page, allowed));
                     allowed
                 }
             };
-            if let (true, Some(hit)) = (allowed, pages.last_mut()) {
+            if let (true, Some(hit)) = (allowed, candidates.last_mut()) {
                 hit.matched_chunks += 1;
                 hit.score = hit.score.max(score);
-                hit.sections.push(ChunkHit { chunk: c, score });
+                hit.chunks.end = i + 1;
             }
         }
-        pages.retain(|p| p.score >= opts.min_score);
-        // Only the top `k` pages are read: sorted that far, the rest cut.
-        crate::sort::sort_least(&mut pages, opts.k, &mut |a, b| {
+        // Only the top `k` pages are read: sorted that far, the rest cut, as are pages under the
+        // minimum score (they sort after every page that has it).
+        crate::sort::sort_least(&mut candidates, opts.k, &mut |a, b| {
             b.score
                 .total_cmp(&a.score)
                 .then(b.matched_chunks.cmp(&a.matched_chunks))
@@ -107,7 +118,31 @@ impl Searcher {
                 .then(a.page.cmp(&b.page))
                 .is_lt()
         });
-        pages.truncate(opts.k);
+        candidates.truncate(opts.k);
+        let mut pages: Vec<PageHit> = Vec::with_capacity(candidates.len());
+        for p in candidates {
+            // Sorted by score: the first page under the minimum ends the shown pages.
+            let shown = p.score >= opts.min_score;
+            if !shown {
+                break;
+            }
+            let mut sections = Vec::with_capacity(p.matched_chunks as usize);
+            for e in &chunks[p.chunks] {
+                if counts(e) {
+                    sections.push(ChunkHit {
+                        chunk: e.0,
+                        score: e.1,
+                    });
+                }
+            }
+            pages.push(PageHit {
+                page: p.page,
+                score: p.score,
+                matched_chunks: p.matched_chunks,
+                sections,
+                explanation: None,
+            });
+        }
         for p in &mut pages {
             let shown = opts.max_sections.max(1);
             crate::sort::sort_least(&mut p.sections, shown, &mut |a, b| {

@@ -156,6 +156,26 @@ impl Searcher {
             .partition_point(|&first| first <= chunk)
             - 1) as u32
     }
+
+    /// [`Self::page_of`] for a chunk known to be in page `from` or a later one: a walk along the
+    /// pages in order (what a query's chunks, sorted, visit) costs the log of the distance between
+    /// two pages looked up, not of the site's page count (galloping, then a binary search).
+    pub(super) fn page_of_from(&self, chunk: u32, from: u32) -> u32 {
+        let firsts = &self.page_first_chunk;
+        let from = from as usize;
+        if firsts.get(from).is_none_or(|&first| first > chunk) {
+            return self.page_of(chunk);
+        }
+        // Pages `from..` whose first chunk is at most `chunk`: the last of them is the page.
+        let mut step = 1;
+        let mut hi = from + 1;
+        while hi < firsts.len() && firsts[hi] <= chunk {
+            hi = from + 1 + step;
+            step *= 2;
+        }
+        let hi = hi.min(firsts.len());
+        (from + firsts[from..hi].partition_point(|&first| first <= chunk)).saturating_sub(1) as u32
+    }
 }
 
 /// `items` sorted, without duplicates: what collecting into a `BTreeSet` gave, without the stable
@@ -166,4 +186,36 @@ pub(crate) fn sorted_unique<T: Ord>(items: impl IntoIterator<Item = T>) -> Vec<T
     v.sort_unstable();
     v.dedup();
     v
+}
+
+#[cfg(test)]
+mod page_of_tests {
+    /// The walk along pages finds every chunk's page as the search from the start does, from any
+    /// page at or before it (and, falling back, from one after it), with pages of no chunks.
+    #[test]
+    fn issue_21_page_of_from_agrees_with_page_of() {
+        let (mut s, _) = super::test_index::index(&["a"], 1);
+        let mut seed = 11u64;
+        for round in 0..40 {
+            let mut firsts = vec![0u32];
+            for _ in 0..(round * 3 + 1) {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                // Some pages hold no chunk; most a few; some many.
+                let len = [0, 1, 1, 2, 3, 7, 40][(seed >> 33) as usize % 7];
+                firsts.push(firsts.last().unwrap() + len);
+            }
+            s.page_first_chunk = firsts.clone();
+            let chunks = *firsts.last().unwrap();
+            for c in 0..chunks {
+                let want = s.page_of(c);
+                for from in 0..firsts.len() as u32 + 2 {
+                    assert_eq!(
+                        s.page_of_from(c, from),
+                        want,
+                        "{firsts:?} chunk {c} from {from}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -177,16 +177,21 @@ impl Searcher {
     /// chunk by `scores` and its chunks' range in `touched`.
     fn touched_pages(&self, touched: &[u32], scores: &[f32]) -> Vec<TouchedPage> {
         let mut pages = Vec::new();
-        let mut start = 0;
+        let (mut start, mut page) = (0, 0);
         while start < touched.len() {
-            let page = self.page_of(touched[start]) as usize;
+            // Pages come in order: each looked up from the last (a query reaches most pages of a
+            // large site, and a search from the start each time was most of the page credit's time).
+            page = self.page_of_from(touched[start], page);
             let (Some(&first), Some(&end)) = (
-                self.page_first_chunk.get(page),
-                self.page_first_chunk.get(page + 1),
+                self.page_first_chunk.get(page as usize),
+                self.page_first_chunk.get(page as usize + 1),
             ) else {
                 break;
             };
-            let stop = start + touched[start..].partition_point(|&c| c < end);
+            let mut stop = start + 1;
+            while touched.get(stop).is_some_and(|&c| c < end) {
+                stop += 1;
+            }
             let group = &touched[start..stop];
             pages.push(TouchedPage {
                 first,
