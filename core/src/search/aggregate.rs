@@ -65,7 +65,12 @@ impl Searcher {
         // The page of the last chunk, and where the next page starts: chunks come in order, so a
         // page is looked up once.
         let (mut page, mut next_page) = (0u32, 0u32);
-        let counts = |&(c, score): &(u32, f32)| score > 0.0 && plan.phrases_allow(c);
+        // A chunk counts unless it scored 0 or less (a NaN score, which a hostile vector shard can
+        // give, counts: its page scores 0, as before) or lacks a quoted phrase.
+        let counts = |&(c, score): &(u32, f32)| {
+            let scored = score > 0.0 || score.is_nan();
+            scored && plan.phrases_allow(c)
+        };
         for (i, &(c, score)) in chunks.iter().enumerate() {
             if !counts(&(c, score)) {
                 continue;
@@ -168,5 +173,29 @@ impl Searcher {
         }
         let facets = opts.facets.then(|| self.count_facets(&seen, opts));
         Ok((pages, facets))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::search::{test_index, SearchOptions};
+
+    /// Review of issue 21's aggregation: a chunk of a NaN score (hostile vector shards, or fusion
+    /// options of NaN) still counts for its page, which scores 0 and is shown under the default
+    /// minimum, as before candidates were kept as ranges.
+    #[test]
+    fn issue_21_nan_chunk_scores_count_as_before() {
+        let (s, shards) = test_index::index(&["alpha beta", "gamma delta", "epsilon"], 4);
+        let plan = s.plan("alpha");
+        let shard = |i: usize| shards.get(i);
+        let get = s.getter(&shard);
+        let opts = SearchOptions::default();
+        let chunks = vec![(0, f32::NAN), (1, 2.0), (2, 0.0)];
+        let (pages, _) = s.aggregate(chunks, &plan, &get, &opts, None).unwrap();
+        let got: Vec<(u32, f32, usize)> = (pages.iter())
+            .map(|p| (p.page, p.score, p.sections.len()))
+            .collect();
+        assert_eq!(got, vec![(1, 2.0, 1), (0, 0.0, 1)]);
+        assert!(pages[1].sections[0].score.is_nan());
     }
 }

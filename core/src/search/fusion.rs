@@ -126,7 +126,7 @@ impl Searcher {
             let info = RankInfo {
                 lexical: HashMap::new(),
                 vector: ranks(&vector),
-                similarity: vector.iter().copied().collect(),
+                similarity: similarities(&vector),
             };
             crate::sort::sort_by(&mut chunks, |a, b| a.0.cmp(&b.0));
             let (hits, facets) = self.aggregate(chunks, plan, &get, opts, Some(&info))?;
@@ -175,9 +175,39 @@ impl Searcher {
         let info = RankInfo {
             lexical: ranks(&lexical),
             vector: ranks(vtop),
-            similarity: vector.iter().copied().collect(),
+            similarity: similarities(&vector),
         };
         let (hits, facets) = self.aggregate(chunks, plan, &get, opts, Some(&info))?;
         Ok((hits, Mode::Hybrid, facets))
+    }
+}
+
+/// Each chunk's similarity, for explanations. A chunk in two partitions (a hostile index: shards
+/// are checked one by one) keeps its lowest, whatever order the list is in: what the fully sorted
+/// list gave before the hybrid side was sorted only as far as its top candidates.
+fn similarities(list: &[(u32, f32)]) -> HashMap<u32, f32> {
+    let mut out: HashMap<u32, f32> = HashMap::with_capacity(list.len());
+    for &(c, s) in list {
+        let e = out.entry(c).or_insert(s);
+        if s.total_cmp(e).is_lt() {
+            *e = s;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    /// Review of issue 21's partial sorts: a chunk twice in the vector side (partitions of a hostile
+    /// index) explains with its lowest similarity in any order of the list.
+    #[test]
+    fn issue_21_duplicate_chunks_keep_their_lowest_similarity_in_any_order() {
+        let list = [(3, 0.5), (7, 0.9), (3, 0.8), (7, -0.1), (1, 0.2)];
+        let mut reversed = list;
+        reversed.reverse();
+        for l in [&list[..], &reversed[..]] {
+            let m = super::similarities(l);
+            assert_eq!((m[&3], m[&7], m[&1], m.len()), (0.5, -0.1, 0.2, 3));
+        }
     }
 }
