@@ -364,6 +364,12 @@ impl Analyzer {
 
     /// Streams tokens to `emit`; the allocation-light form tantivy's tokenizer uses.
     pub fn for_each_token(&self, text: &str, mut emit: impl FnMut(Token)) {
+        self.tokens_to(text, &mut emit);
+    }
+
+    /// [`Self::for_each_token`]'s body, compiled once: each caller's closure would otherwise be
+    /// another copy of the tokenizer in every reader's wasm (issue 21).
+    fn tokens_to(&self, text: &str, emit: &mut dyn FnMut(Token)) {
         let mut position: u32 = 0;
         let mut run_start: Option<usize> = None;
         // The CJK run being read: where it starts, and its previous character (start, end).
@@ -379,7 +385,7 @@ impl Analyzer {
                 continue;
             }
             if let Some(start) = run_start.take() {
-                self.raw_token(text, start, i, &mut position, &mut emit);
+                self.raw_token(text, start, i, &mut position, emit);
             }
             if !is_cjk(c) {
                 cjk_start = None;
@@ -415,7 +421,7 @@ impl Analyzer {
             position += 1;
         }
         if let Some(start) = run_start {
-            self.raw_token(text, start, text.len(), &mut position, &mut emit);
+            self.raw_token(text, start, text.len(), &mut position, emit);
         }
     }
 
@@ -425,7 +431,7 @@ impl Analyzer {
         start: usize,
         end: usize,
         position: &mut u32,
-        emit: &mut impl FnMut(Token),
+        emit: &mut dyn FnMut(Token),
     ) {
         let run = &text[start..end];
         // Trim joiners at the edges, keeping a leading `/` or `.` (paths, dotfiles), a `{` that opens a
