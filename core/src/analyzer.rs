@@ -236,25 +236,36 @@ pub fn fold(s: &str) -> String {
         if fold_table::MARKS.iter().any(|&(a, b)| (a..=b).contains(&v)) {
             continue;
         }
-        let folded = u16::try_from(v)
-            .ok()
-            .and_then(|k| fold_table::KEYS.binary_search(&k).ok());
-        match folded {
-            Some(i) => {
-                let (a, b) = (
-                    fold_table::OFFSETS[i] as usize,
-                    fold_table::OFFSETS[i + 1] as usize,
-                );
-                fold_table::TEXT
-                    .get(a..b)
-                    .unwrap_or("")
-                    .chars()
-                    .for_each(&mut push);
-            }
+        match u16::try_from(v).ok().and_then(folded) {
+            Some(f) => f.chars().for_each(&mut push),
             None => push(c),
         }
     }
     out
+}
+
+/// The fold of code point `k` in `fold_table`, if it has one: its block by binary search, then a
+/// walk of at most one block's steps and lengths.
+fn folded(k: u16) -> Option<&'static str> {
+    use fold_table::{BLOCKS, LENS, STEPS, TEXT};
+    let b = BLOCKS
+        .partition_point(|&(first, _, _)| first <= k)
+        .checked_sub(1)?;
+    let (mut key, first, text) = BLOCKS[b];
+    let end = BLOCKS
+        .get(b + 1)
+        .map_or(STEPS.len(), |&(_, next, _)| next as usize);
+    let mut at = text as usize;
+    // A block's first step is 0 (the block holds its code point), so every entry adds its step.
+    for i in first as usize..end {
+        key += STEPS[i] as u16;
+        let len = LENS[i] as usize;
+        if key >= k {
+            return (key == k).then(|| TEXT.get(at..at + len)).flatten();
+        }
+        at += len;
+    }
+    None
 }
 
 /// Normalizes a whole title, operationId or `METHOD /path` for exact-match lookups: folded,
@@ -755,5 +766,67 @@ mod tests {
     fn punctuation_only_and_long_tokens_produce_nothing() {
         assert!(texts("--- ... // ++").is_empty());
         assert!(texts(&"a1".repeat(40)).is_empty());
+    }
+}
+#[cfg(test)]
+mod fold_table_tests {
+    use crate::fold_table::{BLOCKS, LENS, STEPS, TEXT};
+
+    /// The table as entries: each code point that folds, and its fold.
+    fn entries() -> Vec<(u32, &'static str)> {
+        let mut out = Vec::new();
+        let (mut key, mut at) = (0u32, 0usize);
+        for i in 0..STEPS.len() {
+            if let Some(&(first, _, text)) = BLOCKS.iter().find(|b| b.1 as usize == i) {
+                assert_eq!(STEPS[i], 0, "entry {i} starts a block");
+                assert_eq!(text as usize, at, "block at entry {i}");
+                key = first as u32;
+            } else {
+                assert!(STEPS[i] > 0, "entry {i}: code points strictly increase");
+                key += STEPS[i] as u32;
+            }
+            let end = at + LENS[i] as usize;
+            out.push((key, &TEXT[at..end]));
+            at = end;
+        }
+        assert_eq!(at, TEXT.len(), "the folds cover the text");
+        out
+    }
+
+    /// Issue 21's blocked table: the lookup finds exactly the table's entries, for every code
+    /// point of the Basic Multilingual Plane.
+    #[test]
+    fn issue_21_folded_finds_every_entry_and_nothing_else() {
+        let table = entries();
+        assert!(table.windows(2).all(|w| w[0].0 < w[1].0));
+        let mut want = table.iter().peekable();
+        for k in 0..=u16::MAX {
+            let expected = match want.peek() {
+                Some(&&(key, fold)) if key == k as u32 => {
+                    want.next();
+                    Some(fold)
+                }
+                _ => None,
+            };
+            assert_eq!(super::folded(k), expected, "U+{k:04X}");
+        }
+    }
+
+    /// What folding gives every code point up to U+2FFFF, pinned: a change here changes the terms
+    /// every index holds (bump `ANALYZER_VERSION` with it). Checked equal to the table of sorted code
+    /// points and offsets before issue 21 stored it in blocks.
+    #[test]
+    fn issue_21_folding_of_every_code_point_is_unchanged() {
+        let mut hash: u64 = 0xcbf29ce484222325;
+        for v in 0..0x30000u32 {
+            let Some(c) = char::from_u32(v) else { continue };
+            for b in super::fold(c.encode_utf8(&mut [0; 4]))
+                .bytes()
+                .chain([0xff])
+            {
+                hash = (hash ^ b as u64).wrapping_mul(0x100000001b3);
+            }
+        }
+        assert_eq!(hash, 14952632607923329445);
     }
 }

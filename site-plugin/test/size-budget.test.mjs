@@ -57,8 +57,10 @@ const BUDGETS = {
   // 115,192 B with issue 21's warm latency: a query's candidate pages kept as ranges of its chunks,
   // sections built for the pages shown only, and pages looked up by galloping from the last
   // (+188 B; Chromium's lexical p50 at 30,000 pages 2.6 -> 1.5 ms). 114,939 B with the tokenizer
-  // compiled once (its callers' closures reach it as `dyn`: -264 B).
-  'wasm/aidocs_search_bg.wasm': 115_150,
+  // compiled once (its callers' closures reach it as `dyn`: -264 B). 111,104 B with the folding
+  // table in blocks of one-byte steps and lengths (core/src/fold_table.rs: its sorted u16 code
+  // points and offsets gzipped to 4.3 KB, the steps and lengths to 0.4 KB): -3,835 B.
+  'wasm/aidocs_search_bg.wasm': 111_300,
   // 199,532 B: the lean module plus the inflater and the Snowball stemmers (which keep the standard
   // library's lowercasing of whole words, for Greek's final sigma).
   // 209,488 B since issue 22: evidence under a token budget for agents (`context`, the handler's
@@ -80,8 +82,9 @@ const BUDGETS = {
   // 217,360 B with issue 25's page-credit walk (+1.2 KB, as the lean module).
   // 212,120 B with the small sort and --low-memory-unused (above): -5,242 B; 212,581 B with the
   // warm-latency change (above); 212,824 B with its review's mends (NaN chunk scores count, a
-  // duplicate chunk's lowest similarity); 212,417 B with the tokenizer compiled once.
-  'wasm/aidocs_search_full_bg.wasm': 212_650,
+  // duplicate chunk's lowest similarity); 212,417 B with the tokenizer compiled once; 208,322 B
+  // with the folding table in blocks (above).
+  'wasm/aidocs_search_full_bg.wasm': 208_550,
   // 6,238 B and 5,533 B: what a page with the search box loads before the engine; 6,527 B since
   // issue 22's `context` and the glue's evidence entry points.
   // 6,693 B with `searchRawDetailed`'s `read` option; 6,720 B with preload's second round (a large
