@@ -26,9 +26,20 @@ pub const FIELD_NORMS_TABLE: [u32; 256] = [
     1342177304, 1476395032, 1610612760, 1744830488, 1879048216, 2013265944,
 ];
 
-/// The length a code stands for.
+/// The length a code stands for: [`FIELD_NORMS_TABLE`]`[id]`, computed (Lucene's
+/// `SmallFloat.byte4ToInt`, which the table lists: 24 exact lengths, then a 3-bit mantissa and an
+/// exponent), so that the table's 1 KB stays out of every reader's wasm (issue 21).
 pub fn id_to_fieldnorm(id: u8) -> u32 {
-    FIELD_NORMS_TABLE[id as usize]
+    const EXACT: u32 = 24;
+    let Some(i) = (id as u32).checked_sub(EXACT) else {
+        return id as u32;
+    };
+    let (mantissa, exponent) = (i & 7, i >> 3);
+    EXACT
+        + match exponent {
+            0 => mantissa,
+            e => (mantissa | 8) << (e - 1),
+        }
 }
 
 /// The code of a length: the largest table entry not above it.
@@ -50,5 +61,16 @@ mod tests {
             assert_eq!(id_to_fieldnorm(fieldnorm_to_id(n)), n);
         }
         assert_eq!(fieldnorm_to_id(u32::MAX), 255);
+    }
+
+    #[test]
+    fn issue_21_computed_lengths_are_the_table() {
+        for id in 0..=255u8 {
+            assert_eq!(
+                id_to_fieldnorm(id),
+                FIELD_NORMS_TABLE[id as usize],
+                "code {id}"
+            );
+        }
     }
 }
