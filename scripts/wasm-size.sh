@@ -15,16 +15,20 @@ BIN=site-plugin/node_modules/.bin
 [ -x $BIN/wasm-opt ] || { echo "wasm-opt from npm binaryen is missing: run npm ci in site-plugin"; exit 1; }
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-# Source paths remapped as build-wasm.mjs remaps them (the same bytes, and the same cargo cache).
-ROOT=$(pwd)
-CH=${CARGO_HOME:-$HOME/.cargo}
+command -v wasm-bindgen >/dev/null || { echo "wasm-bindgen is missing: run ./dev.sh setup"; exit 1; }
+# Source paths remapped as build-wasm.mjs remaps them (the same bytes, and the same cargo cache): the
+# repo and the cargo home (a relative CARGO_HOME read from wasm-search/, as cargo there reads it),
+# each as given and resolved.
+ROOT=$(pwd -P)
+CH=$(cd wasm-search && realpath -s -m "${CARGO_HOME:-$HOME/.cargo}")
 REMAP=""
-for p in "$ROOT" "$(realpath "$ROOT")" "$CH" "$(realpath "$CH" 2>/dev/null || echo "$CH")"; do
+for p in "$ROOT" "$CH" "$(realpath -m "$CH")"; do
   case ",$REMAP," in *"\"$p/=\""*) ;; *) REMAP="$REMAP${REMAP:+, }\"--remap-path-prefix\", \"$p/=\"" ;; esac
 done
 (cd wasm-search && cargo build -q --release --target wasm32-unknown-unknown --no-default-features \
   --config "target.wasm32-unknown-unknown.rustflags=[$REMAP]")
-wasm-bindgen --target web --out-dir "$OUT" wasm-search/target/wasm32-unknown-unknown/release/aidocs_wasm_search.wasm
+TARGET=${CARGO_TARGET_DIR:-wasm-search/target}
+wasm-bindgen --target web --out-dir "$OUT" "$TARGET/wasm32-unknown-unknown/release/aidocs_wasm_search.wasm"
 FEATURES="--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-mutable-globals"
 # As shipped (the flags of wasm-search/Cargo.toml's wasm-pack profile, then build-wasm.mjs's pass).
 $BIN/wasm-opt "$OUT/aidocs_wasm_search_bg.wasm" -Oz --converge $FEATURES -o "$OUT/a.wasm"

@@ -1,6 +1,7 @@
 //! Field-norm codes: a field's token count quantized to one byte, exactly as tantivy 0.27 does it
-//! (`tantivy::fieldnorm`, MIT). The exporter copies tantivy's codes into postings, so both sides decode
-//! them with this table: lengths up to 40 are exact, longer ones lose precision on a log-like scale.
+//! (`tantivy::fieldnorm`, MIT). The exporter copies tantivy's codes into postings, and both sides decode
+//! them as this table lists (computed, [`id_to_fieldnorm`]): lengths up to 40 are exact, longer ones
+//! lose precision on a log-like scale.
 
 /// Decoded length for each code (tantivy's `FIELD_NORMS_TABLE`).
 pub const FIELD_NORMS_TABLE: [u32; 256] = [
