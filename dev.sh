@@ -150,8 +150,8 @@ run_tests() {
   # The lean module readers load (no inflater), as build-wasm.mjs builds it.
   cargo clippy --manifest-path wasm-search/Cargo.toml --target wasm32-unknown-unknown --no-default-features -- -D warnings
   (cd wasm-encoder && cargo clippy --target wasm32-unknown-unknown -- -D warnings)
-  log "cargo doc aidocs-core -D warnings (doc links must name what they document)"
-  RUSTDOCFLAGS="-D warnings" cargo doc -q -p aidocs-core --no-deps
+  log "cargo doc -D warnings (doc links must name what they document)"
+  RUSTDOCFLAGS="-D warnings" cargo doc -q -p aidocs-core -p aidocs-index -p aidocs-reader -p aidocs-embed --no-deps
   log "aidocs-core builds for wasm32-unknown-unknown"
   cargo build -p aidocs-core --target wasm32-unknown-unknown --release
   build_wasm

@@ -30,7 +30,7 @@ pub const TERM_PAGE_BYTES: usize = 1024;
 /// Whether the manifest's shard tables are cut into directory pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TablePaging {
-    /// Each table whose inline form passes [`INLINE_TABLE_BYTES`].
+    /// Each table whose inline form passes `INLINE_TABLE_BYTES`.
     #[default]
     Auto,
     /// Both tables, whatever their size (tests, and sites that prefer the smallest first fetch).

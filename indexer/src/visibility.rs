@@ -6,7 +6,7 @@
 //! unit (page, included file, spec, path item, operation, JSONL record), give me who may see it: every
 //! declaration that applies to it is read with [`Declared`] (keys and values without regard to case
 //! or surrounding spaces; anything present but not exactly one known value withholds), the
-//! `aidocs.json` globs with [`VisibilityRules::for_file`] (matched on the canonical site-relative path
+//! `aidocs.json` globs with [`VisibilityRules::for_paths`] (matched on the canonical site-relative path
 //! with and without its extension), and [`Declared::combine`] keeps the most restrictive. Nothing is
 //! parsed into the index, its cache or a demo page before this decision.
 

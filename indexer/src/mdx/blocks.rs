@@ -221,7 +221,7 @@ pub(super) fn link_resource_len(rest: &str) -> Option<usize> {
 /// Code fences as Mintlify's line scans see them (`categorizeFilePaths`,
 /// `preprocessCustomHeadingIds`): a line whose trimmed start is three or more backticks or tildes
 /// opens one, and a run of the same character at least as long closes it. Simpler than
-/// [`fence_open`] on purpose: it is their rule, not CommonMark's.
+/// `fence_open` on purpose: it is their rule, not CommonMark's.
 #[derive(Default)]
 pub struct LineFences {
     open: Option<(char, usize)>,
