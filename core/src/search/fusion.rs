@@ -118,18 +118,21 @@ impl Searcher {
                 .collect()
         };
         if opts.mode == Mode::Vector {
-            // Every probed chunk is ranked (its rank explains it): the whole list in order.
-            crate::sort::sort_by(&mut vector, by_score);
             // Cosine similarity, shifted to be positive so aggregation (which drops scores <= 0) keeps
             // every probed chunk.
             let mut chunks: Vec<(u32, f32)> = vector.iter().map(|&(c, s)| (c, 1.0 + s)).collect();
-            let info = RankInfo {
-                lexical: HashMap::new(),
-                vector: ranks(&vector),
-                similarity: similarities(&vector),
-            };
             crate::sort::sort_by(&mut chunks, |a, b| a.0.cmp(&b.0));
-            let (hits, facets) = self.aggregate(chunks, plan, &get, opts, Some(&info))?;
+            // Ranks and similarities only explain: built when explanations are asked for, with
+            // every probed chunk ranked (the whole list in order).
+            let info = opts.explain.then(|| {
+                crate::sort::sort_by(&mut vector, by_score);
+                RankInfo {
+                    lexical: HashMap::new(),
+                    vector: ranks(&vector),
+                    similarity: similarities(&vector),
+                }
+            });
+            let (hits, facets) = self.aggregate(chunks, plan, &get, opts, info.as_ref())?;
             return Ok((hits, Mode::Vector, facets));
         }
         let mut lexical = self.lexical_chunks(plan, &get, opts)?;
@@ -172,12 +175,12 @@ impl Searcher {
         // A tiny floor keeps candidates that normalized to 0 on their only side.
         let mut chunks: Vec<(u32, f32)> = fused.into_iter().map(|(c, s)| (c, s + 1e-6)).collect();
         crate::sort::sort_by(&mut chunks, |a, b| a.0.cmp(&b.0));
-        let info = RankInfo {
+        let info = opts.explain.then(|| RankInfo {
             lexical: ranks(&lexical),
             vector: ranks(vtop),
             similarity: similarities(&vector),
-        };
-        let (hits, facets) = self.aggregate(chunks, plan, &get, opts, Some(&info))?;
+        });
+        let (hits, facets) = self.aggregate(chunks, plan, &get, opts, info.as_ref())?;
         Ok((hits, Mode::Hybrid, facets))
     }
 }
