@@ -37,8 +37,14 @@ const URI_COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
 /// shows; the converter drops any a page holds ([`MARKS`]), so every marker is one it wrote.
 const MARK_OPEN: char = '\u{FDD0}';
 const MARK_CLOSE: char = '\u{FDD1}';
+/// Open and close the text of a hidden inline element inside a heading
+/// (`## Setup <span className="hidden">x</span>`): readers never see it, but Mintlify's id spells
+/// it (`getTableOfContentsTitle` reads every element's text but a `<Visibility>`'s not shown to
+/// humans), so it rides, in hex, in the heading's line for the id alone.
+const INLINE_OPEN: char = '\u{FDD2}';
+const INLINE_CLOSE: char = '\u{FDD3}';
 /// The marker characters, which the converter removes from a page's text before it reads it.
-pub const MARKS: [char; 2] = [MARK_OPEN, MARK_CLOSE];
+pub const MARKS: [char; 4] = [MARK_OPEN, MARK_CLOSE, INLINE_OPEN, INLINE_CLOSE];
 /// A marker that carries nothing: what the converter puts before a line's first character to
 /// keep the line a paragraph (no reading shows a marker).
 pub const EMPTY_MARK: &str = "\u{FDD0}\u{FDD1}";
@@ -211,6 +217,18 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The text `hex` carries: `None` unless it is whole pairs of hex digits spelling UTF-8.
+fn unhex(hex: &str) -> Option<String> {
+    if !hex.len().is_multiple_of(2) {
+        return None;
+    }
+    let bytes: Option<Vec<u8>> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
+        .collect();
+    String::from_utf8(bytes?).ok()
+}
+
 /// A heading line with a custom id (`## Title {#custom-id}`, indented at most three spaces;
 /// `line` without its line ending), as the line the converter passes on: the heading with the
 /// id in a marker at its end. `None` for any other line.
@@ -353,12 +371,8 @@ fn split_marker(text: &str) -> (String, HeadingKind, Option<String>) {
         Some(kind) => (kind, chars.as_str()),
         None => (HeadingKind::Plain, payload),
     };
-    let bytes: Option<Vec<u8>> = (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
-        .collect();
-    match bytes.and_then(|b| String::from_utf8(b).ok()) {
-        Some(carried) if hex.len() % 2 == 0 => {
+    match unhex(hex) {
+        Some(carried) => {
             let carried = (!hex.is_empty()).then_some(carried);
             (text[..open].trim_end().to_owned(), kind, carried)
         }
@@ -447,17 +461,50 @@ pub fn mark_no_id(title: &str) -> String {
     with_marker(title, HeadingKind::NoId, None)
 }
 
-/// `text` without markers (what a heading shows; a hidden heading's text goes with its marker).
+/// The marker of a hidden inline element's text inside a heading (`text`, as the element's
+/// content reads): counted in the heading's id, never shown.
+pub fn mark_hidden_inline(text: &str) -> String {
+    if text.is_empty() {
+        return String::new();
+    }
+    format!("{INLINE_OPEN}{}{INLINE_CLOSE}", hex(text.as_bytes()))
+}
+
+/// `text` without markers (what a heading shows; a hidden heading's text, and a hidden inline
+/// element's, go with their markers).
 pub fn strip_marker(text: &str) -> String {
+    unmark(text, false)
+}
+
+/// What Mintlify makes a heading's id from: its text with the hidden inline elements' text
+/// (which the page does not show) in place, other markers dropped.
+fn id_source(text: &str) -> String {
+    unmark(text, true)
+}
+
+/// `text` without markers; with `inline`, a hidden inline element's marker is replaced by the
+/// text it carries. A marker that never closes stays as written.
+fn unmark(text: &str, inline: bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(open) = rest.find(MARK_OPEN) {
+    while let Some(open) = rest.find([MARK_OPEN, INLINE_OPEN]) {
         out.push_str(&rest[..open]);
-        let after = &rest[open + MARK_OPEN.len_utf8()..];
-        match after.find(MARK_CLOSE) {
-            Some(close) => rest = &after[close + MARK_CLOSE.len_utf8()..],
+        let opener = rest[open..].chars().next().unwrap_or(MARK_OPEN);
+        let closer = if opener == MARK_OPEN {
+            MARK_CLOSE
+        } else {
+            INLINE_CLOSE
+        };
+        let after = &rest[open + opener.len_utf8()..];
+        match after.find(closer) {
+            Some(close) => {
+                if inline && opener == INLINE_OPEN {
+                    out.push_str(&unhex(&after[..close]).unwrap_or_default());
+                }
+                rest = &after[close + closer.len_utf8()..];
+            }
             None => {
-                out.push(MARK_OPEN);
+                out.push(opener);
                 rest = after;
             }
         }
@@ -504,11 +551,17 @@ impl HeadingIds {
     pub fn next(&mut self, level: u8, text: &str) -> RenderedHeading {
         let (text, kind, carried) = split_marker(text);
         // An empty marker the converter put before a line's text (a setext heading's) is none of
-        // its words.
-        let text = strip_marker(&text);
+        // its words; a hidden inline element's text is in the id only.
+        let source = id_source(&text);
+        let text = match text.contains(INLINE_OPEN) {
+            // The space before or after the hidden element's text is the shown text's.
+            true => crate::chunk::collapse_whitespace(&strip_marker(&text)),
+            false => strip_marker(&text),
+        };
         if kind.is_hidden() {
             if (1..=4).contains(&level) && kind != HeadingKind::HiddenUncounted {
                 let (own, _, custom) = split_marker(carried.as_deref().unwrap_or_default());
+                let own = id_source(&own);
                 // A custom id's heading is an `<h2 id>`: the counter never sees it.
                 let counted = custom.is_none().then(|| self.count(slug(&own)));
                 if kind == HeadingKind::HiddenListed {
@@ -540,8 +593,8 @@ impl HeadingIds {
             HeadingKind::NoId | HeadingKind::Text => None,
             // `<h2 id>` (a custom id) is no Markdown heading: the counter never sees it.
             HeadingKind::Plain => {
-                let counted = carried.is_none().then(|| self.count(slug(&text)));
-                Some(self.listed(&text, carried, counted))
+                let counted = carried.is_none().then(|| self.count(slug(&source)));
+                Some(self.listed(&source, carried, counted))
             }
             // A component's `id` is only cleaned (`safeCleanHeadingId`); its title is the id's
             // source when it has none, and a label only JavaScript knows is none.
@@ -550,12 +603,12 @@ impl HeadingIds {
                 let base = match (explicit.is_empty(), kind) {
                     (false, _) => explicit,
                     (true, HeadingKind::ExpressionLabel) => String::new(),
-                    (true, _) => slug(&text),
+                    (true, _) => slug(&source),
                 };
                 Some(clean(&self.dedupe(base)))
             }
             HeadingKind::Collapsed | HeadingKind::InUpdate => Some(match carried {
-                None => clean(&self.count(slug(&text))),
+                None => clean(&self.count(slug(&source))),
                 // A custom id inside an accordion or update: its element keeps the id as written.
                 Some(custom) => normalize_custom(&custom),
             }),

@@ -901,12 +901,15 @@ fn convert(
                 let tag = parse_tag(&kept[i..end]);
                 let flow = flow_line(&kept, i, &mut flow_memo);
                 i = end;
-                let hiding = withheld.is_some();
-                if withhold_tag(&tag, flow, &mut withheld, &mut withheld_flow, &mut out) {
-                    if hiding && withheld.is_none() {
-                        out_line.cut();
-                    }
-                } else {
+                let hidden = withhold_tag(
+                    &tag,
+                    flow,
+                    &mut withheld,
+                    &mut withheld_flow,
+                    &mut out,
+                    &mut out_line,
+                );
+                if !hidden {
                     let in_heading = out_line.is_heading(&out);
                     // A flow element (its line holds tags and expressions alone, after a block
                     // quote's or list item's markers) is a block; one inside a paragraph or a
@@ -935,7 +938,15 @@ fn convert(
                 Some(len) => {
                     let tag = parse_tag(&kept[i..i + len]).read_as_html();
                     let flow = flow_line(&kept, i, &mut flow_memo);
-                    if !withhold_tag(&tag, flow, &mut withheld, &mut withheld_flow, &mut out) {
+                    let hidden = withhold_tag(
+                        &tag,
+                        flow,
+                        &mut withheld,
+                        &mut withheld_flow,
+                        &mut out,
+                        &mut out_line,
+                    );
+                    if !hidden {
                         out.push_str(&kept[i..i + len]);
                         i += len;
                     } else {
@@ -979,6 +990,7 @@ fn withhold_tag(
     withheld: &mut Option<(String, usize, usize)>,
     withheld_flow: &mut bool,
     out: &mut String,
+    out_line: &mut OutLine,
 ) -> bool {
     let Some((name, open, mark)) = withheld else {
         if tag.hidden_content().is_none() {
@@ -997,19 +1009,44 @@ fn withhold_tag(
             // What Mintlify still counts of a block it hides: its headings (later ids take `-2`s
             // for them). An inline element holds no heading, whatever its text looks like.
             let cut = out.split_off(*mark);
+            out_line.cut_to(*mark);
             if *withheld_flow {
                 out.push_str(&outline::hidden_headings(&cut, *name != "Visibility"));
+            } else if *name != "Visibility" && out_line.is_heading(out) {
+                // Inside a heading, Mintlify's id spells what a hidden element holds (but not a
+                // `<Visibility>` hidden from humans): its text rides in a marker for the id alone.
+                out.push_str(&crate::heading_id::mark_hidden_inline(&hidden_inline_text(
+                    &cut,
+                )));
             }
             // A block leaves a line break; an inline element (`<span hidden>` in a heading), or
             // any element inside a heading (`## A <Visibility for="agents">x</Visibility> b`),
             // leaves its line whole.
-            if is_block_tag(name) && !on_heading_line(out) {
+            if is_block_tag(name) && !out_line.is_heading(out) {
                 out.push('\n');
             }
             *withheld = None;
         }
     }
     true
+}
+
+/// The text a hidden inline element's content (`cut`, as converted) reads as, with a space at
+/// either end where the content has one (it parts the heading's words in the id).
+fn hidden_inline_text(cut: &str) -> String {
+    let text = crate::heading_id::strip_marker(&outline::title_text(cut));
+    if text.trim().is_empty() {
+        return String::new();
+    }
+    let space = |edge: Option<char>| match edge.is_some_and(char::is_whitespace) {
+        true => " ",
+        false => "",
+    };
+    format!(
+        "{}{text}{}",
+        space(cut.chars().next()),
+        space(cut.chars().next_back())
+    )
 }
 
 /// What [`flow_line`] last read: the line (or lines, where a tag or an expression runs over
@@ -1291,12 +1328,16 @@ struct OutLine {
 }
 
 impl OutLine {
-    /// `out` was cut back (a hidden element's text): its last line is found afresh.
-    fn cut(&mut self) {
-        self.read = 0;
+    /// `out` was cut back to `len` bytes (a hidden element's text): what was read before that
+    /// still stands; past it, its last line is found afresh.
+    fn cut_to(&mut self, len: usize) {
+        if len < self.read {
+            self.read = 0;
+        }
     }
 
-    /// [`on_heading_line`], in amortized constant time.
+    /// Whether the last line of `out` is an ATX heading's, in amortized constant time: a line
+    /// of many hidden elements costs one pass, not one per element.
     fn is_heading(&mut self, out: &str) -> bool {
         if self.read == 0 || out.len() < self.read {
             // The line is found again (backwards, to its start only).
@@ -1307,12 +1348,6 @@ impl OutLine {
         self.read = out.len();
         is_heading_line(&out[self.start..])
     }
-}
-
-/// Whether the last line of `out` is an ATX heading's (up to three spaces, one to six `#`, then a
-/// space or the end).
-fn on_heading_line(out: &str) -> bool {
-    is_heading_line(&out[out.rfind('\n').map_or(0, |p| p + 1)..])
 }
 
 /// Whether `line` (from its start) opens as an ATX heading: its first characters only are read.
@@ -1877,8 +1912,9 @@ mod tests {
             assert!(out.contains("After."), "{case:?} gave {out:?}");
         }
         // An inline hidden element leaves its heading whole, and so does a component's.
+        // (Its text rides in a marker, in hex, for the heading's id alone.)
         let out = md("## Title <span hidden>x</span> rest\n");
-        assert!(out.contains("## Title  rest"), "{out}");
+        assert!(out.contains("## Title \u{FDD2}78\u{FDD3} rest"), "{out}");
         let out = md("## Alpha <Visibility for=\"agents\">x</Visibility> beta\n\nBody.\n");
         assert!(out.contains("## Alpha  beta"), "{out}");
         // Markdown pages: HTML tags stay text, but a hidden element's content is not shown.
@@ -1980,6 +2016,12 @@ mod tests {
         // Many tags on one long line, after long text and before it; fragments around steps.
         let line = "a ".repeat(depth) + &"<b>x</b>".repeat(depth) + &" z".repeat(depth);
         assert_eq!(md(&line).matches('x').count(), depth);
+        // A heading line of hidden blocks with text between them: each closer asks whether its
+        // line is a heading without reading the line again.
+        let heading = "## t".to_owned() + &" y <div hidden>h</div>".repeat(10 * depth);
+        let out = md(&heading);
+        assert_eq!(out.matches('y').count(), 10 * depth);
+        assert!(!out.contains('h'), "{}", &out[..80]);
         let steps = "<Steps titleSize=\"h2\">\n".to_owned()
             + &"<>\n".repeat(depth)
             + &"<Step title=\"s\">\nx\n</Step>\n".repeat(depth);
@@ -2083,5 +2125,75 @@ mod tests {
         );
         let line = "<b/>>".repeat(40_000);
         assert!(md(&line).len() < 100_000);
+    }
+
+    /// A hidden element inside a heading: readers never see its text, but Mintlify's id spells it
+    /// (`getTableOfContentsTitle` reads every element's text but a `<Visibility>` hidden from
+    /// humans), so the heading's anchor, and the `-2`s after it, are the page's.
+    #[test]
+    fn session_28_hidden_text_in_a_heading_counts_in_its_id() {
+        for dialect in [Dialect::Mdx, Dialect::Markdown] {
+            let page = concat!(
+                "## Setup <span className=\"hidden\">x</span>\n\nA.\n\n",
+                "## Setup\n\nB.\n\n",
+                "## Setup x\n\nC.\n\n",
+                "## Run<span hidden> **fast**</span> now\n\nD.\n\n",
+                "## Agents <Visibility for=\"agents\">only</Visibility>\n\nE.\n\n",
+                "## Setup x\n\nF.\n",
+            );
+            // A `.md` page is read as Markdown, then what that kept as MDX (as ingest does).
+            let out = match dialect {
+                Dialect::Mdx => md(page),
+                Dialect::Markdown => md(&braces_as_text(&md_as(page, dialect))),
+            };
+            let chunks = crate::chunk::chunk_markdown("T", "", &out, Default::default());
+            let got: Vec<(&str, &str)> = (chunks.iter().skip(1))
+                .map(|c| (c.title.as_str(), c.anchor.as_str()))
+                .collect();
+            let want = [
+                ("Setup", "setup-x"),
+                ("Setup", "setup"),
+                ("Setup x", "setup-x-2"),
+                ("Run now", "run-fast-now"),
+                ("Agents", "agents"),
+                ("Setup x", "setup-x-3"),
+            ];
+            assert_eq!(got, want, "{dialect:?}: {out:?}");
+            for c in &chunks {
+                assert!(
+                    !c.body.contains("fast") && !c.body.contains("66617374"),
+                    "{c:?}"
+                );
+                assert!(!c.title.contains(crate::heading_id::MARKS), "{c:?}");
+            }
+        }
+    }
+
+    /// A step's `noAnchor` as Mintlify's `remarkExtractTableOfContents` tests it: the raw value
+    /// compared with `true`. A step without one is a section with its id (and counts for the
+    /// `-2`s after it).
+    #[test]
+    fn session_28_step_no_anchor_is_read_as_written() {
+        for (attr, anchored) in [
+            ("", true),
+            (" noAnchor", false),
+            (" noAnchor=\"true\"", false),
+            (" noAnchor={true}", false),
+            (" noAnchor={ true }", true),
+            (" noAnchor={\"true\"}", true),
+            (" noAnchor=\"false\"", true),
+            (" noAnchor={false}", true),
+        ] {
+            let page = format!(
+                "<Steps titleSize=\"h2\">\n<Step title=\"Install\"{attr}>\nRun it.\n</Step>\n</Steps>\n\n## Install\n\nAgain.\n"
+            );
+            let anchors = section_anchors(&md(&page));
+            let want: &[&str] = if anchored {
+                &["install", "install-2"]
+            } else {
+                &["install"]
+            };
+            assert_eq!(anchors, want, "{attr:?}");
+        }
     }
 }

@@ -94,11 +94,7 @@ impl Outline {
                     "h3" => 3,
                     _ => return None,
                 };
-                let no_anchor = match tag.value("noAnchor", false) {
-                    None => false,
-                    Some(AttrValue::Text(t)) => t == "true",
-                    Some(AttrValue::Expr(e)) => e == "true",
-                };
+                let no_anchor = tag.raw_flag("noAnchor");
                 // The title Mintlify reads (`getStringAttribute`, then its Markdown's text).
                 let title = title_text(tag.literal("title")?);
                 if no_anchor || title.trim().is_empty() {

@@ -119,9 +119,19 @@ pub(super) struct Tag {
     pub self_closing: bool,
     /// In the order written (JSX keeps the last of a key written twice).
     pub attrs: Vec<(String, AttrValue)>,
-    /// For each of `attrs`, whether its value is a quoted string (`title="x"`, not
-    /// `title={"x"}`): what Mintlify's own plugins read as a string (`getStringAttribute`).
-    quoted: Vec<bool>,
+    /// For each of `attrs`, how its value is written: a quoted string (`title="x"`, not
+    /// `title={"x"}`) is what Mintlify's own plugins read as a string (`getStringAttribute`).
+    written: Vec<Written>,
+}
+
+/// How an attribute's value is written in the tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Written {
+    Quoted,
+    /// `{…}`: the source between the braces, as written (untrimmed).
+    Braced(String),
+    /// A key alone (`noAnchor`).
+    Bare,
 }
 
 /// The byte length of the whitespace character (JavaScript's: a no-break space too) at `i`, or 0.
@@ -144,7 +154,7 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
         .unwrap_or(inner.len());
     let name = inner[..name_end].to_owned();
     let mut attrs = Vec::new();
-    let mut quoted = Vec::new();
+    let mut written = Vec::new();
     let rest = &inner[name_end..];
     let b = rest.as_bytes();
     let mut i = 0;
@@ -173,7 +183,7 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
                 while j < b.len() && b[j] != q {
                     j += 1;
                 }
-                quoted.push(true);
+                written.push(Written::Quoted);
                 attrs.push((key, AttrValue::Text(rest[vs..j.min(b.len())].to_owned())));
                 i = j + 1;
             } else if i < b.len() && b[i] == b'{' {
@@ -185,14 +195,15 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
                 } else {
                     end
                 };
-                let expr = rest.get(i + 1..inner_end).unwrap_or("").trim();
+                let raw = rest.get(i + 1..inner_end).unwrap_or("");
+                let expr = raw.trim();
                 // A string literal in braces is still text: title={"Quick start"}. Any other
                 // expression (`{'a' ? 'b' : 'c'}`) renders what only JavaScript knows: no text.
                 let value = match string_literal(expr) {
                     Some(lit) => AttrValue::Text(lit.to_owned()),
                     None => AttrValue::Expr(expr.to_owned()),
                 };
-                quoted.push(false);
+                written.push(Written::Braced(raw.to_owned()));
                 attrs.push((key, value));
                 i = end;
             } else {
@@ -201,7 +212,7 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
                 }
             }
         } else if !key.is_empty() {
-            quoted.push(false);
+            written.push(Written::Bare);
             attrs.push((key, AttrValue::Expr("true".into())));
         }
     }
@@ -210,7 +221,7 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
         closing,
         self_closing,
         attrs,
-        quoted,
+        written,
     }
 }
 
@@ -414,9 +425,23 @@ impl Tag {
     pub(super) fn literal(&self, key: &str) -> Option<&str> {
         let i = self.attrs.iter().rposition(|(k, _)| k == key)?;
         match &self.attrs[i].1 {
-            AttrValue::Text(t) if self.quoted.get(i) == Some(&true) => Some(t),
+            AttrValue::Text(t) if self.written.get(i) == Some(&Written::Quoted) => Some(t),
             _ => None,
         }
+    }
+
+    /// Whether some `key` is written as Mintlify's plugins test a flag, comparing its raw value
+    /// with `true`: alone (`noAnchor`), `"true"`, or `{true}` exactly (`{ true }` and
+    /// `{"true"}` are not).
+    pub(super) fn raw_flag(&self, key: &str) -> bool {
+        (self.attrs.iter().zip(&self.written)).any(|((k, v), written)| {
+            k == key
+                && match written {
+                    Written::Bare => true,
+                    Written::Quoted => matches!(v, AttrValue::Text(t) if t == "true"),
+                    Written::Braced(raw) => raw == "true",
+                }
+        })
     }
 
     pub(super) fn value(&self, key: &str, any_case: bool) -> Option<&AttrValue> {
@@ -438,7 +463,7 @@ impl Tag {
         let mut keep = kept.iter();
         self.attrs.retain(|_| *keep.next().unwrap_or(&true));
         let mut keep = kept.iter();
-        self.quoted.retain(|_| *keep.next().unwrap_or(&true));
+        self.written.retain(|_| *keep.next().unwrap_or(&true));
         for (_, value) in &mut self.attrs {
             if let AttrValue::Expr(e) = value {
                 *value = AttrValue::Text(std::mem::take(e));
