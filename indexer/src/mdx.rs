@@ -1134,8 +1134,12 @@ fn flow_line(kept: &str, at: usize, memo: &mut FlowMemo) -> bool {
 /// After something removed (a tag, an expression, a hidden element), what follows must not join
 /// what came before into Markdown the page does not have: backtick or tilde runs the removed
 /// element kept apart stay apart (```` `` ```` and `` `js ``: a space), and a line the element
-/// began does not turn into a fence or a heading (`<code>```js</code>` and `{/* c */} # x` are
-/// paragraphs): an empty marker, which no reading shows, goes before it. `rest` is what follows.
+/// began stays the paragraph MDX reads (text after an element at a line's start is never a
+/// block's start): not a fence or a heading (`<code>```js</code>`, `{/* c */} # x`), a setext
+/// underline or thematic break (`{/* c */}---` under a paragraph would make it a heading, with an
+/// anchor the page lacks), a list item, a quote, or code indented by the spaces between removed
+/// elements (`<Icon/> <Icon/> <Icon/> <Icon/> x`): an empty marker, which no reading shows, goes
+/// before it. `rest` is what follows.
 fn keep_apart(out: &mut String, rest: &str) {
     let Some(&next) = rest.as_bytes().first() else {
         return;
@@ -1154,13 +1158,27 @@ fn keep_apart(out: &mut String, rest: &str) {
         .take(16)
         .take_while(|c| matches!(c, b' ' | b'\t'))
         .count();
-    let text = &b[lead..b.len().min(lead + 8)];
+    let text = &b[lead..b.len().min(lead + 16)];
     let run = |c: u8| text.iter().take_while(|&&b| b == c).count();
     let hashes = run(b'#');
+    let digits = text.iter().take_while(|c| c.is_ascii_digit()).count();
+    // The spaces before the line's text: the margin's trailing ones, the removed element's.
+    let margin = (out.bytes().rev().take(64))
+        .take_while(|c| matches!(c, b' ' | b'\t'))
+        .map(|c| if c == b'\t' { 4 } else { 1 })
+        .sum::<usize>();
+    let indent = margin
+        + b[..lead]
+            .iter()
+            .map(|&c| if c == b'\t' { 4 } else { 1 })
+            .sum::<usize>();
     let opens = run(b'`') >= 3
         || run(b'~') >= 3
         || ((1..=6).contains(&hashes)
-            && matches!(text.get(hashes), None | Some(b' ' | b'\t' | b'\r' | b'\n')));
+            && matches!(text.get(hashes), None | Some(b' ' | b'\t' | b'\r' | b'\n')))
+        || matches!(text.first(), Some(b'-' | b'=' | b'*' | b'_' | b'+' | b'>'))
+        || ((1..=9).contains(&digits) && matches!(text.get(digits), Some(b'.' | b')')))
+        || (indent >= 4 && !matches!(text.first(), None | Some(b'\r' | b'\n')));
     if opens {
         out.push_str(crate::heading_id::EMPTY_MARK);
     }
@@ -2195,5 +2213,40 @@ mod tests {
             };
             assert_eq!(anchors, want, "{attr:?}");
         }
+    }
+
+    /// Text after an element removed at a line's start is what MDX reads it as, a paragraph's:
+    /// `---` under a paragraph makes no heading (no anchor the page lacks), and no list, quote or
+    /// code block is opened by it, nor by the spaces between removed elements.
+    #[test]
+    fn session_28_text_after_a_removed_element_stays_a_paragraph() {
+        let page = concat!(
+            "First paragraph\n{/* c */}---\n\n",
+            "<Icon icon=\"x\" /> <Icon icon=\"x\" /> <Icon icon=\"x\" /> <Icon icon=\"x\" /> four icons\n\n",
+            "{/* c */}- dash\n\n{/* c */}> quoted\n\n{/* c */}1. numbered\n\n",
+            "Third paragraph\n<Icon icon=\"x\" />===\n\n",
+            "## Real\n\nBody.\n",
+        );
+        let out = md(page);
+        let chunks = crate::chunk::chunk_markdown("T", "", &out, Default::default());
+        let sections: Vec<(&str, &str)> = (chunks.iter())
+            .map(|c| (c.title.as_str(), c.anchor.as_str()))
+            .collect();
+        assert_eq!(sections, [("T", ""), ("Real", "real")], "{out:?}");
+        let body = &chunks[0].body;
+        for words in [
+            "First paragraph ---",
+            "four icons",
+            "- dash",
+            "> quoted",
+            "1. numbered",
+            "Third paragraph ===",
+        ] {
+            assert!(body.contains(words), "{words:?} in {body:?}");
+        }
+        assert!(chunks[0].code.is_empty(), "{:?}", chunks[0].code);
+        // A block the element's own line ends before stays the block it is.
+        let out = md("<Note>\n- item\n</Note>\n\n<Tip>\n---\n</Tip>\n");
+        assert!(!out.contains(crate::heading_id::MARKS), "{out:?}");
     }
 }
