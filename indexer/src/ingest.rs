@@ -794,12 +794,12 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         .collect();
     let mut used_ids: HashMap<String, usize> =
         out.pending.iter().map(|p| (p.id.clone(), 1)).collect();
-    let mut used_urls: HashMap<String, usize> = HashMap::new();
+    let urls = generated_urls(&operations, &consumed, &config, &command_line);
     for (display, ops) in &operations.0 {
         let all = config.generated_specs.get(display);
         let from_command_line = command_line.contains(display);
         let mut without_page = 0usize;
-        for op in ops {
+        for (i, op) in ops.iter().enumerate() {
             if consumed.contains_key(&(display.clone(), op.key())) || op.excluded {
                 continue;
             }
@@ -812,8 +812,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 .map(|(nav, _)| nav.clone())
                 .or_else(|| all.map(|(_, nav)| nav.clone()));
             // Mintlify makes the page (hidden, or behind sign-in) whether or not this build
-            // indexes it: its id and URL are taken either way, so the next operation of the same
-            // name is numbered as on the site.
+            // indexes it: its id is taken either way.
             let base = if op.operation_id.is_empty() {
                 slugify(&format!("{} {}", op.method, op.path.replace('/', " ")))
             } else {
@@ -825,16 +824,24 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             if *n > 1 {
                 id = format!("{id}-{n}");
             }
-            let directory = (listing.and_then(|(_, dir)| dir))
-                .or(all.map(|(dir, _)| dir.as_str()))
-                .unwrap_or(crate::site::DEFAULT_API_DIRECTORY);
-            let mut url = crate::openapi::generated_url(op, directory);
-            // Mintlify numbers the later of two endpoints that would share a URL.
-            let n = used_urls.entry(url.clone()).or_insert(0);
-            if *n > 0 {
-                url = format!("{url}-{n}");
+            let Some(GeneratedUrl { url, kept_by }) = urls.get(&(display.as_str(), i)).cloned()
+            else {
+                continue;
+            };
+            // Two pages at one URL: the site shows the one generated last, and the other's text
+            // is on no page.
+            if let Some(other) = kept_by {
+                out.diagnostics.push(Diagnostic {
+                    file: display.clone(),
+                    line: None,
+                    message: format!(
+                        "operation `{}`: its generated page's URL {url} is also the page of {other}, which the site shows; it is not indexed",
+                        op.key()
+                    ),
+                });
+                out.withheld += 1;
+                continue;
             }
-            *n += 1;
             // `x-hidden`, or listed under a hidden navigation element (or its spec is): left out
             // of search as a hidden page.
             if (op.hidden || nav.as_ref().is_some_and(|n| n.hidden)) && !config.index_hidden
@@ -1406,6 +1413,98 @@ pub fn parse_with_markdown(
         }
     };
     (page, markdown, warnings)
+}
+
+/// An operation's generated page's URL, and, when a page generated after it takes the same URL
+/// (the site shows that one), which.
+#[derive(Clone)]
+struct GeneratedUrl {
+    url: String,
+    kept_by: Option<String>,
+}
+
+/// The URL of every operation that gets a generated page (by spec and position in it), numbered
+/// as Mintlify numbers them (`processOpenApiPath` in `@mintlify/scraping`): an operation the
+/// navigation lists is generated alone, never numbered; a spec's bulk pages are numbered within
+/// their tag's navigation group (`generateUniqueFilenameWithoutExtension`: `a`, `a-1`, `a-2`, past
+/// any taken, so `a`, `a`, `a-1` give `a`, `a-1`, `a-1-1`), and an `x-hidden` one takes no name
+/// there. Listed operations are generated first, in navigation order, then each spec's bulk
+/// pages: where two pages share a URL, the later is the page the site has. Specs named on our
+/// command line are numbered among themselves, after everything else.
+fn generated_urls<'o>(
+    operations: &'o LoadedOperations,
+    consumed: &BTreeMap<(String, String), ()>,
+    config: &crate::site::SiteConfig,
+    command_line: &HashSet<String>,
+) -> HashMap<(&'o str, usize), GeneratedUrl> {
+    // (phase, navigation order, spec, position): the order Mintlify writes the pages in.
+    type WriteOrder<'o> = (u8, usize, &'o str, usize);
+    let mut generated: Vec<(WriteOrder<'o>, String)> = Vec::new();
+    let mut groups: HashMap<(&'o str, String), HashSet<String>> = HashMap::new();
+    let mut own: HashSet<String> = HashSet::new();
+    let unique = |taken: &HashSet<String>, base: &str| {
+        let mut url = base.to_owned();
+        let mut n = 0;
+        while taken.contains(&url) {
+            n += 1;
+            url = format!("{base}-{n}");
+        }
+        url
+    };
+    for (display, ops) in &operations.0 {
+        let all = config.generated_specs.get(display);
+        for (i, op) in ops.iter().enumerate() {
+            if consumed.contains_key(&(display.clone(), op.key())) || op.excluded {
+                continue;
+            }
+            let listing = config.listing(display, &op.key());
+            let directory = (listing.and_then(|(_, dir)| dir))
+                .or(all.map(|(dir, _)| dir.as_str()))
+                .unwrap_or(crate::site::DEFAULT_API_DIRECTORY);
+            let base = crate::openapi::generated_url(op, directory);
+            let (key, url) = if let Some((nav, _)) = listing {
+                ((0, nav.order, display.as_str(), i), base)
+            } else if let Some((_, nav)) = all {
+                let tag = op.tags.first().cloned().unwrap_or_default();
+                let taken = groups.entry((display.as_str(), tag)).or_default();
+                let url = unique(taken, &base);
+                if !op.hidden {
+                    taken.insert(url.clone());
+                }
+                ((1, nav.order, display.as_str(), i), url)
+            } else if command_line.contains(display) {
+                let url = unique(&own, &base);
+                own.insert(url.clone());
+                ((2, 0, display.as_str(), i), url)
+            } else {
+                continue;
+            };
+            generated.push((key, url));
+        }
+    }
+    generated.sort();
+    let mut last: HashMap<&str, usize> = HashMap::new();
+    for (n, (_, url)) in generated.iter().enumerate() {
+        last.insert(url, n);
+    }
+    let name = |n: usize| {
+        let (_, _, display, i) = generated[n].0;
+        let op = &operations.0[display][i];
+        format!("`{}` of {display}", op.key())
+    };
+    (generated.iter().enumerate())
+        .map(|(n, ((_, _, display, i), url))| {
+            let kept = last[url.as_str()];
+            let kept_by = (kept != n).then(|| name(kept));
+            (
+                (*display, *i),
+                GeneratedUrl {
+                    url: url.clone(),
+                    kept_by,
+                },
+            )
+        })
+        .collect()
 }
 
 /// Whether a page or generated page needs a sign-in. Its own declaration decides first

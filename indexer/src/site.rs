@@ -337,12 +337,31 @@ pub(crate) fn join_rel(dir: &str, reference: &str) -> Option<String> {
 
 /// The `directory` of an `openapi` value (`{"source": "...", "directory": "api"}`), lower-cased and
 /// without surrounding slashes, as Mintlify reads it; `api-reference` otherwise.
-fn openapi_directory(v: &Value) -> String {
-    v.get("directory")
-        .and_then(Value::as_str)
+fn openapi_directory(directory: Option<&str>) -> String {
+    directory
         .map(|d| d.trim().trim_matches('/').to_lowercase())
         .filter(|d| !d.is_empty() && normalize_rel(d).is_some())
         .unwrap_or_else(|| DEFAULT_API_DIRECTORY.to_owned())
+}
+
+/// The spec a navigation element generates pages from, and their directory, as Mintlify's
+/// `extractOpenApiFromNav` reads its `openapi`: a path, `{source, directory}`, or the first entry
+/// of a list (the later entries are read for the pages that name them in their frontmatter, but
+/// generate nothing). `None` when it names none (`null`, `[]`, no string `source`): the element
+/// keeps the spec and directory of the one above it.
+fn generating_openapi(v: &Value) -> Option<(&str, Option<&str>)> {
+    let entry = match v {
+        Value::Array(a) => a.first()?,
+        other => other,
+    };
+    match entry {
+        Value::String(s) => Some((s, None)),
+        Value::Object(o) => Some((
+            o.get("source")?.as_str()?,
+            o.get("directory").and_then(Value::as_str),
+        )),
+        _ => None,
+    }
 }
 
 struct NavWalker<'a> {
@@ -604,9 +623,18 @@ impl NavWalker<'_> {
                 }
                 // A navigation element that names a spec: its listed operations get pages under
                 // its directory, or, when it lists none, every operation of the spec does.
-                let specs = obj
-                    .get("openapi")
-                    .map(|o| (self.add_openapi(Some(o)), openapi_directory(o)));
+                let specs = obj.get("openapi").and_then(|o| {
+                    self.add_openapi(Some(o));
+                    let (source, directory) = generating_openapi(o)?;
+                    // A spec at a URL is named but not read: its operations get no page here.
+                    let rels = (!source.starts_with("http://") && !source.starts_with("https://"))
+                        .then(|| normalize_rel(source))
+                        .flatten();
+                    Some((
+                        rels.into_iter().collect::<Vec<_>>(),
+                        openapi_directory(directory),
+                    ))
+                });
                 if let Some((rels, dir)) = &specs {
                     self.openapi_dirs.push(dir.clone());
                     self.openapi_scopes.push(rels.clone());

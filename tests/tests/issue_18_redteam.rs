@@ -114,7 +114,8 @@ fn redteam_site(tmp: &Path) -> PathBuf {
         "docs.json",
         r#"{"name": "Red team",
         "navigation": {"groups": [
-          {"group": "API", "openapi": ["openapi.json", "internal-doc.json", "../outside/spec.json", "linked-spec.json", "fifo-spec.json"]},
+          {"group": "API", "openapi": "openapi.json"},
+          {"group": "Internal API", "openapi": ["internal-doc.json", "../outside/spec.json", "linked-spec.json", "fifo-spec.json"]},
           {"group": "Main", "pages": ["index", "guide", "casing", "list", "tag", "null", "merge", "guides/alias",
              "./drafts/dot", "guides/../drafts/dd", "rooted/a", "trailing/a", "noext/page", "../outside/page",
              "/etc/hostname", "fmspec", "private/override"]}

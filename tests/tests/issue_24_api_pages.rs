@@ -173,3 +173,115 @@ fn issue_24_operations_bound_and_paged_as_mintlify_does() {
 fn yaml_text(json: &str) -> String {
     json.to_owned()
 }
+
+/// Generated pages numbered and kept as Mintlify's `processOpenApiPath` and
+/// `generateUniqueFilenameWithoutExtension` number them: within a spec's tag group (`a`, `a`,
+/// `a-1` give `a`, `a-1`, `a-1-1`), never across groups or specs, and never for an operation the
+/// navigation lists (generated alone). Two pages at one URL: the one generated last is the page,
+/// the other is not indexed. `openapi: [a, b]` generates from `a` alone.
+#[test]
+fn session_28_generated_pages_numbered_and_kept_as_mintlify_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write(
+        &site,
+        "one.json",
+        &spec(
+            "One",
+            &[
+                ("GET", "/a", "first", "Item", "Things"),
+                ("GET", "/b", "second", "Item", "Things"),
+                ("GET", "/c", "third", "Item 1", "Things"),
+                ("GET", "/d", "other", "Item", "Others"),
+            ],
+        ),
+    );
+    write(
+        &site,
+        "two.json",
+        &spec("Two", &[("GET", "/two", "twoItem", "Item", "Things")]),
+    );
+    write(
+        &site,
+        "listed.json",
+        &spec(
+            "Listed",
+            &[
+                ("GET", "/l1", "listedFirst", "Same", "L"),
+                ("GET", "/l2", "listedSecond", "Same", "L"),
+            ],
+        ),
+    );
+    write(
+        &site,
+        "array.json",
+        &spec("Array", &[("GET", "/arr", "fromArray", "Arr", "")]),
+    );
+    write(
+        &site,
+        "later.json",
+        &spec("Later", &[("GET", "/later", "fromLater", "Later op", "")]),
+    );
+    write(
+        &site,
+        "docs.json",
+        r#"{"name": "Numbers", "navigation": {"groups": [
+             {"group": "Home", "pages": ["index"]},
+             {"group": "One", "openapi": "one.json"},
+             {"group": "Two", "openapi": "two.json"},
+             {"group": "Listed", "openapi": "listed.json", "pages": ["GET /l1", "GET /l2"]},
+             {"group": "Arr", "openapi": [{"source": "array.json", "directory": "arr-dir"}, "later.json"]}
+           ]}}"#,
+    );
+    write(&site, "index.mdx", "# Home\n\nWelcome to the reference.\n");
+    let out = tmp.path().join("www/_search");
+    let s = build_with(&site, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    let pages = pages(&out);
+    let url_of = |id: &str| {
+        (pages.iter())
+            .find(|(i, _)| i == &format!("api/{id}"))
+            .map(|(_, u)| u.clone())
+    };
+    assert_eq!(
+        url_of("second").as_deref(),
+        Some("/api-reference/things/item-1")
+    );
+    assert_eq!(
+        url_of("third").as_deref(),
+        Some("/api-reference/things/item-1-1")
+    );
+    assert_eq!(
+        url_of("other").as_deref(),
+        Some("/api-reference/others/item")
+    );
+    // Another spec's group numbers on its own: `GET /a`'s URL, written later, so its page.
+    assert_eq!(
+        url_of("twoItem").as_deref(),
+        Some("/api-reference/things/item")
+    );
+    assert_eq!(url_of("first"), None, "{pages:#?}");
+    let warnings: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    // The first spec's `GET /a` is on no page: not indexed, and said.
+    let index = LocalIndex::open(&out).unwrap();
+    let hits = index
+        .search("first does things", &aidocs_core::SearchOptions::default())
+        .unwrap();
+    assert!(hits.iter().all(|h| !h.id.ends_with("/first")), "{hits:#?}");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("GET /a") && w.contains("/api-reference/things/item")),
+        "{warnings:#?}"
+    );
+    // Listed operations are generated alone: the same URL, the later listing's page.
+    assert_eq!(
+        url_of("listedSecond").as_deref(),
+        Some("/api-reference/l/same")
+    );
+    assert_eq!(url_of("listedFirst"), None, "{pages:#?}");
+    // The first entry of an `openapi` list generates, under its directory; the rest do not.
+    assert_eq!(url_of("fromArray").as_deref(), Some("/arr-dir/arr"));
+    assert_eq!(url_of("fromLater"), None, "{pages:#?}");
+}
