@@ -793,7 +793,7 @@ fn convert(
     // and cut when it closes.
     let mut withheld: Option<(String, usize, usize)> = None;
     // Whether the withheld element is a flow element (its headings are headings, counted).
-    let mut withheld_flow = false;
+    let mut withheld_flow = HiddenShape::default();
     // Accordions, updates and steps: which headings the page links to, and which ids they take.
     let mut outline = Outline::default();
     // The line of `kept` last asked about, and whether it holds tags and expressions alone.
@@ -972,12 +972,22 @@ fn convert(
             "`<{name}>` hides its content and never closes (not valid MDX); the rest of the page is not indexed"
         ));
         let cut = out.split_off(mark);
-        if withheld_flow {
+        if withheld_flow.flow {
             out.push_str(&outline::hidden_headings(&cut, name != "Visibility"));
         }
     }
     outline.finish(&mut out);
     out
+}
+
+/// Where a hidden element being cut sits, and what it holds besides text.
+#[derive(Default, Clone, Copy)]
+struct HiddenShape {
+    /// A block of its own (its headings are counted), not inside a paragraph or heading.
+    flow: bool,
+    /// A `<Visibility>` inside it: Mintlify's ids spell none of its text, which the cut holds with
+    /// the rest.
+    visibility_inside: bool,
 }
 
 /// Follows elements whose content the page never shows: a tag inside one (`withheld` is its name,
@@ -988,7 +998,7 @@ fn withhold_tag(
     tag: &Tag,
     flow: bool,
     withheld: &mut Option<(String, usize, usize)>,
-    withheld_flow: &mut bool,
+    withheld_flow: &mut HiddenShape,
     out: &mut String,
     out_line: &mut OutLine,
 ) -> bool {
@@ -997,9 +1007,15 @@ fn withhold_tag(
             return false;
         }
         *withheld = Some((tag.name.clone(), 1, out.len()));
-        *withheld_flow = flow;
+        *withheld_flow = HiddenShape {
+            flow,
+            visibility_inside: false,
+        };
         return true;
     };
+    if tag.name == "Visibility" {
+        withheld_flow.visibility_inside = true;
+    }
     if tag.name == *name && !tag.self_closing {
         if !tag.closing {
             *open += 1;
@@ -1010,11 +1026,16 @@ fn withhold_tag(
             // for them). An inline element holds no heading, whatever its text looks like.
             let cut = out.split_off(*mark);
             out_line.cut_to(*mark);
-            if *withheld_flow {
+            if withheld_flow.flow {
                 out.push_str(&outline::hidden_headings(&cut, *name != "Visibility"));
-            } else if *name != "Visibility" && out_line.is_heading(out) {
+            } else if *name != "Visibility"
+                && !withheld_flow.visibility_inside
+                && out_line.is_heading(out)
+            {
                 // Inside a heading, Mintlify's id spells what a hidden element holds (but not a
-                // `<Visibility>` hidden from humans): its text rides in a marker for the id alone.
+                // `<Visibility>`'s text): its text rides in a marker for the id alone. One with a
+                // `<Visibility>` inside is left out whole (its text is not told apart here): the
+                // id may then lack the rest, but holds no word the page hides from humans.
                 out.push_str(&crate::heading_id::mark_hidden_inline(&hidden_inline_text(
                     &cut,
                 )));
@@ -1031,17 +1052,39 @@ fn withhold_tag(
     true
 }
 
-/// The text a hidden inline element's content (`cut`, as converted) reads as, with a space at
-/// either end where the content has one (it parts the heading's words in the id).
+/// The text a hidden inline element's content (`cut`, as converted) gives a heading's id, as
+/// Mintlify's `getTableOfContentsTitle` reads it: text and code, a link's text, no image (its alt
+/// and source are attributes), no raw HTML; a space at either end where the content has one (it
+/// parts the heading's words in the id).
 fn hidden_inline_text(cut: &str) -> String {
-    let text = crate::heading_id::strip_marker(&outline::title_text(cut));
-    if text.trim().is_empty() {
-        return String::new();
+    const LEAD: &str = "t ";
+    let source = format!("{LEAD}{}", cut.replace('\n', " "));
+    let mut text = String::new();
+    let mut in_image = 0usize;
+    for event in
+        pulldown_cmark::Parser::new_ext(&source, pulldown_cmark::Options::ENABLE_STRIKETHROUGH)
+    {
+        match event {
+            pulldown_cmark::Event::Start(pulldown_cmark::Tag::Image { .. }) => in_image += 1,
+            pulldown_cmark::Event::End(pulldown_cmark::TagEnd::Image) => {
+                in_image = in_image.saturating_sub(1)
+            }
+            pulldown_cmark::Event::Text(t) | pulldown_cmark::Event::Code(t) if in_image == 0 => {
+                text.push_str(&t)
+            }
+            pulldown_cmark::Event::SoftBreak | pulldown_cmark::Event::HardBreak => text.push(' '),
+            _ => {}
+        }
     }
+    let text = crate::heading_id::strip_marker(text.strip_prefix(LEAD).unwrap_or_default());
+    let text = text.trim();
     let space = |edge: Option<char>| match edge.is_some_and(char::is_whitespace) {
         true => " ",
         false => "",
     };
+    if text.is_empty() {
+        return space(cut.chars().next()).to_owned();
+    }
     format!(
         "{}{text}{}",
         space(cut.chars().next()),
@@ -2185,6 +2228,18 @@ mod tests {
                 assert!(!c.title.contains(crate::heading_id::MARKS), "{c:?}");
             }
         }
+        // Review: a `<Visibility>` inside the hidden element spells nothing of the id (its text is
+        // not told apart from the rest: none of it is), an image gives none of its text, a link
+        // its text, and a space alone parts words.
+        let page = concat!(
+            "## Setup <span hidden>b <Visibility for=\"agents\">AGENTSECRET</Visibility></span>\n\nA.\n\n",
+            "## Pic <span hidden>![alt](/SECRETURL.png)</span>\n\nB.\n\n",
+            "## A <span hidden>[lnk](nolink)</span> B\n\nC.\n\n",
+            "## C<span hidden> </span>D\n\nD.\n",
+        );
+        let out = md(page);
+        let anchors = section_anchors(&out);
+        assert_eq!(anchors, ["setup", "pic", "a-lnk-b", "c-d"], "{out:?}");
     }
 
     /// A step's `noAnchor` as Mintlify's `remarkExtractTableOfContents` tests it: the raw value
