@@ -30,7 +30,7 @@ pub const MAGIC: [u8; 4] = *b"AIDX";
 /// cut the manifest's term and metadata shard tables into directory pages, fetched as a query needs
 /// them (a large site's first fetch stays small). Each version's
 /// index is the next one's without the new parts or with the older encoding, so all are read.
-pub const FORMAT_VERSION: u16 = 11;
+pub const FORMAT_VERSION: u16 = 12;
 /// The oldest version this code reads.
 pub const MIN_FORMAT_VERSION: u16 = 1;
 pub const HEADER_LEN: usize = 20;

@@ -47,7 +47,8 @@ pub struct Page {
     pub language: Option<String>,
     pub version: Option<String>,
     pub api: Option<ApiMeta>,
-    /// Keys for exact-match boosts: (prefix, normalized text).
+    /// Keys for exact-match boosts, each its prefix (`~t:`, `~e:`, `~o:`) and the text as written:
+    /// indexed as the key of that text in the page's language (`tantivy_cache`).
     pub exact_keys: Vec<String>,
     pub chunks: Vec<Chunk>,
     /// Source file, for messages.

@@ -600,6 +600,7 @@ fn export(
         languages,
         positions,
         versions,
+        anchored_exact_keys: true,
     };
     crate::export_tables::page_tables(
         &mut manifest,

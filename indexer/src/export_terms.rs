@@ -36,6 +36,9 @@ pub(crate) struct TermShardWriter {
     /// (term shard, position shard) as sealed, in shard order.
     sealed: Vec<(Vec<u8>, Vec<u8>)>,
     any_positions: bool,
+    /// The cuts chose to end the shard after the last term, but exact-match keys filed under it
+    /// (format v12) follow it there: the shard ends before the next other term.
+    cut_due: bool,
 }
 
 /// What the term shards of an index are, once written.
@@ -68,6 +71,7 @@ impl TermShardWriter {
             pending: Vec::new(),
             sealed: Vec::new(),
             any_positions: false,
+            cut_due: false,
         }
     }
 
@@ -90,17 +94,21 @@ impl TermShardWriter {
                 p.norm[f] = norm;
             }
         }
+        // A key filed under a term stays in its term's shard, where a query with the term looks
+        // (issue 21): a cut due after the term waits until its keys are in.
+        if self.cut_due && !term.contains(aidocs_core::search::EXACT_ANCHOR_SEPARATOR) {
+            self.cut();
+        }
         let end = (self.cuts).end_after(term.as_bytes(), term.len() + 2 + postings.len() * 4);
         self.current_positions.push(position_postings(positions));
         self.terms.push(term.clone());
         self.current.push(TermPostings { term, postings });
-        if end {
-            self.cut();
-        }
+        self.cut_due |= end;
     }
 
     /// Ends the current shard.
     fn cut(&mut self) {
+        self.cut_due = false;
         if self.current.is_empty() {
             return;
         }

@@ -6,7 +6,6 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use aidocs_core::analyzer::normalize_exact;
-use aidocs_core::search::exact_key;
 use aidocs_core::search::{EXACT_ENDPOINT_PREFIX, EXACT_OPERATION_PREFIX, EXACT_TITLE_PREFIX};
 use aidocs_core::Kind;
 use serde::Deserialize;
@@ -32,8 +31,9 @@ use crate::visibility::{
 /// operation's text as its page shows it (hidden elements out, `x-mint.content` and metadata in,
 /// every response's fields); 10: section anchors are the ids Mintlify renders (`heading_id`); 11:
 /// its two passes (`slugifyWithCounter`, then the table of contents'), accordions' headings in
-/// their section, updates and steps as sections, generated API sections without anchors.)
-const INGEST_VERSION: u32 = 11;
+/// their section, updates and steps as sections, generated API sections without anchors; 12: a
+/// page's exact-match keys carry their text, hashed and filed under a term of it when indexed.)
+const INGEST_VERSION: u32 = 12;
 
 #[derive(Debug, Clone)]
 pub struct IngestOptions {
@@ -1114,10 +1114,17 @@ fn nav_fields(
     }
 }
 
+/// An exact-match key as a page carries it until it is indexed: its prefix and its text, made the
+/// key the index stores (hashed, filed under a term of the text in the page's language:
+/// [`aidocs_core::search::anchored_exact_key`]) where the page's analyzer is at hand.
+fn exact_key_text(prefix: &str, text: &str) -> String {
+    format!("{prefix}{text}")
+}
+
 fn api_keys(op: &Operation, keys: &mut Vec<String>) {
-    keys.push(exact_key(EXACT_ENDPOINT_PREFIX, &op.key()));
+    keys.push(exact_key_text(EXACT_ENDPOINT_PREFIX, &op.key()));
     if !op.operation_id.is_empty() {
-        keys.push(exact_key(EXACT_OPERATION_PREFIX, &op.operation_id));
+        keys.push(exact_key_text(EXACT_OPERATION_PREFIX, &op.operation_id));
     }
 }
 
@@ -1262,10 +1269,10 @@ pub fn parse_with_markdown(
                 .or_else(|| first_heading(&markdown))
                 .unwrap_or_else(|| title_from_id(&p.id));
             let mut description = fm.description.clone().unwrap_or_default();
-            let mut keys = vec![exact_key(EXACT_TITLE_PREFIX, &title)];
+            let mut keys = vec![exact_key_text(EXACT_TITLE_PREFIX, &title)];
             if let Some(s) = &fm.sidebar_title {
                 if normalize_exact(s) != normalize_exact(&title) {
-                    keys.push(exact_key(EXACT_TITLE_PREFIX, s));
+                    keys.push(exact_key_text(EXACT_TITLE_PREFIX, s));
                     description = format!("{s}. {description}");
                 }
             }
@@ -1313,7 +1320,7 @@ pub fn parse_with_markdown(
                 unreachable!("an operation of a site is parsed with its site")
             };
             let title = op.title();
-            let mut keys = vec![exact_key(EXACT_TITLE_PREFIX, &title)];
+            let mut keys = vec![exact_key_text(EXACT_TITLE_PREFIX, &title)];
             api_keys(op, &mut keys);
             let root = &site.root.root;
             let mut snippets = SnippetResolver::new(site.includes(opts.audience));
@@ -1404,7 +1411,7 @@ pub fn parse_with_markdown(
                 language: None,
                 version: None,
                 api: None,
-                exact_keys: vec![exact_key(EXACT_TITLE_PREFIX, &title)],
+                exact_keys: vec![exact_key_text(EXACT_TITLE_PREFIX, &title)],
                 chunks,
                 source: format!("{file}:{line}"),
                 includes: Vec::new(),

@@ -109,7 +109,7 @@ impl TermColumns {
 
     /// Adds a term and its postings (chunk, field, tf, norm); terms come in sorted order.
     pub fn push(&mut self, term: &str, postings: &[(u32, u8, u32, u8)]) {
-        if term.starts_with('~') {
+        if aidocs_core::search::is_exact_key(term) {
             return; // exact-match keys are not words
         }
         let mut tf: BTreeMap<u32, u32> = BTreeMap::new();

@@ -458,8 +458,17 @@ impl BuildIndex {
                 }
                 // The URL key: reading a page by its URL (`aidocs_core::search::url_key`).
                 let url = aidocs_core::search::url_key(&page.url);
-                for k in page.exact_keys.iter().chain(&url) {
-                    doc.add_text(self.fields.text[aidocs_core::Field::Exact as usize], k);
+                let query_side = (*analyzer).for_query();
+                let keys = (page.exact_keys.iter())
+                    .map(|k| match k.get(..3).filter(|p| p.starts_with('~')) {
+                        Some(prefix) => {
+                            aidocs_core::search::anchored_exact_key(prefix, &k[3..], &query_side)
+                        }
+                        None => k.clone(),
+                    })
+                    .chain(url);
+                for k in keys {
+                    doc.add_text(self.fields.text[aidocs_core::Field::Exact as usize], &k);
                 }
             }
             writer.add_document(doc).map_err(|e| self.tv(e))?;

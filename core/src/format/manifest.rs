@@ -82,9 +82,16 @@ pub struct Manifest {
     /// The docs versions of the pages (format v8: the navigation's `versions`), sorted; empty on an
     /// unversioned site.
     pub versions: Vec<String>,
+    /// Whether the exact-match keys are filed under a term of their text (format v12,
+    /// [`crate::search::anchored_exact_key`]): not stored, it is the version the index was written
+    /// in (an index of an earlier version has the bare keys).
+    pub anchored_exact_keys: bool,
 }
 
 pub const MANIFEST_FILE: &str = "manifest.bin";
+
+/// The format version whose exact-match keys are filed under a term of their text.
+pub const ANCHORED_EXACT_KEYS_SINCE: u16 = 12;
 
 /// How the position shards are named.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -411,6 +418,7 @@ impl Manifest {
             languages,
             positions,
             versions,
+            anchored_exact_keys: version >= ANCHORED_EXACT_KEYS_SINCE,
         })
     }
 
@@ -575,6 +583,7 @@ mod tests {
             languages: Vec::new(),
             positions: None,
             versions: Vec::new(),
+            anchored_exact_keys: true,
         };
         let d = Manifest::decode(&m.encode()).unwrap();
         assert_eq!(d, m);

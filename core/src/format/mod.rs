@@ -212,6 +212,7 @@ mod mutation_tests {
             languages: Vec::new(),
             positions: None,
             versions: Vec::new(),
+            anchored_exact_keys: true,
         };
         (manifest, shard, meta)
     }

@@ -59,8 +59,9 @@ pub use options::{
 };
 pub use phrases::Phrase;
 pub use plan::{
-    exact_key, percent_decoded, separator_forms, site_relative, url_key, url_parts, ExactKey,
-    QueryPlan, QueryTerm, EXACT_ENDPOINT_BOOST, EXACT_ENDPOINT_PREFIX, EXACT_OPERATION_PREFIX,
+    anchored_exact_key, exact_key, exact_key_anchor, is_exact_key, percent_decoded,
+    separator_forms, site_relative, url_key, url_parts, ExactKey, QueryPlan, QueryTerm,
+    EXACT_ANCHOR_SEPARATOR, EXACT_ENDPOINT_BOOST, EXACT_ENDPOINT_PREFIX, EXACT_OPERATION_PREFIX,
     EXACT_TITLE_BOOST, EXACT_TITLE_PREFIX, EXACT_URL_PREFIX, IDENTIFIER_BOOST, MAX_URL_PAGES,
 };
 pub use prefix::{

@@ -129,6 +129,56 @@ pub fn exact_key(prefix: &str, text: &str) -> String {
     )
 }
 
+/// What files an exact-match key under a term of its text (format v12): it sorts right after the
+/// term, before any longer term.
+pub const EXACT_ANCHOR_SEPARATOR: char = '\u{1}';
+
+/// Whether an indexed term is an exact-match or URL key, not a word: prefix expansion and the
+/// static encoder's fit leave keys out.
+pub fn is_exact_key(term: &str) -> bool {
+    term.starts_with('~') || term.as_bytes().contains(&(EXACT_ANCHOR_SEPARATOR as u8))
+}
+
+/// The term an exact-match key for `text` is filed under (format v12): of the terms `analyzer`
+/// (the query side's, [`Searcher::query_analyzer`]) makes of its normalized text, the longest (the
+/// first in term order among those as long; a long term is a rare one, so few keys gather beside
+/// it). A query's keys then sort beside one of its own words, in a term shard the query reads
+/// anyway: typing costs no request for them (issue 21). `None` when the text makes no term.
+pub fn exact_key_anchor(text: &str, analyzer: &Analyzer) -> Option<String> {
+    let mut anchor: Option<String> = None;
+    analyzer.for_each_token(&normalize_exact(text), |t| {
+        let longer = (anchor.as_ref())
+            .is_none_or(|a| t.text.len() > a.len() || (t.text.len() == a.len() && t.text < *a));
+        if longer {
+            anchor = Some(t.text);
+        }
+    });
+    anchor
+}
+
+/// [`exact_key`] filed under its text's anchor term ([`exact_key_anchor`]): the key a v12 index
+/// stores and a query looks up; the bare key when the text makes no term.
+pub fn anchored_exact_key(prefix: &str, text: &str, analyzer: &Analyzer) -> String {
+    filed_under(
+        exact_key_anchor(text, analyzer).as_deref(),
+        exact_key(prefix, text),
+    )
+}
+
+/// `key` filed under `anchor`, when there is one.
+fn filed_under(anchor: Option<&str>, key: String) -> String {
+    match anchor {
+        Some(anchor) => {
+            let mut filed = String::with_capacity(anchor.len() + 1 + key.len());
+            filed.push_str(anchor);
+            filed.push(EXACT_ANCHOR_SEPARATOR);
+            filed.push_str(&key);
+            filed
+        }
+        None => key,
+    }
+}
+
 /// The most pages one URL key may name (keys collide only by accident or by a hostile site).
 pub const MAX_URL_PAGES: usize = 8;
 
@@ -282,6 +332,10 @@ impl Searcher {
             .collect();
         let norm = normalize_exact(query);
         let mut exact = Vec::new();
+        // A v12 index files the keys under a term of the text ([`anchored_exact_key`]).
+        let anchor = (self.manifest.anchored_exact_keys)
+            .then(|| exact_key_anchor(&norm, &analyzer))
+            .flatten();
         if !norm.is_empty() {
             for (prefix, boost, label) in [
                 (EXACT_TITLE_PREFIX, EXACT_TITLE_BOOST, "exact title"),
@@ -296,7 +350,7 @@ impl Searcher {
                     "exact operationId",
                 ),
             ] {
-                let key = exact_key(prefix, &norm);
+                let key = filed_under(anchor.as_deref(), exact_key(prefix, &norm));
                 exact.push(ExactKey {
                     shard: self.locate(&key),
                     key,

@@ -94,7 +94,7 @@ impl Searcher {
             for t in &get(si)?.terms {
                 let term = t.term.as_str();
                 if Some(term) != p.whole.as_deref()
-                    && !term.starts_with('~')
+                    && !super::is_exact_key(term)
                     && (term.starts_with(p.text.as_str()) || is_truncated_stem(term, &p.text))
                 {
                     found.push(t);

@@ -58,6 +58,7 @@ pub(super) fn index(texts: &[&str], per_shard: usize) -> (Searcher, Vec<TermShar
         languages: Vec::new(),
         positions: None,
         versions: Vec::new(),
+        anchored_exact_keys: true,
     };
     (Searcher::new(manifest).unwrap(), shards)
 }
