@@ -1434,55 +1434,47 @@ struct GeneratedUrl {
 /// as Mintlify numbers them (`processOpenApiPath` in `@mintlify/scraping`): an operation the
 /// navigation lists is generated alone, never numbered; a spec's bulk pages are numbered within
 /// their tag's navigation group (`generateUniqueFilenameWithoutExtension`: `a`, `a-1`, `a-2`, past
-/// any taken, so `a`, `a`, `a-1` give `a`, `a-1`, `a-1-1`), and an `x-hidden` one takes no name
-/// there. Listed operations are generated first, in navigation order, then each spec's bulk
-/// pages: where two pages share a URL, the later is the page the site has. Specs named on our
-/// command line are numbered among themselves, after everything else.
+/// any taken, so `a`, `a`, `a-1` give `a`, `a-1`, `a-1-1`), every operation of the spec taking its
+/// name there (one the navigation lists or a page binds too: the bulk generation makes its page
+/// all the same), but an `x-hidden` one. Listed operations are generated first, in navigation
+/// order, then each spec's bulk pages, an element's before those of the elements inside it: where
+/// two pages share a URL, the later is the page the site has. Specs named on our command line are
+/// numbered among themselves, after everything else.
 fn generated_urls<'o>(
     operations: &'o LoadedOperations,
     consumed: &BTreeMap<(String, String), ()>,
     config: &crate::site::SiteConfig,
     command_line: &HashSet<String>,
 ) -> HashMap<(&'o str, usize), GeneratedUrl> {
-    // (phase, navigation order, spec, position): the order Mintlify writes the pages in.
+    // (phase, order, spec, position): the order Mintlify writes the pages in.
     type WriteOrder<'o> = (u8, usize, &'o str, usize);
     let mut generated: Vec<(WriteOrder<'o>, String)> = Vec::new();
-    let mut groups: HashMap<(&'o str, String), HashSet<String>> = HashMap::new();
-    let mut own: HashSet<String> = HashSet::new();
-    let unique = |taken: &HashSet<String>, base: &str| {
-        let mut url = base.to_owned();
-        let mut n = 0;
-        while taken.contains(&url) {
-            n += 1;
-            url = format!("{base}-{n}");
-        }
-        url
-    };
+    let mut groups: HashMap<(&'o str, String), NameGroup> = HashMap::new();
+    let mut own = NameGroup::default();
     for (display, ops) in &operations.0 {
         let all = config.generated_specs.get(display);
+        let order = config.generated_order.get(display).copied().unwrap_or(0);
         for (i, op) in ops.iter().enumerate() {
-            if consumed.contains_key(&(display.clone(), op.key())) || op.excluded {
+            if op.excluded {
                 continue;
             }
-            let listing = config.listing(display, &op.key());
-            let directory = (listing.and_then(|(_, dir)| dir))
-                .or(all.map(|(dir, _)| dir.as_str()))
-                .unwrap_or(crate::site::DEFAULT_API_DIRECTORY);
-            let base = crate::openapi::generated_url(op, directory);
-            let (key, url) = if let Some((nav, _)) = listing {
-                ((0, nav.order, display.as_str(), i), base)
-            } else if let Some((_, nav)) = all {
+            let bulk = all.map(|(dir, _)| {
                 let tag = op.tags.first().cloned().unwrap_or_default();
-                let taken = groups.entry((display.as_str(), tag)).or_default();
-                let url = unique(taken, &base);
-                if !op.hidden {
-                    taken.insert(url.clone());
-                }
-                ((1, nav.order, display.as_str(), i), url)
+                let group = groups.entry((display.as_str(), tag)).or_default();
+                group.name(&crate::openapi::generated_url(op, dir), !op.hidden)
+            });
+            if consumed.contains_key(&(display.clone(), op.key())) {
+                continue;
+            }
+            let (key, url) = if let Some((nav, dir)) = config.listing(display, &op.key()) {
+                let dir = dir.unwrap_or(crate::site::DEFAULT_API_DIRECTORY);
+                let url = crate::openapi::generated_url(op, dir);
+                ((0, nav.order, display.as_str(), i), url)
+            } else if let Some(url) = bulk {
+                ((1, order, display.as_str(), i), url)
             } else if command_line.contains(display) {
-                let url = unique(&own, &base);
-                own.insert(url.clone());
-                ((2, 0, display.as_str(), i), url)
+                let base = crate::openapi::generated_url(op, crate::site::DEFAULT_API_DIRECTORY);
+                ((2, 0, display.as_str(), i), own.name(&base, true))
             } else {
                 continue;
             };
@@ -1512,6 +1504,41 @@ fn generated_urls<'o>(
             )
         })
         .collect()
+}
+
+/// The names taken in one navigation group of generated pages, and how far each base's numbers
+/// are known to be taken: numbering resumes there (names are never given back), so a spec of
+/// thousands of operations of one summary is numbered in linear time.
+#[derive(Default)]
+struct NameGroup {
+    taken: HashSet<String>,
+    /// Base → n: the base and its `-1` … `-n` are taken.
+    known: HashMap<String, usize>,
+}
+
+impl NameGroup {
+    /// `generateUniqueFilenameWithoutExtension`: `base`, else its first free `base-n`; the name is
+    /// taken when `take` (a hidden operation's page takes none in its group).
+    fn name(&mut self, base: &str, take: bool) -> String {
+        let name = match self.known.get(base) {
+            None if !self.taken.contains(base) => base.to_owned(),
+            known => {
+                let mut n = known.copied().unwrap_or(0);
+                loop {
+                    n += 1;
+                    let candidate = format!("{base}-{n}");
+                    if !self.taken.contains(&candidate) {
+                        self.known.insert(base.to_owned(), n - 1);
+                        break candidate;
+                    }
+                }
+            }
+        };
+        if take {
+            self.taken.insert(name.clone());
+        }
+        name
+    }
 }
 
 /// Whether a page or generated page needs a sign-in. Its own declaration decides first

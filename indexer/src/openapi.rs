@@ -155,48 +155,43 @@ fn url_part(s: &str) -> Option<String> {
     Some(kept.replace("--", "-").to_lowercase())
 }
 
-/// The URL Mintlify gives an operation's generated page (`processOpenApiPath` in
-/// `@mintlify/scraping`): `x-mint.href` when set (a leading `/` added, the last segment's
-/// extension dropped), else `/{directory}/{first tag}/{summary}`, the summary replaced by the
-/// method and the path when absent (`GET /users/{id}/posts` is `get-users-posts`, `GET
-/// /users/posts` is `get-usersposts`), and no tag part without tags.
+/// The URL Mintlify gives an operation's generated page before numbering (`processOpenApiPath` in
+/// `@mintlify/scraping`): `x-mint.href` when set (its folder and name, the name's extension
+/// dropped), else `/{directory}/{first tag}/{summary}`, the summary replaced by the method and
+/// the path when absent (`GET /users/{id}/posts` is `get-users-posts`, `GET /users/posts` is
+/// `get-usersposts`; a webhook's by its name), no tag part without tags; joined as `posix.join`
+/// joins (`.`, `..` and empty segments resolved), lower-cased.
 pub fn generated_url(op: &Operation, directory: &str) -> String {
-    if let Some(href) = op
-        .href
-        .as_deref()
-        .map(str::trim)
-        .filter(|h| !h.is_empty() && !h.starts_with("//"))
-    {
-        let href = format!("/{}", href.trim_start_matches('/')).to_lowercase();
-        // The last segment loses what follows its last `.` (`/reference/v1.2` is `/reference/v1`).
-        return match href.rsplit_once('/') {
-            Some((dir, last)) => match last.rsplit_once('.') {
-                Some((stem, _)) if !stem.is_empty() => format!("{dir}/{stem}"),
-                _ => href.clone(),
-            },
-            None => href.clone(),
+    if let Some(href) = op.href.as_deref().filter(|h| !h.is_empty()) {
+        // One leading `/` goes (`optionallyRemoveLeadingSlash`), then `posix.parse`: the folder,
+        // and the name without its extension (`/reference/v1.2` is `/reference/v1`; a trailing
+        // `/` is no segment).
+        let slug = href.strip_prefix('/').unwrap_or(href);
+        let trimmed = slug.trim_end_matches('/');
+        let (folder, base) = match trimmed.rfind('/') {
+            Some(i) => (&trimmed[..i], &trimmed[i + 1..]),
+            None => ("", trimmed),
         };
+        let name = match base.rfind('.') {
+            Some(i) if i > 0 => &base[..i],
+            _ => base,
+        };
+        return crate::ingest::posix_normalize(&format!("{folder}/{name}")).to_lowercase();
     }
-    let slug = url_part(&op.summary).unwrap_or_else(|| {
-        format!(
+    // A webhook without a summary is named by its name alone (`processOpenApiWebhook`).
+    let slug = url_part(&op.summary).unwrap_or_else(|| match op.method.as_str() {
+        "WEBHOOK" => url_part(&op.path).unwrap_or_default(),
+        method => format!(
             "{}-{}",
-            op.method.to_lowercase(),
+            method.to_lowercase(),
             url_part(&op.path).unwrap_or_default()
-        )
+        ),
     });
-    let mut url = format!("/{}", directory.trim_matches('/'));
-    if let Some(tag) = op
-        .tags
-        .first()
+    let tag = (op.tags.first())
         .and_then(|t| url_part(t))
-        .filter(|t| !t.is_empty())
-    {
-        url.push('/');
-        url.push_str(&tag);
-    }
-    url.push('/');
-    url.push_str(&slug);
-    url
+        .unwrap_or_default();
+    // `posix.join(outDir, folder, title)`, lower-cased, resolved from `/`.
+    crate::ingest::posix_normalize(&format!("{directory}/{tag}/{slug}")).to_lowercase()
 }
 
 /// `openapi:` frontmatter, `[spec] METHOD /path`, as Mintlify reads it.

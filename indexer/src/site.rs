@@ -140,6 +140,9 @@ pub struct SiteConfig {
     /// Specs named by a navigation element (`"openapi": ...` on a tab, group, anchor…) that lists no
     /// operation under it: Mintlify generates a page for every operation, under this directory.
     pub generated_specs: BTreeMap<String, (String, NavEntry)>,
+    /// The order Mintlify generates those specs' pages in (`generateBulkNav`: an element before
+    /// the elements inside it), by spec: where two pages share a URL, the later is the site's.
+    pub generated_order: BTreeMap<String, usize>,
     /// OpenAPI files referenced by the configuration: site-relative, normalised.
     pub openapi: Vec<String>,
     /// Some navigation element says `public: true`: the site is behind authentication, and only
@@ -234,7 +237,8 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
             depth: 0,
             openapi_dirs: Vec::new(),
             openapi_scopes: Vec::new(),
-            listed: 0,
+            listed_in_scope: Vec::new(),
+            spec_elements: 0,
             by_name: Vec::new(),
         };
         if name == "docs.json" {
@@ -337,29 +341,35 @@ pub(crate) fn join_rel(dir: &str, reference: &str) -> Option<String> {
 
 /// The `directory` of an `openapi` value (`{"source": "...", "directory": "api"}`), lower-cased and
 /// without surrounding slashes, as Mintlify reads it; `api-reference` otherwise.
+/// The directory of an element's generated pages as Mintlify joins it into their URLs (`outDir`):
+/// as written (`""` is none: the pages sit at the root), [`DEFAULT_API_DIRECTORY`] when absent.
 fn openapi_directory(directory: Option<&str>) -> String {
-    directory
-        .map(|d| d.trim().trim_matches('/').to_lowercase())
-        .filter(|d| !d.is_empty() && normalize_rel(d).is_some())
-        .unwrap_or_else(|| DEFAULT_API_DIRECTORY.to_owned())
+    directory.map_or_else(|| DEFAULT_API_DIRECTORY.to_owned(), str::to_owned)
 }
 
 /// The spec a navigation element generates pages from, and their directory, as Mintlify's
 /// `extractOpenApiFromNav` reads its `openapi`: a path, `{source, directory}`, or the first entry
 /// of a list (the later entries are read for the pages that name them in their frontmatter, but
-/// generate nothing). `None` when it names none (`null`, `[]`, no string `source`): the element
-/// keeps the spec and directory of the one above it.
-fn generating_openapi(v: &Value) -> Option<(&str, Option<&str>)> {
-    let entry = match v {
-        Value::Array(a) => a.first()?,
-        other => other,
-    };
-    match entry {
-        Value::String(s) => Some((s, None)),
-        Value::Object(o) => Some((
-            o.get("source")?.as_str()?,
-            o.get("directory").and_then(Value::as_str),
-        )),
+/// generate nothing): the source when it names one, and the directory. `None` when it names
+/// neither (`null`, `[]`, no string `source`): the element keeps the spec and directory of the one
+/// above it.
+fn generating_openapi(v: &Value) -> Option<(Option<&str>, Option<&str>)> {
+    fn directory(o: &serde_json::Map<String, Value>) -> Option<&str> {
+        o.get("directory").and_then(Value::as_str)
+    }
+    match v {
+        Value::String(s) => Some((Some(s), None)),
+        // A list's first entry: a path, or `{source, directory}` whose directory counts even
+        // without a source.
+        Value::Array(a) => match a.first()? {
+            Value::String(s) => Some((Some(s), None)),
+            Value::Object(o) => {
+                let source = o.get("source").and_then(Value::as_str);
+                (source.is_some() || directory(o).is_some()).then(|| (source, directory(o)))
+            }
+            _ => None,
+        },
+        Value::Object(o) => Some((Some(o.get("source")?.as_str()?), directory(o))),
         _ => None,
     }
 }
@@ -376,8 +386,12 @@ struct NavWalker<'a> {
     /// The specs of the innermost navigation element that names any (site-relative; none when it
     /// names only URLs, whose operations this build cannot read).
     openapi_scopes: Vec<Vec<String>>,
-    /// Operations listed so far.
-    listed: usize,
+    /// For each element of `openapi_scopes`, whether an operation was listed under it without
+    /// naming its spec: Mintlify then generates no page for the rest of that element's spec (the
+    /// spec's owner only, and never the navigation's root: `skipBulkForNodeId`).
+    listed_in_scope: Vec<bool>,
+    /// Elements that named a spec so far, in document order (an element before those inside it).
+    spec_elements: usize,
     /// Operations listed with a spec named by file name or stem: (the name, `METHOD /path`, the
     /// entry, the page's directory), listed by [`NavWalker::list_by_name`].
     by_name: Vec<(String, String, NavEntry, String)>,
@@ -460,7 +474,11 @@ impl NavWalker<'_> {
         entry.order = self.order;
         self.order += 1;
         if let Some((spec, op)) = is_operation_ref(page) {
-            self.listed += 1;
+            if spec.is_none() {
+                if let Some(listed) = self.listed_in_scope.last_mut() {
+                    *listed = true;
+                }
+            }
             let dir = self
                 .openapi_dirs
                 .last()
@@ -623,23 +641,39 @@ impl NavWalker<'_> {
                 }
                 // A navigation element that names a spec: its listed operations get pages under
                 // its directory, or, when it lists none, every operation of the spec does.
-                let specs = obj.get("openapi").and_then(|o| {
+                let root = self.depth == 1;
+                let named = obj.get("openapi").and_then(|o| {
                     self.add_openapi(Some(o));
-                    let (source, directory) = generating_openapi(o)?;
-                    // A spec at a URL is named but not read: its operations get no page here.
-                    let rels = (!source.starts_with("http://") && !source.starts_with("https://"))
+                    generating_openapi(o)
+                });
+                let specs = match named {
+                    Some((Some(source), directory)) => {
+                        // A spec at a URL is named but not read: its operations get no page here.
+                        let rels = (!source.starts_with("http://")
+                            && !source.starts_with("https://"))
                         .then(|| normalize_rel(source))
                         .flatten();
-                    Some((
-                        rels.into_iter().collect::<Vec<_>>(),
-                        openapi_directory(directory),
-                    ))
-                });
+                        Some((
+                            rels.into_iter().collect::<Vec<_>>(),
+                            openapi_directory(directory),
+                        ))
+                    }
+                    // A list whose first entry has a directory and no spec: the enclosing spec,
+                    // under this directory.
+                    Some((None, Some(directory))) => Some((
+                        self.openapi_scopes.last().cloned().unwrap_or_default(),
+                        directory.to_owned(),
+                    )),
+                    _ => None,
+                };
+                let owns = matches!(named, Some((Some(_), _)));
+                let write_order = self.spec_elements;
+                self.spec_elements += usize::from(owns);
                 if let Some((rels, dir)) = &specs {
                     self.openapi_dirs.push(dir.clone());
                     self.openapi_scopes.push(rels.clone());
+                    self.listed_in_scope.push(false);
                 }
-                let listed_before = self.listed;
                 if let Some(root_page) = obj.get("root").and_then(Value::as_str) {
                     self.add_page(root_page, &ctx);
                 }
@@ -655,11 +689,23 @@ impl NavWalker<'_> {
                 if let Some((rels, dir)) = specs {
                     self.openapi_dirs.pop();
                     self.openapi_scopes.pop();
-                    if self.listed == listed_before {
+                    let listed = self.listed_in_scope.pop().unwrap_or(false);
+                    // A listing that names no spec is charged to the element owning the spec in
+                    // scope: one that only sets a directory passes it up.
+                    if !owns && listed {
+                        if let Some(up) = self.listed_in_scope.last_mut() {
+                            *up = true;
+                        }
+                    }
+                    if owns && (!listed || root) {
                         let mut entry = ctx.clone();
                         entry.order = self.order;
                         self.order += 1;
                         for rel in rels {
+                            self.cfg
+                                .generated_order
+                                .entry(rel.clone())
+                                .or_insert(write_order);
                             (self.cfg.generated_specs.entry(rel))
                                 .and_modify(|(_, e)| e.merge_listing(&entry))
                                 .or_insert((dir.clone(), entry.clone()));

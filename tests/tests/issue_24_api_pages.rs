@@ -285,3 +285,134 @@ fn session_28_generated_pages_numbered_and_kept_as_mintlify_does() {
     assert_eq!(url_of("fromArray").as_deref(), Some("/arr-dir/arr"));
     assert_eq!(url_of("fromLater"), None, "{pages:#?}");
 }
+
+/// Review of the above: a spec's bulk pages take their names with every operation of the spec
+/// (one the navigation lists elsewhere, one an MDX page binds); an element's bulk pages are
+/// written before those of an element inside it; an operation listed without naming its spec
+/// keeps its owner from generating the rest, never an element above it nor the navigation's root;
+/// a webhook without a summary is named by its name; directories and `x-mint.href` are joined as
+/// `posix.join` joins them.
+#[test]
+fn session_28_review_bulk_names_order_and_paths() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    // Listed in one element, generated in bulk by another: `/a` takes `t/item` in the bulk group.
+    write(
+        &site,
+        "s.json",
+        &spec(
+            "S",
+            &[
+                ("GET", "/a", "listedA", "Item", "T"),
+                ("GET", "/b", "bulkB", "Item", "T"),
+            ],
+        ),
+    );
+    // Bound by an MDX page, generated in bulk all the same.
+    write(
+        &site,
+        "bound.json",
+        &spec(
+            "B",
+            &[
+                ("GET", "/ba", "boundA", "Thing", "Things"),
+                ("GET", "/bb", "bulkBB", "Thing", "Things"),
+            ],
+        ),
+    );
+    write(
+        &site,
+        "custom.mdx",
+        "---\ntitle: Custom\nopenapi: bound.json GET /ba\n---\n\nCustom page does things.\n",
+    );
+    // Parent and child element generating the same URL: the child's is written last.
+    write(
+        &site,
+        "parent.json",
+        &spec("P", &[("GET", "/p", "parentOp", "Get X", "")]),
+    );
+    write(
+        &site,
+        "child.json",
+        &spec("C", &[("GET", "/c", "childOp", "Get X", "")]),
+    );
+    // A child that lists an operation of its own spec: its parent still generates.
+    write(
+        &site,
+        "outer.json",
+        &spec("O", &[("GET", "/o", "outerOp", "Outer op", "")]),
+    );
+    write(
+        &site,
+        "inner.json",
+        &spec(
+            "I",
+            &[
+                ("GET", "/i1", "innerListed", "Inner listed", ""),
+                ("GET", "/i2", "innerRest", "Inner rest", ""),
+            ],
+        ),
+    );
+    // Webhooks, directories and hrefs.
+    write(
+        &site,
+        "hooks.json",
+        r#"{"openapi": "3.1.0", "info": {"title": "H"}, "paths": {
+            "/h": {"get": {"operationId": "hrefOp", "description": "hrefOp does things", "x-mint": {"href": "//Elsewhere/Page.v2/"}}}
+        }, "webhooks": {"newPet": {"post": {"operationId": "newPet", "description": "newPet does things", "tags": ["Pets"]}}}}"#,
+    );
+    write(
+        &site,
+        "rootdir.json",
+        &spec("R", &[("GET", "/r", "rootDirOp", "Root dir", "Tg")]),
+    );
+    write(
+        &site,
+        "docs.json",
+        r#"{"name": "Review", "navigation": {"groups": [
+             {"group": "Home", "pages": ["index", "custom"]},
+             {"group": "G1", "openapi": {"source": "s.json", "directory": "listed"}, "pages": ["GET /a"]},
+             {"group": "G2", "openapi": "s.json"},
+             {"group": "Bound", "openapi": "bound.json"},
+             {"group": "Parent", "openapi": {"source": "parent.json", "directory": "api"}, "pages": [
+                {"group": "Child", "openapi": {"source": "child.json", "directory": "api"}}
+             ]},
+             {"group": "Outer", "openapi": "outer.json", "pages": [
+                {"group": "Inner", "openapi": "inner.json", "pages": ["GET /i1"]}
+             ]},
+             {"group": "Hooks", "openapi": {"source": "hooks.json", "directory": "V1//Sub/"}},
+             {"group": "RootDir", "openapi": {"source": "rootdir.json", "directory": ""}}
+           ]}}"#,
+    );
+    write(&site, "index.mdx", "# Home\n\nWelcome to the reference.\n");
+    let out = tmp.path().join("www/_search");
+    build_with(&site, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    let pages = pages(&out);
+    let url_of = |id: &str| {
+        (pages.iter())
+            .find(|(i, _)| i == &format!("api/{id}"))
+            .map(|(_, u)| u.clone())
+    };
+    assert_eq!(url_of("listedA").as_deref(), Some("/listed/t/item"));
+    assert_eq!(url_of("bulkB").as_deref(), Some("/api-reference/t/item-1"));
+    assert_eq!(
+        url_of("bulkBB").as_deref(),
+        Some("/api-reference/things/thing-1")
+    );
+    assert_eq!(url_of("childOp").as_deref(), Some("/api/get-x"));
+    assert_eq!(url_of("parentOp"), None, "{pages:#?}");
+    assert_eq!(
+        url_of("outerOp").as_deref(),
+        Some("/api-reference/outer-op")
+    );
+    assert_eq!(
+        url_of("innerListed").as_deref(),
+        Some("/api-reference/inner-listed")
+    );
+    assert_eq!(url_of("innerRest"), None, "{pages:#?}");
+    assert_eq!(url_of("hrefOp").as_deref(), Some("/elsewhere/page"));
+    assert_eq!(url_of("newPet").as_deref(), Some("/v1/sub/pets/newpet"));
+    assert_eq!(url_of("rootDirOp").as_deref(), Some("/tg/root-dir"));
+}
