@@ -39,6 +39,10 @@ pub(crate) struct TermShardWriter {
     /// The cuts chose to end the shard after the last term, but exact-match keys filed under it
     /// (format v12) follow it there: the shard ends before the next other term.
     cut_due: bool,
+    /// The current shard's bytes as the cuts count them, and the most a shard waiting for keys
+    /// may hold (4× the target: thousands of titles sharing their longest word spill over).
+    bytes: usize,
+    max_bytes: usize,
 }
 
 /// What the term shards of an index are, once written.
@@ -72,6 +76,8 @@ impl TermShardWriter {
             sealed: Vec::new(),
             any_positions: false,
             cut_due: false,
+            bytes: 0,
+            max_bytes: term_bytes.saturating_mul(4),
         }
     }
 
@@ -96,10 +102,15 @@ impl TermShardWriter {
         }
         // A key filed under a term stays in its term's shard, where a query with the term looks
         // (issue 21): a cut due after the term waits until its keys are in.
-        if self.cut_due && !term.contains(aidocs_core::search::EXACT_ANCHOR_SEPARATOR) {
+        if self.cut_due
+            && (!term.contains(aidocs_core::search::EXACT_ANCHOR_SEPARATOR)
+                || self.bytes >= self.max_bytes)
+        {
             self.cut();
         }
-        let end = (self.cuts).end_after(term.as_bytes(), term.len() + 2 + postings.len() * 4);
+        let bytes = term.len() + 2 + postings.len() * 4;
+        self.bytes += bytes;
+        let end = (self.cuts).end_after(term.as_bytes(), bytes);
         self.current_positions.push(position_postings(positions));
         self.terms.push(term.clone());
         self.current.push(TermPostings { term, postings });
@@ -109,6 +120,7 @@ impl TermShardWriter {
     /// Ends the current shard.
     fn cut(&mut self) {
         self.cut_due = false;
+        self.bytes = 0;
         if self.current.is_empty() {
             return;
         }

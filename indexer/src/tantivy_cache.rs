@@ -458,14 +458,24 @@ impl BuildIndex {
                 }
                 // The URL key: reading a page by its URL (`aidocs_core::search::url_key`).
                 let url = aidocs_core::search::url_key(&page.url);
+                // Each key filed under a term of its text, and bare: what a reader of an index of
+                // several languages looks up (`Searcher::exact_key_anchors`).
                 let query_side = (*analyzer).for_query();
                 let keys = (page.exact_keys.iter())
-                    .map(|k| match k.get(..3).filter(|p| p.starts_with('~')) {
+                    .flat_map(|k| match k.get(..3).filter(|p| p.starts_with('~')) {
                         Some(prefix) => {
-                            aidocs_core::search::anchored_exact_key(prefix, &k[3..], &query_side)
+                            let bare = aidocs_core::search::exact_key(prefix, &k[3..]);
+                            let filed = aidocs_core::search::anchored_exact_key(
+                                prefix,
+                                &k[3..],
+                                &query_side,
+                            );
+                            let filed = (filed != bare).then_some(filed);
+                            [Some(bare), filed]
                         }
-                        None => k.clone(),
+                        None => [Some(k.clone()), None],
                     })
+                    .flatten()
                     .chain(url);
                 for k in keys {
                     doc.add_text(self.fields.text[aidocs_core::Field::Exact as usize], &k);

@@ -6,7 +6,8 @@
 
 use std::path::Path;
 
-use aidocs_e2e::{build_with, fixture, shared_data};
+use aidocs_e2e::{build_with, fixture, lexical_build, shared_data};
+use aidocs_index::export::LanguageLayout;
 use aidocs_reader::LocalIndex;
 
 /// Every page title of the index.
@@ -84,4 +85,58 @@ fn issue_21_typed_exact_keys_cost_no_fetch_of_their_own() {
             check(site, &dir, false);
         }
     }
+}
+
+/// Review: the exact-title boost holds for every reader language, as bare keys gave it: a page's
+/// key is filed under its own language's analyzer, and a reader of a one-language index looks
+/// under the default analyzer's anchor and that language's; an index of several languages (one
+/// index for all) is looked up bare. `Clés d'API` read with no language, a page without a
+/// language read in French.
+#[test]
+fn issue_21_exact_title_boost_in_every_readers_language() {
+    let site = fixture("multilingual-site");
+    for layout in [LanguageLayout::default(), LanguageLayout::Single] {
+        let (_tmp, out) = lexical_build(&site, layout);
+        let probe = LocalIndex::open(&out).unwrap();
+        let mut titles = titles(&probe);
+        for language in ["fr", "zh"] {
+            titles.extend(titles_in(&out, language));
+        }
+        titles.sort();
+        titles.dedup();
+        let mut boosted = 0;
+        for title in &titles {
+            for language in [None, Some("en"), Some("fr"), Some("de"), Some("zh")] {
+                let Ok(index) = LocalIndex::open_language(&out, language) else {
+                    continue;
+                };
+                let opts = aidocs_core::SearchOptions {
+                    explain: true,
+                    language: language.map(str::to_owned),
+                    ..Default::default()
+                };
+                let Ok(hits) = index.search(title, &opts) else {
+                    continue;
+                };
+                let Some(hit) = hits.iter().find(|h| &h.title == title) else {
+                    continue;
+                };
+                let exact = (hit.explanation.as_ref())
+                    .is_some_and(|e| e.boosts.iter().any(|(label, _)| *label == "exact title"));
+                assert!(
+                    exact,
+                    "{layout:?} {language:?}: {title:?} found without its exact-title boost"
+                );
+                boosted += 1;
+            }
+        }
+        assert!(boosted > titles.len(), "{layout:?}: {boosted}");
+    }
+}
+
+/// The page titles of one language's index.
+fn titles_in(out: &Path, language: &str) -> Vec<String> {
+    LocalIndex::open_language(out, Some(language))
+        .map(|index| titles(&index))
+        .unwrap_or_default()
 }

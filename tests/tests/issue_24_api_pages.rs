@@ -416,3 +416,45 @@ fn session_28_review_bulk_names_order_and_paths() {
     assert_eq!(url_of("newPet").as_deref(), Some("/v1/sub/pets/newpet"));
     assert_eq!(url_of("rootDirOp").as_deref(), Some("/tg/root-dir"));
 }
+
+/// A spec's operations are numbered in the order its file writes them (JavaScript's object order,
+/// as Mintlify reads the spec), not in sorted path order: `/z` written first is `same`, `/a` after
+/// it `same-1`. JSON and YAML alike.
+#[test]
+fn session_28_operations_numbered_in_the_files_order() {
+    for (name, text) in [
+        (
+            "z.json",
+            r#"{"openapi": "3.0.0", "info": {"title": "Z"}, "paths": {
+                "/z": {"get": {"operationId": "zOp", "summary": "Same", "tags": ["T"], "description": "zOp does things"}},
+                "/a": {"get": {"operationId": "aOp", "summary": "Same", "tags": ["T"], "description": "aOp does things"}}
+            }}"#,
+        ),
+        (
+            "z.yaml",
+            "openapi: 3.0.0\ninfo: {title: Z}\npaths:\n  /z:\n    get: {operationId: zOp, summary: Same, tags: [T], description: zOp does things}\n  /a:\n    get: {operationId: aOp, summary: Same, tags: [T], description: aOp does things}\n",
+        ),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let site = tmp.path().join("site");
+        write(&site, name, text);
+        write(
+            &site,
+            "docs.json",
+            &format!(r#"{{"name": "Order", "navigation": {{"groups": [{{"group": "Home", "pages": ["index"]}}, {{"group": "API", "openapi": "{name}"}}]}}}}"#),
+        );
+        write(&site, "index.mdx", "# Home\n\nWelcome to the reference.\n");
+        let out = tmp.path().join("www/_search");
+        build_with(&site, &out, &tmp.path().join("cache"), |o| {
+            o.embeddings = aidocs_index::build::Embeddings::Off;
+        });
+        let pages = pages(&out);
+        let url_of = |id: &str| {
+            (pages.iter())
+                .find(|(i, _)| i == &format!("api/{id}"))
+                .map(|(_, u)| u.clone())
+        };
+        assert_eq!(url_of("zOp").as_deref(), Some("/api-reference/t/same"), "{name}");
+        assert_eq!(url_of("aOp").as_deref(), Some("/api-reference/t/same-1"), "{name}");
+    }
+}

@@ -332,10 +332,7 @@ impl Searcher {
             .collect();
         let norm = normalize_exact(query);
         let mut exact = Vec::new();
-        // A v12 index files the keys under a term of the text ([`anchored_exact_key`]).
-        let anchor = (self.manifest.anchored_exact_keys)
-            .then(|| exact_key_anchor(&norm, &analyzer))
-            .flatten();
+        let (anchors, bare) = self.exact_key_anchors(&norm);
         if !norm.is_empty() {
             for (prefix, boost, label) in [
                 (EXACT_TITLE_PREFIX, EXACT_TITLE_BOOST, "exact title"),
@@ -350,13 +347,16 @@ impl Searcher {
                     "exact operationId",
                 ),
             ] {
-                let key = filed_under(anchor.as_deref(), exact_key(prefix, &norm));
-                exact.push(ExactKey {
-                    shard: self.locate(&key),
-                    key,
-                    boost,
-                    label,
-                });
+                let key = exact_key(prefix, &norm);
+                let filed = anchors.iter().map(|a| filed_under(Some(a), key.clone()));
+                for key in filed.chain(bare.then_some(key.clone())) {
+                    exact.push(ExactKey {
+                        shard: self.locate(&key),
+                        key,
+                        boost,
+                        label,
+                    });
+                }
             }
         }
         let mut shards = super::sorted_unique(
@@ -401,6 +401,36 @@ impl Searcher {
     /// The analyzer a query in the reader's `language` is read with: the one the index analyzed that
     /// language's pages with, when it has pages in it (`fr`, `zh-CN` for `zh`), else the one of pages
     /// without a language (English).
+    /// The terms the keys of the normalized text `norm` are filed under, and whether its bare key
+    /// is looked up too. A v12 index files each key under the term its page's analyzer makes
+    /// ([`anchored_exact_key`]) and writes it bare as well: on an index of one language at most
+    /// (a one-language site, one language's partition), a reader looks under the anchors of the
+    /// default analyzer and that language's (its pages are read with one of the two, whatever the
+    /// reader's language), and bare where one of them makes no term; on an index of several
+    /// languages, or before v12, bare only (one lookup, not one per language).
+    fn exact_key_anchors(&self, norm: &str) -> (Vec<String>, bool) {
+        let m = &self.manifest;
+        if !m.anchored_exact_keys || m.languages.len() > 1 {
+            return (Vec::new(), true);
+        }
+        let mut anchors: Vec<String> = Vec::new();
+        let mut bare = false;
+        for tag in [None]
+            .into_iter()
+            .chain(m.languages.first().map(|l| Some(l.as_str())))
+        {
+            let analyzer = Analyzer::for_index(m.analyzer_version, tag)
+                .unwrap_or_default()
+                .for_query();
+            match exact_key_anchor(norm, &analyzer) {
+                Some(a) if !anchors.contains(&a) => anchors.push(a),
+                Some(_) => {}
+                None => bare = true,
+            }
+        }
+        (anchors, bare)
+    }
+
     pub fn query_analyzer(&self, language: Option<&str>) -> Analyzer {
         let tag = language
             .and_then(|l| self.language_id(l))
