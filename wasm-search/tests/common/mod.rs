@@ -435,15 +435,28 @@ fn issue_3_random_mutations_are_errors_or_valid_results() {
     // The files these (lexical, typo-free) searches read: typo files are never fetched here, so their
     // mutations are covered by tests/typos.rs instead; section text (evidence only) by core's
     // decoder tests and the evidence tests.
-    let targets: Vec<&str> = FILES
-        .iter()
-        .map(|(f, _)| *f)
-        .filter(|f| !f.starts_with("y/") && !f.starts_with("p/") && !f.starts_with("x/"))
+    // Each query's own files (the manifest and what its rounds fetch): a file it never reads
+    // cannot fail it, and the fixture's mix of files (more term shards in one format than another)
+    // must not decide how many cases test anything.
+    let read: Vec<Vec<String>> = (QUERIES.iter())
+        .map(|(_, text, kinds)| {
+            let mut e = open(NO_LIMIT);
+            let ticket = begin(&mut e, text, kinds).unwrap();
+            let mut names = vec!["manifest.bin".to_owned()];
+            names.extend(
+                fetch_rounds(&mut e, ticket, |n| file(n).to_vec())
+                    .unwrap()
+                    .concat(),
+            );
+            names.retain(|f| !f.starts_with("y/") && !f.starts_with("p/") && !f.starts_with("x/"));
+            names
+        })
         .collect();
     for case in 0..3000 {
-        let target = targets[rng.below(targets.len())];
-        let bad = mutate(&mut rng, file(target));
         let (id, text, kinds) = QUERIES[case % QUERIES.len()];
+        let targets = &read[case % QUERIES.len()];
+        let target = targets[rng.below(targets.len())].as_str();
+        let bad = mutate(&mut rng, file(target));
         // A name the (tampered) manifest invented is a 404: empty bytes.
         let fetch = |n: &str| {
             if n == target {
@@ -477,7 +490,9 @@ fn issue_3_random_mutations_are_errors_or_valid_results() {
             }
         }
     }
-    assert!(errors > 1000, "{errors} errors, {ok} results");
+    // Damaged bytes fail their checksum; tampered and resealed ones (a quarter) pass it, and many
+    // still decode to a valid index.
+    assert!(errors > 1800, "{errors} errors, {ok} results");
 
     // Position shards are read by quoted phrases only: damage them under a phrase query.
     let query = "\"refresh token\" header";
