@@ -32,8 +32,9 @@ use crate::visibility::{
 /// every response's fields); 10: section anchors are the ids Mintlify renders (`heading_id`); 11:
 /// its two passes (`slugifyWithCounter`, then the table of contents'), accordions' headings in
 /// their section, updates and steps as sections, generated API sections without anchors; 12: a
-/// page's exact-match keys carry their text, hashed and filed under a term of it when indexed.)
-const INGEST_VERSION: u32 = 12;
+/// page's exact-match keys carry their text, hashed and filed under a term of it when indexed; 13:
+/// bare as well for a page in a language.)
+const INGEST_VERSION: u32 = 13;
 
 #[derive(Debug, Clone)]
 pub struct IngestOptions {

@@ -373,6 +373,29 @@ pub fn parse_document(src: &str, path: &Path) -> Result<Value, (Option<usize>, S
     }
 }
 
+/// A JSON object's entries in JavaScript's order, as Mintlify iterates them: integer-like keys
+/// (array indices: `0`, or digits without a leading zero below 2^32 - 1: status codes, a webhook
+/// named `10`) ascending, then the others as the file writes them.
+fn js_entries(map: &serde_json::Map<String, Value>) -> Vec<(&String, &Value)> {
+    let index = |k: &str| {
+        let digits = !k.is_empty() && k.len() <= 10 && k.bytes().all(|b| b.is_ascii_digit());
+        (digits && (k == "0" || !k.starts_with('0')))
+            .then(|| k.parse::<u64>().ok())
+            .flatten()
+            .filter(|&n| n < u64::from(u32::MAX))
+    };
+    let mut indices: Vec<(u64, (&String, &Value))> = Vec::new();
+    let mut rest: Vec<(&String, &Value)> = Vec::new();
+    for entry in map {
+        match index(entry.0) {
+            Some(n) => indices.push((n, entry)),
+            None => rest.push(entry),
+        }
+    }
+    indices.sort_by_key(|(n, _)| *n);
+    indices.into_iter().map(|(_, e)| e).chain(rest).collect()
+}
+
 /// Flattens a spec's text (`path` tells YAML from JSON by its extension). Syntax errors name the
 /// line; a spec that is not OpenAPI 3 is rejected. `declared` is what applies to the whole file
 /// from outside (its globs); every operation combines it with the document's, its path item's and
@@ -416,7 +439,7 @@ pub fn load_spec_text(
         let group_declared = document
             .clone()
             .combine(Declared::from_openapi(&root[group]));
-        for (path, item) in paths {
+        for (path, item) in js_entries(paths) {
             if path.starts_with("x-") {
                 continue;
             }
@@ -586,7 +609,7 @@ fn flatten(
     }
     let mut response_fields = Vec::new();
     if let Some(responses) = op.get("responses").and_then(Value::as_object) {
-        for (code, resp) in responses {
+        for (code, resp) in js_entries(responses) {
             // `x-…` keys are extensions, not status codes.
             if code.starts_with("x-") {
                 continue;
@@ -1043,5 +1066,25 @@ mod tests {
             .unwrap_err()
             .message
             .contains("OpenAPI 3"));
+    }
+
+    /// Review: objects are read in JavaScript's order, as Mintlify iterates them: status codes
+    /// (integer-like keys) ascending first, then the rest as written; paths as written.
+    #[test]
+    fn session_28_objects_in_javascripts_order() {
+        let spec = r#"{"openapi": "3.0.0", "info": {"title": "T"}, "paths": {
+            "/z": {"get": {"operationId": "z", "responses": {
+                "default": {"description": "Other"}, "404": {"description": "Missing"},
+                "200": {"description": "Fine"}}}},
+            "/a": {"get": {"operationId": "a"}}}}"#;
+        let ops = load_spec_text(spec, Path::new("s.json"), "s.json", Declared::Absent)
+            .unwrap()
+            .operations;
+        let ids: Vec<&str> = ops.iter().map(|o| o.operation_id.as_str()).collect();
+        assert_eq!(ids, ["z", "a"]);
+        let codes: Vec<&str> = (ops[0].response_fields.iter())
+            .map(|(f, _)| f.split(':').next().unwrap_or(""))
+            .collect();
+        assert_eq!(codes, ["200", "404", "default"]);
     }
 }

@@ -458,9 +458,11 @@ impl BuildIndex {
                 }
                 // The URL key: reading a page by its URL (`aidocs_core::search::url_key`).
                 let url = aidocs_core::search::url_key(&page.url);
-                // Each key filed under a term of its text, and bare: what a reader of an index of
-                // several languages looks up (`Searcher::exact_key_anchors`).
+                // Each key filed under a term of its text, and, for a page in a language, bare as
+                // well: what a reader of an index of several languages, or one lacking the
+                // language's stemmer, looks up (`Searcher::exact_key_anchors`).
                 let query_side = (*analyzer).for_query();
+                let in_language = page.language.as_deref().is_some_and(|l| !l.is_empty());
                 let keys = (page.exact_keys.iter())
                     .flat_map(|k| match k.get(..3).filter(|p| p.starts_with('~')) {
                         Some(prefix) => {
@@ -470,8 +472,8 @@ impl BuildIndex {
                                 &k[3..],
                                 &query_side,
                             );
-                            let filed = (filed != bare).then_some(filed);
-                            [Some(bare), filed]
+                            let both = in_language && filed != bare;
+                            [Some(filed), both.then_some(bare)]
                         }
                         None => [Some(k.clone()), None],
                     })

@@ -398,31 +398,28 @@ impl Searcher {
         }
     }
 
-    /// The analyzer a query in the reader's `language` is read with: the one the index analyzed that
-    /// language's pages with, when it has pages in it (`fr`, `zh-CN` for `zh`), else the one of pages
-    /// without a language (English).
     /// The terms the keys of the normalized text `norm` are filed under, and whether its bare key
     /// is looked up too. A v12 index files each key under the term its page's analyzer makes
-    /// ([`anchored_exact_key`]) and writes it bare as well: on an index of one language at most
-    /// (a one-language site, one language's partition), a reader looks under the anchors of the
-    /// default analyzer and that language's (its pages are read with one of the two, whatever the
-    /// reader's language), and bare where one of them makes no term; on an index of several
-    /// languages, or before v12, bare only (one lookup, not one per language).
+    /// ([`anchored_exact_key`]), and writes a page in a language its keys bare as well. A reader
+    /// looks under the default analyzer's anchor (pages without a language); on an index of one
+    /// language (one language's partition, a site in one language) under that language's too; on
+    /// an index of several languages (one index for all) bare, one lookup rather than one per
+    /// language; and bare wherever an analyzer makes no term of the text or lacks its stemmer (the
+    /// lean module has English only: its anchor would not be the writer's). Before v12, bare only.
     fn exact_key_anchors(&self, norm: &str) -> (Vec<String>, bool) {
         let m = &self.manifest;
-        if !m.anchored_exact_keys || m.languages.len() > 1 {
+        if !m.anchored_exact_keys {
             return (Vec::new(), true);
         }
         let mut anchors: Vec<String> = Vec::new();
-        let mut bare = false;
-        for tag in [None]
-            .into_iter()
-            .chain(m.languages.first().map(|l| Some(l.as_str())))
-        {
+        let mut bare = m.languages.len() > 1;
+        let own = m.languages.first().filter(|_| m.languages.len() == 1);
+        for tag in [None].into_iter().chain(own.map(|l| Some(l.as_str()))) {
             let analyzer = Analyzer::for_index(m.analyzer_version, tag)
                 .unwrap_or_default()
                 .for_query();
             match exact_key_anchor(norm, &analyzer) {
+                _ if analyzer.missing_stemmer().is_some() => bare = true,
                 Some(a) if !anchors.contains(&a) => anchors.push(a),
                 Some(_) => {}
                 None => bare = true,
@@ -431,6 +428,9 @@ impl Searcher {
         (anchors, bare)
     }
 
+    /// The analyzer a query in the reader's `language` is read with: the one the index analyzed that
+    /// language's pages with, when it has pages in it (`fr`, `zh-CN` for `zh`), else the one of pages
+    /// without a language (English).
     pub fn query_analyzer(&self, language: Option<&str>) -> Analyzer {
         let tag = language
             .and_then(|l| self.language_id(l))
@@ -662,5 +662,43 @@ mod language_tests {
         let plan = v2.plan_prefix("les déploiements", false, Some("fr"));
         assert_eq!(plan.terms.len(), 2);
         assert!(plan.analyzer.missing_stemmer().is_none());
+    }
+}
+
+#[cfg(test)]
+mod exact_key_tests {
+    use super::*;
+
+    /// Format v12's lookups: a one-language index under the default analyzer's anchor and the
+    /// language's (bare instead where this build lacks the language's stemmer, as the lean module
+    /// lacks French), an index of several languages bare, an index before v12 bare only.
+    #[test]
+    fn exact_keys_looked_up_as_the_writer_filed_them() {
+        let (mut s, _) = super::super::test_index::index(&["gérer les abonnements"], 4);
+        let keys = |s: &Searcher| -> Vec<String> {
+            (s.plan("Gérer les abonnements").exact.into_iter())
+                .filter(|k| k.label == "exact title")
+                .map(|k| k.key)
+                .collect()
+        };
+        let bare = exact_key(EXACT_TITLE_PREFIX, "Gérer les abonnements");
+        let english = Analyzer::english().for_query();
+        let default_filed =
+            anchored_exact_key(EXACT_TITLE_PREFIX, "Gérer les abonnements", &english);
+        assert_eq!(keys(&s), [default_filed.clone()]);
+        s.manifest.languages = vec!["fr".into()];
+        let french = Analyzer::for_language(Some("fr")).for_query();
+        let want = match french.missing_stemmer() {
+            Some(_) => vec![default_filed.clone(), bare.clone()],
+            None => vec![
+                default_filed.clone(),
+                anchored_exact_key(EXACT_TITLE_PREFIX, "Gérer les abonnements", &french),
+            ],
+        };
+        assert_eq!(keys(&s), want);
+        s.manifest.languages = vec!["de".into(), "fr".into()];
+        assert_eq!(keys(&s), [default_filed, bare.clone()]);
+        s.manifest.anchored_exact_keys = false;
+        assert_eq!(keys(&s), [bare]);
     }
 }
