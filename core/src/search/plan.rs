@@ -685,7 +685,7 @@ mod exact_key_tests {
         let english = Analyzer::english().for_query();
         let default_filed =
             anchored_exact_key(EXACT_TITLE_PREFIX, "Gérer les abonnements", &english);
-        assert_eq!(keys(&s), [default_filed.clone()]);
+        assert_eq!(keys(&s), std::slice::from_ref(&default_filed));
         s.manifest.languages = vec!["fr".into()];
         let french = Analyzer::for_language(Some("fr")).for_query();
         let want = match french.missing_stemmer() {
