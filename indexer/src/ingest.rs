@@ -804,11 +804,13 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             if consumed.contains_key(&(display.clone(), op.key())) || op.excluded {
                 continue;
             }
-            let listing = config.listing(display, &op.key());
-            if !(listing.is_some() || all.is_some() || from_command_line) {
+            // Which operations get a page of their own, and at what URL: `generated_urls`.
+            let Some(GeneratedUrl { url, kept_by }) = urls.get(&(display.as_str(), i)).cloned()
+            else {
                 without_page += 1;
                 continue;
-            }
+            };
+            let listing = config.listing(display, &op.key());
             let nav = listing
                 .map(|(nav, _)| nav.clone())
                 .or_else(|| all.map(|(_, nav)| nav.clone()));
@@ -825,10 +827,6 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             if *n > 1 {
                 id = format!("{id}-{n}");
             }
-            let Some(GeneratedUrl { url, kept_by }) = urls.get(&(display.as_str(), i)).cloned()
-            else {
-                continue;
-            };
             // Two pages at one URL: the site shows the one generated last, and the other's text
             // is on no page.
             if let Some(other) = kept_by {

@@ -787,13 +787,10 @@ fn convert(
     let mut next_fence = 0;
     let mut runs: Option<BacktickRuns> = None;
     let (mut broken_expression, mut broken_tag) = (false, false);
-    // An element whose content the page never shows (`<Visibility for="agents">`, `<div hidden>`):
-    // its name, how many elements of that name are open inside it, and where its text began in
-    // `out`. Its content is read as any other (so a fence or comment in it ends where it would)
-    // and cut when it closes.
-    let mut withheld: Option<(String, usize, usize)> = None;
-    // Whether the withheld element is a flow element (its headings are headings, counted).
-    let mut withheld_flow = HiddenShape::default();
+    // An element whose content the page never shows (`<Visibility for="agents">`, `<div hidden>`).
+    // Its content is read as any other (so a fence or comment in it ends where it would) and cut
+    // when it closes.
+    let mut withheld: Option<Withheld> = None;
     // Accordions, updates and steps: which headings the page links to, and which ids they take.
     let mut outline = Outline::default();
     // The line of `kept` last asked about, and whether it holds tags and expressions alone.
@@ -901,14 +898,7 @@ fn convert(
                 let tag = parse_tag(&kept[i..end]);
                 let flow = flow_line(&kept, i, &mut flow_memo);
                 i = end;
-                let hidden = withhold_tag(
-                    &tag,
-                    flow,
-                    &mut withheld,
-                    &mut withheld_flow,
-                    &mut out,
-                    &mut out_line,
-                );
+                let hidden = withhold_tag(&tag, flow, &mut withheld, &mut out, &mut out_line);
                 if !hidden {
                     let in_heading = out_line.is_heading(&out);
                     // A flow element (its line holds tags and expressions alone, after a block
@@ -938,14 +928,7 @@ fn convert(
                 Some(len) => {
                     let tag = parse_tag(&kept[i..i + len]).read_as_html();
                     let flow = flow_line(&kept, i, &mut flow_memo);
-                    let hidden = withhold_tag(
-                        &tag,
-                        flow,
-                        &mut withheld,
-                        &mut withheld_flow,
-                        &mut out,
-                        &mut out_line,
-                    );
+                    let hidden = withhold_tag(&tag, flow, &mut withheld, &mut out, &mut out_line);
                     if !hidden {
                         out.push_str(&kept[i..i + len]);
                         i += len;
@@ -966,23 +949,28 @@ fn convert(
             }
         }
     }
-    if let Some((name, _, mark)) = withheld {
+    if let Some(w) = withheld {
         // Not valid MDX (the page would not build): what follows the hidden element's tag stays out.
         snippets.warn(format!(
-            "`<{name}>` hides its content and never closes (not valid MDX); the rest of the page is not indexed"
+            "`<{}>` hides its content and never closes (not valid MDX); the rest of the page is not indexed",
+            w.name
         ));
-        let cut = out.split_off(mark);
-        if withheld_flow.flow {
-            out.push_str(&outline::hidden_headings(&cut, name != "Visibility"));
+        let cut = out.split_off(w.mark);
+        if w.flow {
+            out.push_str(&outline::hidden_headings(&cut, w.name != "Visibility"));
         }
     }
     outline.finish(&mut out);
     out
 }
 
-/// Where a hidden element being cut sits, and what it holds besides text.
-#[derive(Default, Clone, Copy)]
-struct HiddenShape {
+/// A hidden element being cut: where it sits and what it holds besides text.
+struct Withheld {
+    name: String,
+    /// How many elements of its name are open inside it, itself included.
+    open: usize,
+    /// Where its text began in `out`.
+    mark: usize,
     /// A block of its own (its headings are counted), not inside a paragraph or heading.
     flow: bool,
     /// A `<Visibility>` inside it: Mintlify's ids spell none of its text, which the cut holds with
@@ -990,48 +978,45 @@ struct HiddenShape {
     visibility_inside: bool,
 }
 
-/// Follows elements whose content the page never shows: a tag inside one (`withheld` is its name,
-/// how many of that name are open, where its text began in `out`) counts its nesting, and the
-/// closer cuts its text from `out`; outside one, a tag that hides its content opens one. Returns
-/// whether the tag was taken here (`false`: the caller shows it).
+/// Follows elements whose content the page never shows: a tag inside one (`withheld`) counts its
+/// nesting, and the closer cuts its text from `out`; outside one, a tag that hides its content
+/// opens one. Returns whether the tag was taken here (`false`: the caller shows it).
 fn withhold_tag(
     tag: &Tag,
     flow: bool,
-    withheld: &mut Option<(String, usize, usize)>,
-    withheld_flow: &mut HiddenShape,
+    withheld: &mut Option<Withheld>,
     out: &mut String,
     out_line: &mut OutLine,
 ) -> bool {
-    let Some((name, open, mark)) = withheld else {
+    let Some(w) = withheld else {
         if tag.hidden_content().is_none() {
             return false;
         }
-        *withheld = Some((tag.name.clone(), 1, out.len()));
-        *withheld_flow = HiddenShape {
+        *withheld = Some(Withheld {
+            name: tag.name.clone(),
+            open: 1,
+            mark: out.len(),
             flow,
             visibility_inside: false,
-        };
+        });
         return true;
     };
     if tag.name == "Visibility" {
-        withheld_flow.visibility_inside = true;
+        w.visibility_inside = true;
     }
-    if tag.name == *name && !tag.self_closing {
+    if tag.name == w.name && !tag.self_closing {
         if !tag.closing {
-            *open += 1;
-        } else if *open > 1 {
-            *open -= 1;
+            w.open += 1;
+        } else if w.open > 1 {
+            w.open -= 1;
         } else {
             // What Mintlify still counts of a block it hides: its headings (later ids take `-2`s
             // for them). An inline element holds no heading, whatever its text looks like.
-            let cut = out.split_off(*mark);
-            out_line.cut_to(*mark);
-            if withheld_flow.flow {
-                out.push_str(&outline::hidden_headings(&cut, *name != "Visibility"));
-            } else if *name != "Visibility"
-                && !withheld_flow.visibility_inside
-                && out_line.is_heading(out)
-            {
+            let cut = out.split_off(w.mark);
+            out_line.cut_to(w.mark);
+            if w.flow {
+                out.push_str(&outline::hidden_headings(&cut, w.name != "Visibility"));
+            } else if w.name != "Visibility" && !w.visibility_inside && out_line.is_heading(out) {
                 // Inside a heading, Mintlify's id spells what a hidden element holds (but not a
                 // `<Visibility>`'s text): its text rides in a marker for the id alone. One with a
                 // `<Visibility>` inside is left out whole (its text is not told apart here): the
@@ -1043,7 +1028,7 @@ fn withhold_tag(
             // A block leaves a line break; an inline element (`<span hidden>` in a heading), or
             // any element inside a heading (`## A <Visibility for="agents">x</Visibility> b`),
             // leaves its line whole.
-            if is_block_tag(name) && !out_line.is_heading(out) {
+            if is_block_tag(&w.name) && !out_line.is_heading(out) {
                 out.push('\n');
             }
             *withheld = None;
