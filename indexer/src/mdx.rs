@@ -2,7 +2,7 @@
 //! inlined, JSX components reduced to their human text and title-like attributes, JSX expressions
 //! dropped, code fences kept verbatim. The result goes to pulldown-cmark (see `chunk`).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -24,9 +24,10 @@ use blocks::{
     columns, fence_open, link_resource_len, list_item, paragraph_end, raw_text_len, strip_indent,
     BacktickRuns,
 };
-use js::{block_imports, esm_block_end, esm_first_blank, skip_balanced};
+use js::{block_exports, block_imports, esm_block_end, esm_first_blank, skip_balanced};
 pub use outline::without_heading_ids;
 use outline::Outline;
+pub use tag::MINTLIFY_COMPONENTS;
 use tag::{html_tag_len, is_block_tag, parse_tag, tag_end, AttrValue, Tag};
 
 /// The most text one page may expand to through snippets, and the most snippets it may inline:
@@ -59,10 +60,16 @@ const TITLE_COMPONENTS: &[&str] = &["Accordion", "Card", "Color.Row", "Step", "T
 pub fn is_visible_attribute(component: &str, key: &str) -> bool {
     let key = key.to_ascii_lowercase();
     TEXT_ATTRIBUTES.contains(&key.as_str())
+        // The labels before and after a field's name (`pre={["Deprecated"]}`).
         || (matches!(component, "ParamField" | "ResponseField")
-            && matches!(key.as_str(), "type" | "default"))
+            && matches!(key.as_str(), "type" | "default" | "pre" | "post"))
         // An update's tags show beside its label and as the changelog's filters.
         || (component == "Update" && key == "tags")
+        // A card's button, a tooltip's heading and link, a frame's caption and the hint above it
+        // (Mintlify's component pages: cards, tooltips, frames).
+        || (component == "Card" && key == "cta")
+        || (component == "Tooltip" && matches!(key.as_str(), "headline" | "cta"))
+        || (component == "Frame" && matches!(key.as_str(), "caption" | "hint"))
 }
 
 /// Visible attribute values as one Markdown paragraph that reads exactly as the values do (Mintlify
@@ -624,6 +631,8 @@ fn convert(
     // Pass 1: code fences found (their text is kept verbatim and their byte ranges in `kept`
     // protected from pass 2) and, in MDX, ESM blocks removed, snippet imports collected.
     let mut imports: BTreeMap<String, String> = BTreeMap::new();
+    // Every name the page's imports and exports bind: the components it defines.
+    let mut defined: BTreeSet<String> = BTreeSet::new();
     let mut kept = String::with_capacity(body.len());
     let mut fenced: Vec<(usize, usize)> = Vec::new();
     // (char, length, indent, start in kept, the content indent of the list item it sits in)
@@ -744,7 +753,9 @@ fn convert(
             let block = lines[k - 1..end].concat();
             // Only Markdown imports are content snippets; `.jsx`/`.js` imports are components,
             // whose tags are reduced like any other component.
+            defined.extend(block_exports(&block));
             for (names, spec) in block_imports(&block) {
+                defined.extend(names.iter().cloned());
                 if spec.ends_with(".mdx") || spec.ends_with(".md") {
                     for n in names {
                         imports.insert(n, spec.clone());
@@ -898,7 +909,10 @@ fn convert(
                 let tag = parse_tag(&kept[i..end]);
                 let flow = flow_line(&kept, i, &mut flow_memo);
                 i = end;
-                let hidden = withhold_tag(&tag, flow, &mut withheld, &mut out, &mut out_line);
+                let unknown = flow && tag.unknown_component(&defined);
+                warn_unknown(&tag, unknown, &withheld, snippets);
+                let hidden =
+                    withhold_tag(&tag, flow, unknown, &mut withheld, &mut out, &mut out_line);
                 if !hidden {
                     let in_heading = out_line.is_heading(&out);
                     // A flow element (its line holds tags and expressions alone, after a block
@@ -926,9 +940,13 @@ fn convert(
             // no more shown than in MDX (HTML names read without regard to case).
             b'<' if !mdx => match html_tag_len(&kept[i..]) {
                 Some(len) => {
-                    let tag = parse_tag(&kept[i..i + len]).read_as_html();
+                    let tag = parse_tag(&kept[i..i + len]);
                     let flow = flow_line(&kept, i, &mut flow_memo);
-                    let hidden = withhold_tag(&tag, flow, &mut withheld, &mut out, &mut out_line);
+                    let unknown = flow && tag.unknown_component(&defined);
+                    warn_unknown(&tag, unknown, &withheld, snippets);
+                    let tag = tag.read_as_html();
+                    let hidden =
+                        withhold_tag(&tag, flow, unknown, &mut withheld, &mut out, &mut out_line);
                     if !hidden {
                         out.push_str(&kept[i..i + len]);
                         i += len;
@@ -978,18 +996,35 @@ struct Withheld {
     visibility_inside: bool,
 }
 
+/// A warning for a block Mintlify removes as an unknown component (not inside one being cut).
+fn warn_unknown(
+    tag: &Tag,
+    unknown: bool,
+    withheld: &Option<Withheld>,
+    snippets: &mut SnippetResolver<'_>,
+) {
+    if unknown && withheld.is_none() {
+        snippets.warn(format!(
+            "`<{}>` is no Mintlify component and the page neither imports nor exports it: Mintlify removes it with its content, which is not indexed",
+            tag.name
+        ));
+    }
+}
+
 /// Follows elements whose content the page never shows: a tag inside one (`withheld`) counts its
 /// nesting, and the closer cuts its text from `out`; outside one, a tag that hides its content
-/// opens one. Returns whether the tag was taken here (`false`: the caller shows it).
+/// (or an `unknown` component, which Mintlify removes) opens one. Returns whether the tag was
+/// taken here (`false`: the caller shows it).
 fn withhold_tag(
     tag: &Tag,
     flow: bool,
+    unknown: bool,
     withheld: &mut Option<Withheld>,
     out: &mut String,
     out_line: &mut OutLine,
 ) -> bool {
     let Some(w) = withheld else {
-        if tag.hidden_content().is_none() {
+        if !unknown && tag.hidden_content().is_none() {
             return false;
         }
         *withheld = Some(Withheld {
@@ -1294,9 +1329,10 @@ fn convert_tag(
         }
         let text = match value {
             // These components' titles are Markdown (`titleMarkdownToText`): `[Install](/x)`
-            // shows `Install`.
+            // shows `Install`; so is a frame's caption.
             AttrValue::Text(t)
-                if key == "title" && TITLE_COMPONENTS.contains(&parsed.name.as_str()) =>
+                if (key == "title" && TITLE_COMPONENTS.contains(&parsed.name.as_str()))
+                    || (key == "caption" && parsed.name == "Frame") =>
             {
                 outline::title_text(t)
             }

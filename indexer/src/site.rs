@@ -24,6 +24,10 @@ pub struct NavEntry {
     /// is hidden when either listing is (the most restrictive wins).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
+    /// Hidden by an element whose `hidden` was not understood: no `hidden: false` below puts its
+    /// pages back.
+    #[serde(skip)]
+    pub hidden_unreadable: bool,
     /// Under a navigation element marked `public: true`: on a site behind authentication, its
     /// pages are the ones readers see without signing in
     /// (<https://www.mintlify.com/docs/deploy/authentication-setup>). A page listed twice is
@@ -612,6 +616,12 @@ impl NavWalker<'_> {
                     let searchable = obj.get("searchable") == Some(&Value::Bool(true))
                         && ["tab", "group"].iter().any(|k| obj.contains_key(*k));
                     ctx.hidden = !(searchable && hidden.problem().is_none());
+                    ctx.hidden_unreadable |= hidden.problem().is_some();
+                } else if obj.get("hidden") == Some(&Value::Bool(false)) && !ctx.hidden_unreadable {
+                    // An element's own boolean `hidden: false` shows it and its pages under a
+                    // hidden one (Mintlify's `generatePathToHiddenFromSearchDict`: an explicit
+                    // boolean decides over the element's ancestors).
+                    ctx.hidden = false;
                 }
                 // `public: true` on a group: its pages need no sign-in. Any truthy `public` says
                 // the site is behind authentication; only a group's key `public` with the boolean

@@ -207,6 +207,50 @@ pub(super) fn block_imports(block: &str) -> Vec<(Vec<String>, String)> {
         .collect()
 }
 
+/// The names an ESM block's `export` statements bind: `export const A = …`, `export function B`,
+/// `export { C, d as D }` (what a page may use as a component; a name only JavaScript could tell
+/// is a component or not counts).
+pub(super) fn block_exports(block: &str) -> Vec<String> {
+    let flat = block.split_whitespace().collect::<Vec<_>>().join(" ");
+    let is_name = |n: &str| {
+        !n.is_empty()
+            && n.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    };
+    let mut names = Vec::new();
+    for stmt in flat.split("export ").skip(1) {
+        let stmt = stmt.trim_start();
+        if let Some(list) = stmt.strip_prefix('{') {
+            let list = list.split('}').next().unwrap_or_default();
+            for item in list.split(',') {
+                let alias = item.rsplit(" as ").next().unwrap_or(item).trim();
+                if is_name(alias) {
+                    names.push(alias.to_owned());
+                }
+            }
+            continue;
+        }
+        let mut words = stmt
+            .split([' ', '(', '=', ';', '<', ':', ','])
+            .filter(|w| !w.is_empty());
+        let mut word = words.next();
+        if word == Some("async") {
+            word = words.next();
+        }
+        if matches!(
+            word,
+            Some("const" | "let" | "var" | "function" | "function*" | "class")
+        ) {
+            if let Some(n) = words.next().map(|n| n.trim_start_matches('*')) {
+                if is_name(n) {
+                    names.push(n.to_owned());
+                }
+            }
+        }
+    }
+    names
+}
+
 /// `import A, { B as C } from "/snippets/x.mdx"` → (["A", "C"], "/snippets/x.mdx").
 pub(super) fn parse_import(line: &str) -> Option<(Vec<String>, String)> {
     let rest = line.strip_prefix("import ")?;

@@ -1,6 +1,8 @@
 //! One JSX or HTML tag of an MDX page: where it ends, its name and attributes, and whether readers
 //! ever see what it wraps.
 
+use std::collections::BTreeSet;
+
 use super::js::skip_balanced;
 
 /// The index after the `>` that closes the tag starting at `start` (quotes and `{}` respected), or
@@ -225,6 +227,74 @@ pub(super) fn parse_tag(tag: &str) -> Tag {
     }
 }
 
+/// The components Mintlify renders (`allowedComponents` in `@mintlify/common`'s `mdx/utils.js`,
+/// its capitalized names), and `Snippet`, which its build replaces with the snippet's content
+/// first. A block of any other capitalized name that the page neither imports nor exports is
+/// removed with its content (`remarkMdxRemoveUnknownJsx`).
+pub const MINTLIFY_COMPONENTS: &[&str] = &[
+    "ApiPlayground",
+    "Accordion",
+    "AccordionGroup",
+    "Badge",
+    "Callout",
+    "CodeGroup",
+    "CodeBlock",
+    "Color",
+    "Color.Row",
+    "Color.Item",
+    "CustomCode",
+    "CustomComponent",
+    "DynamicCustomComponent",
+    "Danger",
+    "Tile",
+    "Tree",
+    "Tree.Folder",
+    "Tree.File",
+    "FileTree",
+    "SnippetGroup",
+    "Panel",
+    "RequestExample",
+    "ResponseExample",
+    "Param",
+    "ParamField",
+    "Prompt",
+    "Card",
+    "CardGroup",
+    "Columns",
+    "Column",
+    "Expandable",
+    "Frame",
+    "GitHub",
+    "GitHub.Repo",
+    "Github",
+    "Github.Repo",
+    "Heading",
+    "Info",
+    "Icon",
+    "MDX",
+    "Link",
+    "MDXContentController",
+    "ResponseField",
+    "Warning",
+    "Note",
+    "Tip",
+    "Check",
+    "Tabs",
+    "Tab",
+    "Tooltip",
+    "Latex",
+    "Step",
+    "Steps",
+    "Update",
+    "ZoomImage",
+    "OptimizedVideo",
+    "Mermaid",
+    "Variation",
+    "Visibility",
+    "View",
+    "Snippet",
+];
+
 /// HTML elements that never have content (`<br>`, `<img>`): a `hidden` on one wraps nothing.
 const VOID_ELEMENTS: &[&str] = &[
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
@@ -264,8 +334,10 @@ fn falsy(expr: &str) -> bool {
     )
 }
 
-/// Whether a class list hides the element on a screen: Tailwind's `hidden` (or `invisible`) with no
-/// variant that shows it again (`hidden md:block`; a `print:` variant shows it on paper only).
+/// Whether a class list hides the element on a screen: Tailwind's `hidden`, `invisible` or
+/// `collapse`, or an arbitrary property that does (`[display:none]`, `[visibility:hidden]`), with
+/// no variant that shows it again (`hidden md:block`; a `print:` variant shows it on paper only).
+/// Mintlify builds each page's Tailwind classes into its CSS.
 fn hiding_classes(classes: &str) -> bool {
     let tokens = || {
         classes
@@ -274,14 +346,56 @@ fn hiding_classes(classes: &str) -> bool {
     };
     let shown_again = |shows: &dyn Fn(&str) -> bool| {
         tokens().any(|t| {
-            t.rsplit_once(':')
+            variant_and_utility(t)
                 .is_some_and(|(variant, util)| !variant.starts_with("print") && shows(util))
         })
     };
-    let display = |u: &str| DISPLAY_CLASSES.contains(&u.trim_start_matches('!'));
-    let visible = |u: &str| u.trim_start_matches('!') == "visible";
-    (tokens().any(|t| t == "hidden") && !shown_again(&display))
-        || (tokens().any(|t| t == "invisible") && !shown_again(&visible))
+    // `[display:none]` as `display:none`: brackets, `_` (Tailwind's space) and `!` dropped.
+    let arbitrary = |u: &str| -> Option<String> {
+        let inner = u
+            .trim_start_matches('!')
+            .strip_prefix('[')?
+            .strip_suffix(']')?;
+        Some(
+            inner
+                .chars()
+                .filter(|c| !matches!(c, '_' | ' ' | '!'))
+                .collect::<String>()
+                .to_ascii_lowercase()
+                .replace("important", ""),
+        )
+    };
+    let display = |u: &str| {
+        DISPLAY_CLASSES.contains(&u.trim_start_matches('!'))
+            || arbitrary(u).is_some_and(|d| d.starts_with("display:") && d != "display:none")
+    };
+    let visible = |u: &str| {
+        u.trim_start_matches('!') == "visible"
+            || arbitrary(u).is_some_and(|d| d == "visibility:visible")
+    };
+    let no_display = |t: &str| t == "hidden" || arbitrary(t).is_some_and(|d| d == "display:none");
+    let no_visibility = |t: &str| {
+        matches!(t, "invisible" | "collapse")
+            || arbitrary(t).is_some_and(|d| d == "visibility:hidden" || d == "visibility:collapse")
+    };
+    (tokens().any(no_display) && !shown_again(&display))
+        || (tokens().any(no_visibility) && !shown_again(&visible))
+}
+
+/// A Tailwind class's variants and utility (`md:block` is `md` and `block`, `md:[display:block]`
+/// is `md` and `[display:block]`): split at the last `:` outside brackets; `None` without a variant.
+fn variant_and_utility(class: &str) -> Option<(&str, &str)> {
+    let mut depth = 0i32;
+    let mut split = None;
+    for (i, c) in class.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ':' if depth == 0 => split = Some(i),
+            _ => {}
+        }
+    }
+    split.map(|i| (&class[..i], &class[i + 1..]))
 }
 
 /// A style's declarations in order, as (property, value): comments dropped; `;` (and, in a JSX
@@ -450,6 +564,19 @@ impl Tag {
             .map(|(_, v)| v)
     }
 
+    /// Whether this opens a component Mintlify removes with its content where it stands as a
+    /// block: a capitalized name that is none of [`MINTLIFY_COMPONENTS`] and that the page does not
+    /// define (`defined`: the names its imports and exports bind; `Foo.Bar` is defined with `Foo`).
+    pub(super) fn unknown_component(&self, defined: &BTreeSet<String>) -> bool {
+        let name = self.name.as_str();
+        !self.closing
+            && !self.self_closing
+            && name.starts_with(|c: char| c.is_ascii_uppercase())
+            && !MINTLIFY_COMPONENTS.contains(&name)
+            && !defined.contains(name)
+            && !defined.contains(name.split('.').next().unwrap_or(name))
+    }
+
     /// The tag as HTML reads it in a Markdown page: names without regard to case (`<Visibility>`
     /// kept as MDX reads it, the most restrictive reading), no expressions (`hidden={false}` is
     /// text, and hides) and no `className`.
@@ -525,19 +652,32 @@ impl Tag {
         if matches!(self.name.as_str(), "template" | "noscript") {
             return Some("`<template>` and `<noscript>` content is not shown on the page");
         }
+        // A dialog shows only while `open` (the browser's own style hides it; only a script opens
+        // one that is written closed).
+        let open = match self.value("open", true) {
+            Some(AttrValue::Text(_)) => true,
+            Some(AttrValue::Expr(e)) => !falsy(e),
+            None => false,
+        };
+        if self.name == "dialog" && !open {
+            return Some("a `<dialog>` without `open` is not shown on the page");
+        }
         // HTML reads attribute names without regard to case.
         let hidden_attr = match self.value("hidden", true) {
             Some(AttrValue::Text(_)) => true,
             Some(AttrValue::Expr(e)) => !falsy(e),
             None => false,
         };
-        // An expression's string pieces are read as classes too: `{"hidden " + x}` may hide.
+        // Literals joined are the string JavaScript makes (`{"hid" + "den"}` is `hidden`); any
+        // other expression's string pieces are read as classes too: `{"hidden " + x}` may hide.
         let text = |v: &AttrValue| match v {
             AttrValue::Text(t) => t.clone(),
-            AttrValue::Expr(e) => e.replace(
-                ['"', '\'', '`', '+', '(', ')', '{', '}', '$', '?', ','],
-                " ",
-            ),
+            AttrValue::Expr(e) => joined_string_literals(e).unwrap_or_else(|| {
+                e.replace(
+                    ['"', '\'', '`', '+', '(', ')', '{', '}', '$', '?', ','],
+                    " ",
+                )
+            }),
         };
         let style = match self.value("style", true) {
             Some(AttrValue::Text(t) | AttrValue::Expr(t)) => t.as_str(),
@@ -564,7 +704,7 @@ impl Tag {
             .value("className", false)
             .or_else(|| self.value("class", true))
         {
-            Some(AttrValue::Expr(e)) if e != "true" => !only_string_literals(e),
+            Some(AttrValue::Expr(e)) if e != "true" => joined_string_literals(e).is_none(),
             _ => false,
         };
         (unknown_style || unknown_class).then_some(
@@ -604,9 +744,11 @@ fn outside_strings(expr: &str) -> String {
     out
 }
 
-/// Whether a JavaScript expression is string literals joined by `+` (`"p-4 " + 'hidden'`), with
-/// no escape and no template substitution: text this reads in full.
-fn only_string_literals(expr: &str) -> bool {
+/// The text of a JavaScript expression that is string literals joined by `+` (`"p-4 " + 'hidden'`
+/// is `p-4 hidden`, `"hid" + "den"` is `hidden`), with no escape and no template substitution:
+/// text this reads in full. `None` for any other expression.
+fn joined_string_literals(expr: &str) -> Option<String> {
+    let mut out = String::new();
     let mut chars = expr.chars();
     while let Some(c) = chars.next() {
         match c {
@@ -616,22 +758,23 @@ fn only_string_literals(expr: &str) -> bool {
                 let mut prev = ' ';
                 for d in chars.by_ref() {
                     if d == '\\' || (c == '`' && prev == '$' && d == '{') {
-                        return false;
+                        return None;
                     }
                     if d == c {
                         closed = true;
                         break;
                     }
+                    out.push(d);
                     prev = d;
                 }
                 if !closed {
-                    return false;
+                    return None;
                 }
             }
-            _ => return false,
+            _ => return None,
         }
     }
-    true
+    Some(out)
 }
 
 /// The text of a JavaScript expression that is one string literal (`"a"`, `'a'`, a template

@@ -1,0 +1,224 @@
+//! Session 29: an attacker's review against Mintlify's published build code (`@mintlify/common`,
+//! `@mintlify/prebuild`). Each site holds withheld canaries (their last eight letters distinct),
+//! scanned for in every byte of the output, and public controls.
+
+use std::path::Path;
+
+use aidocs_core::SearchOptions;
+use aidocs_e2e::{build_lexical, canaries_in, write_file};
+use aidocs_reader::LocalIndex;
+
+/// The section URLs a query finds, best first.
+fn section_urls(out: &Path, query: &str) -> Vec<String> {
+    let index = LocalIndex::open(out).expect("the index opens");
+    let results = index
+        .search(query, &SearchOptions::default())
+        .expect("the query runs");
+    results
+        .iter()
+        .flat_map(|r| r.sections.iter().map(|s| s.url.clone()))
+        .collect()
+}
+
+/// A block of a capitalized name Mintlify does not render and the page neither imports nor exports
+/// is removed with its content (`remarkMdxRemoveUnknownJsx`, after the table of contents was
+/// taken: its headings still count for the `-2`s after them), in `.mdx` and `.md` pages, with a
+/// warning. A component the page imports or exports, a Mintlify component and an unknown name
+/// inside a paragraph keep their text.
+#[test]
+fn session_29_unknown_components_are_removed_as_mintlify_removes_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write_file(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a", "b", "c"]}]}}"#,
+    );
+    write_file(
+        &root,
+        "a.mdx",
+        "---\ntitle: A\n---\n\nimport { Shown } from '/snippets/shown.jsx'\nexport const Local = ({ children }) => <div>{children}</div>;\nexport { Other as Aliased };\n\nIntro.\n\n<Draft>\n\n## Setup\n\nleakdraftqa details.\n\n</Draft>\n\n## Setup\n\nsetupvisibleword details.\n\n<Shown>\n\nimportedshownword\n\n</Shown>\n\n<Local>\n\nexportedshownword\n\n</Local>\n\n<Aliased>\n\naliasedshownword\n\n</Aliased>\n\n<Note>\n\nnoteshownword\n\n</Note>\n\nWords <Inline>inlineshownword</Inline> here.\n\n<Draft>\n  <Draft>leaknestedqb</Draft>\n  leakafternestqc\n</Draft>\n\nclosingshownword.\n",
+    );
+    write_file(
+        &root,
+        "b.md",
+        "---\ntitle: B\n---\n\nMarkdown page.\n\n<InternalOnly>\n\nleakmdunknownqd\n\n</InternalOnly>\n\nmdshownword.\n",
+    );
+    write_file(
+        &root,
+        "c.mdx",
+        "---\ntitle: C\n---\n\n<Snippet file=\"s.mdx\" />\n\n<Steps>\n<Step title=\"One\">stepshownword</Step>\n</Steps>\n",
+    );
+    write_file(&root, "snippets/s.mdx", "snippetshownword\n");
+    let out = tmp.path().join("www/out");
+    let summary = build_lexical(&root, &out, &tmp.path().join("cache"));
+    assert!(canaries_in(
+        &out,
+        &[
+            "leakdraftqa",
+            "leaknestedqb",
+            "leakafternestqc",
+            "leakmdunknownqd"
+        ]
+    )
+    .is_empty());
+    for shown in [
+        "setupvisibleword",
+        "importedshownword",
+        "exportedshownword",
+        "aliasedshownword",
+        "noteshownword",
+        "inlineshownword",
+        "closingshownword",
+        "mdshownword",
+        "snippetshownword",
+        "stepshownword",
+    ] {
+        assert!(
+            !canaries_in(&out, &[shown]).is_empty(),
+            "{shown} is missing"
+        );
+    }
+    // The removed block's heading took `#setup`: the page's own is `#setup-2`.
+    assert_eq!(
+        section_urls(&out, "setupvisibleword")
+            .first()
+            .map(String::as_str),
+        Some("/a#setup-2")
+    );
+    let warned = |name: &str| {
+        summary.warnings.iter().any(|w| {
+            w.message
+                .contains(&format!("`<{name}>` is no Mintlify component"))
+        })
+    };
+    assert!(warned("Draft") && warned("InternalOnly"));
+    assert!(!warned("Shown") && !warned("Local") && !warned("Inline") && !warned("Snippet"));
+}
+
+/// What Tailwind (which Mintlify builds from each page's classes) and the browser hide: an
+/// arbitrary property (`[display:none]`, `[visibility:hidden]`), `collapse`, a `<dialog>` without
+/// `open`, and string literals joined in a class expression (`{"hid" + "den"}` is `hidden`).
+/// Controls: a variant that shows it again (`md:[display:block]`, `md:visible`), `<dialog open>`.
+#[test]
+fn session_29_what_tailwind_and_the_browser_hide() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write_file(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a"]}]}}"#,
+    );
+    write_file(
+        &root,
+        "a.mdx",
+        "---\ntitle: A\n---\n\nStart.\n\n<div className=\"[display:none]\">leakarbnoneqe</div>\n\n<div className=\"p-2 [visibility:hidden]\">leakarbvisqf</div>\n\n<div className=\"collapse\">leakcollapseqg</div>\n\n<dialog>\n\n## Usage\n\nleakdialogqh\n\n</dialog>\n\n<div className={\"hid\" + \"den\"}>leakjoinedqi</div>\n\n<div className=\"[display:none] md:[display:block]\">arbshownagainword</div>\n\n<div className=\"collapse md:visible\">collapseshownagainword</div>\n\n<dialog open>dialogopenword</dialog>\n\n<div className={\"p-\" + \"4\"}>joinedshownword</div>\n\n## Usage\n\nusagevisibleword.\n",
+    );
+    let out = tmp.path().join("www/out");
+    build_lexical(&root, &out, &tmp.path().join("cache"));
+    assert!(canaries_in(
+        &out,
+        &[
+            "leakarbnoneqe",
+            "leakarbvisqf",
+            "leakcollapseqg",
+            "leakdialogqh",
+            "leakjoinedqi"
+        ]
+    )
+    .is_empty());
+    for shown in [
+        "arbshownagainword",
+        "collapseshownagainword",
+        "dialogopenword",
+        "joinedshownword",
+    ] {
+        assert!(
+            !canaries_in(&out, &[shown]).is_empty(),
+            "{shown} is missing"
+        );
+    }
+    assert_eq!(
+        section_urls(&out, "usagevisibleword")
+            .first()
+            .map(String::as_str),
+        Some("/a#usage-2")
+    );
+}
+
+/// An element's own boolean `hidden: false` shows its pages under a hidden element (Mintlify's
+/// `generatePathToHiddenFromSearchDict`: an explicit boolean decides over the ancestors'); one
+/// under an element whose `hidden` is not understood stays withheld, as does a `"false"` string.
+#[test]
+fn session_29_hidden_false_under_a_hidden_element() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write_file(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"groups": [
+            {"group": "G", "hidden": true, "pages": ["a", {"group": "Inner", "hidden": false, "pages": ["b"]}, {"group": "Text", "hidden": "false", "pages": ["c"]}]},
+            {"group": "H", "hidden": "maybe", "pages": [{"group": "Inner2", "hidden": false, "pages": ["d"]}]},
+            {"group": "V", "pages": ["e"]}
+        ]}}"#,
+    );
+    for (page, word) in [
+        ("a", "leakhiddengroupqj"),
+        ("b", "unhiddenshownword"),
+        ("c", "leakstringfalseqk"),
+        ("d", "leakunreadableql"),
+        ("e", "visiblegroupword"),
+    ] {
+        write_file(
+            &root,
+            &format!("{page}.mdx"),
+            &format!("---\ntitle: {word}\n---\n{word} here.\n"),
+        );
+    }
+    let out = tmp.path().join("www/out");
+    build_lexical(&root, &out, &tmp.path().join("cache"));
+    assert_eq!(aidocs_e2e::indexed_urls(&out), ["/b", "/e"]);
+    assert!(canaries_in(
+        &out,
+        &["leakhiddengroupqj", "leakstringfalseqk", "leakunreadableql"]
+    )
+    .is_empty());
+}
+
+/// Attributes Mintlify's components show as text: a card's `cta`, a tooltip's `headline` and
+/// `cta`, a frame's `caption` (Markdown: a link shows its text) and `hint`, a field's `pre` and
+/// `post` labels.
+#[test]
+fn session_29_component_attributes_readers_see() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write_file(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a"]}]}}"#,
+    );
+    write_file(
+        &root,
+        "a.mdx",
+        "---\ntitle: A\n---\n\n<Card title=\"T\" href=\"/a\" cta=\"cardctaword\">Body.</Card>\n\nA <Tooltip headline=\"tipheadlineword\" tip=\"t\" cta=\"tipctaword\" href=\"/a\">word</Tooltip>.\n\n<Frame caption=\"See [captionlinkword](/x) here\" hint=\"framehintword\">\n  <img src=\"/x.png\" />\n</Frame>\n\n<ParamField path=\"id\" type=\"string\" pre={[\"prelabelword\"]} post={[\"postlabelword\"]}>The id.</ParamField>\n",
+    );
+    let out = tmp.path().join("www/out");
+    build_lexical(&root, &out, &tmp.path().join("cache"));
+    for shown in [
+        "cardctaword",
+        "tipheadlineword",
+        "tipctaword",
+        "captionlinkword",
+        "framehintword",
+        "prelabelword",
+        "postlabelword",
+    ] {
+        assert!(
+            !canaries_in(&out, &[shown]).is_empty(),
+            "{shown} is missing"
+        );
+    }
+    // The caption's link target is no text on the page.
+    let llms = std::fs::read_to_string(out.join("llms-full.txt")).unwrap();
+    assert!(llms.contains("See captionlinkword here"), "{llms}");
+}
