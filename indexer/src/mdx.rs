@@ -301,6 +301,9 @@ pub struct SnippetResolver<'a> {
     /// Reading a JSX attribute's element (`label={<b>x</b>}`): JSX in its own attributes is not
     /// read (no recursion on hostile nesting).
     in_attribute: bool,
+    /// The names the page and the snippets read into it so far import or export: the components
+    /// it defines (Mintlify looks for them over the page with its snippets in).
+    defined: BTreeSet<String>,
 }
 
 impl<'a> SnippetResolver<'a> {
@@ -314,7 +317,15 @@ impl<'a> SnippetResolver<'a> {
             capped: false,
             written_dirs: Vec::new(),
             in_attribute: false,
+            defined: BTreeSet::new(),
         }
+    }
+
+    /// Whether `tag` opens a block Mintlify removes as an unknown component ([`Tag::unknown_component`]
+    /// against the names defined so far). JSX in an attribute's value is JavaScript, never a block
+    /// of the page: nothing there is removed.
+    fn unknown_component(&self, tag: &Tag) -> bool {
+        !self.in_attribute && tag.unknown_component(&self.defined)
     }
 
     /// The file `spec` names, its text and body offset, or `None` with a warning.
@@ -631,8 +642,6 @@ fn convert(
     // Pass 1: code fences found (their text is kept verbatim and their byte ranges in `kept`
     // protected from pass 2) and, in MDX, ESM blocks removed, snippet imports collected.
     let mut imports: BTreeMap<String, String> = BTreeMap::new();
-    // Every name the page's imports and exports bind: the components it defines.
-    let mut defined: BTreeSet<String> = BTreeSet::new();
     let mut kept = String::with_capacity(body.len());
     let mut fenced: Vec<(usize, usize)> = Vec::new();
     // (char, length, indent, start in kept, the content indent of the list item it sits in)
@@ -753,9 +762,9 @@ fn convert(
             let block = lines[k - 1..end].concat();
             // Only Markdown imports are content snippets; `.jsx`/`.js` imports are components,
             // whose tags are reduced like any other component.
-            defined.extend(block_exports(&block));
+            snippets.defined.extend(block_exports(&block));
             for (names, spec) in block_imports(&block) {
-                defined.extend(names.iter().cloned());
+                snippets.defined.extend(names.iter().cloned());
                 if spec.ends_with(".mdx") || spec.ends_with(".md") {
                     for n in names {
                         imports.insert(n, spec.clone());
@@ -909,7 +918,7 @@ fn convert(
                 let tag = parse_tag(&kept[i..end]);
                 let flow = flow_line(&kept, i, &mut flow_memo);
                 i = end;
-                let unknown = flow && tag.unknown_component(&defined);
+                let unknown = flow && snippets.unknown_component(&tag);
                 warn_unknown(&tag, unknown, &withheld, snippets);
                 let hidden =
                     withhold_tag(&tag, flow, unknown, &mut withheld, &mut out, &mut out_line);
@@ -942,7 +951,7 @@ fn convert(
                 Some(len) => {
                     let tag = parse_tag(&kept[i..i + len]);
                     let flow = flow_line(&kept, i, &mut flow_memo);
-                    let unknown = flow && tag.unknown_component(&defined);
+                    let unknown = flow && snippets.unknown_component(&tag);
                     warn_unknown(&tag, unknown, &withheld, snippets);
                     let tag = tag.read_as_html();
                     let hidden =
@@ -1397,7 +1406,9 @@ fn attribute_jsx_text(
             text.push_str(&t);
         }
     }
-    let text = text.strip_prefix(LEAD).unwrap_or(&text);
+    let text = (text.strip_prefix(LEAD))
+        .or_else(|| text.strip_prefix(LEAD.trim_end()))
+        .unwrap_or(&text);
     crate::heading_id::strip_marker(&crate::chunk::collapse_whitespace(text))
 }
 

@@ -32,7 +32,7 @@ fn session_29_unknown_components_are_removed_as_mintlify_removes_them() {
     write_file(
         &root,
         "docs.json",
-        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a", "b", "c"]}]}}"#,
+        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a", "b", "c", "d"]}]}}"#,
     );
     write_file(
         &root,
@@ -50,6 +50,14 @@ fn session_29_unknown_components_are_removed_as_mintlify_removes_them() {
         "---\ntitle: C\n---\n\n<Snippet file=\"s.mdx\" />\n\n<Steps>\n<Step title=\"One\">stepshownword</Step>\n</Steps>\n",
     );
     write_file(&root, "snippets/s.mdx", "snippetshownword\n");
+    write_file(&root, "snippets/t.mdx", "<PageDefined>\n\nsnippetusespageword\n\n</PageDefined>\n\n<SnippetDefined>\n\nsnippetownword\n\n</SnippetDefined>\n\nexport const SnippetDefined = ({ children }) => <div>{children}</div>;\n");
+    // Defined by a default export and by a declarator after the first; used inside a snippet; JSX
+    // in an attribute's value over several lines (JavaScript, never a block of the page).
+    write_file(
+        &root,
+        "d.mdx",
+        "---\ntitle: D\n---\n\nexport default function Wrap({ children }) { return <div>{children}</div>; }\nexport const One = () => null, PageDefined = ({ children }) => <div>{children}</div>;\n\n<Wrap>\n\ndefaultexportword\n\n</Wrap>\n\n<PageDefined>\n\nseconddeclaratorword\n\n</PageDefined>\n\n<Snippet file=\"t.mdx\" />\n\n<Accordion title={\n<Em>\nmultilineattrword\n</Em>\n}>\nBody.\n</Accordion>\n",
+    );
     let out = tmp.path().join("www/out");
     let summary = build_lexical(&root, &out, &tmp.path().join("cache"));
     assert!(canaries_in(
@@ -73,6 +81,11 @@ fn session_29_unknown_components_are_removed_as_mintlify_removes_them() {
         "mdshownword",
         "snippetshownword",
         "stepshownword",
+        "defaultexportword",
+        "seconddeclaratorword",
+        "snippetusespageword",
+        "snippetownword",
+        "multilineattrword",
     ] {
         assert!(
             !canaries_in(&out, &[shown]).is_empty(),
@@ -93,7 +106,19 @@ fn session_29_unknown_components_are_removed_as_mintlify_removes_them() {
         })
     };
     assert!(warned("Draft") && warned("InternalOnly"));
-    assert!(!warned("Shown") && !warned("Local") && !warned("Inline") && !warned("Snippet"));
+    for known in [
+        "Shown",
+        "Local",
+        "Inline",
+        "Snippet",
+        "Wrap",
+        "PageDefined",
+        "Em",
+    ] {
+        assert!(!warned(known), "{known} was taken for unknown");
+    }
+    // An attribute whose JSX gives no text leaves none (not the reader's own lead).
+    assert!(canaries_in(&out, &["text:"]).is_empty());
 }
 
 /// What Tailwind (which Mintlify builds from each page's classes) and the browser hide: an

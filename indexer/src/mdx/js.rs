@@ -207,9 +207,9 @@ pub(super) fn block_imports(block: &str) -> Vec<(Vec<String>, String)> {
         .collect()
 }
 
-/// The names an ESM block's `export` statements bind: `export const A = …`, `export function B`,
-/// `export { C, d as D }` (what a page may use as a component; a name only JavaScript could tell
-/// is a component or not counts).
+/// The names an ESM block's `export` statements bind: `export const A = …, B = …`, `export
+/// [default] [async] function C`, `export class D`, `export { E, f as F }` (what a page may use as
+/// a component; a name only JavaScript could tell is a component or not counts).
 pub(super) fn block_exports(block: &str) -> Vec<String> {
     let flat = block.split_whitespace().collect::<Vec<_>>().join(" ");
     let is_name = |n: &str| {
@@ -230,22 +230,42 @@ pub(super) fn block_exports(block: &str) -> Vec<String> {
             }
             continue;
         }
-        let mut words = stmt
-            .split([' ', '(', '=', ';', '<', ':', ','])
-            .filter(|w| !w.is_empty());
-        let mut word = words.next();
-        if word == Some("async") {
-            word = words.next();
+        let mut rest = stmt;
+        for keyword in ["default ", "async "] {
+            rest = rest.strip_prefix(keyword).unwrap_or(rest).trim_start();
         }
-        if matches!(
-            word,
-            Some("const" | "let" | "var" | "function" | "function*" | "class")
-        ) {
-            if let Some(n) = words.next().map(|n| n.trim_start_matches('*')) {
-                if is_name(n) {
-                    names.push(n.to_owned());
+        let (declares, after) = match rest.split_once(' ') {
+            Some((w, after)) => (w, after),
+            None => continue,
+        };
+        let first = |text: &str| -> Option<String> {
+            let name: String = text
+                .trim_start_matches(['*', ' '])
+                .chars()
+                .take_while(|&c| c.is_alphanumeric() || c == '_' || c == '$')
+                .collect();
+            is_name(&name).then_some(name)
+        };
+        match declares {
+            "function" | "function*" | "class" => names.extend(first(after)),
+            // Every declarator: the first, and each after a comma outside brackets and strings.
+            "const" | "let" | "var" => {
+                names.extend(first(after));
+                let (mut depth, mut quote) = (0i32, None::<char>);
+                for (i, c) in after.char_indices() {
+                    match (quote, c) {
+                        (Some(q), c) if c == q => quote = None,
+                        (Some(_), _) => {}
+                        (None, '"' | '\'' | '`') => quote = Some(c),
+                        (None, '(' | '[' | '{') => depth += 1,
+                        (None, ')' | ']' | '}') => depth -= 1,
+                        (None, ';') if depth <= 0 => break,
+                        (None, ',') if depth == 0 => names.extend(first(&after[i + 1..])),
+                        _ => {}
+                    }
                 }
             }
+            _ => {}
         }
     }
     names
