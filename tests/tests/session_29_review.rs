@@ -8,6 +8,13 @@ use aidocs_core::SearchOptions;
 use aidocs_e2e::{build_lexical, canaries_in, write_file};
 use aidocs_reader::LocalIndex;
 
+/// Each of `words` is somewhere in the output.
+fn assert_shown(out: &Path, words: &[&str]) {
+    for shown in words {
+        assert!(!canaries_in(out, &[shown]).is_empty(), "{shown} is missing");
+    }
+}
+
 /// The section URLs a query finds, best first.
 fn section_urls(out: &Path, query: &str) -> Vec<String> {
     let index = LocalIndex::open(out).expect("the index opens");
@@ -70,28 +77,26 @@ fn session_29_unknown_components_are_removed_as_mintlify_removes_them() {
         ]
     )
     .is_empty());
-    for shown in [
-        "setupvisibleword",
-        "importedshownword",
-        "exportedshownword",
-        "aliasedshownword",
-        "noteshownword",
-        "inlineshownword",
-        "closingshownword",
-        "mdshownword",
-        "snippetshownword",
-        "stepshownword",
-        "defaultexportword",
-        "seconddeclaratorword",
-        "snippetusespageword",
-        "snippetownword",
-        "multilineattrword",
-    ] {
-        assert!(
-            !canaries_in(&out, &[shown]).is_empty(),
-            "{shown} is missing"
-        );
-    }
+    assert_shown(
+        &out,
+        &[
+            "setupvisibleword",
+            "importedshownword",
+            "exportedshownword",
+            "aliasedshownword",
+            "noteshownword",
+            "inlineshownword",
+            "closingshownword",
+            "mdshownword",
+            "snippetshownword",
+            "stepshownword",
+            "defaultexportword",
+            "seconddeclaratorword",
+            "snippetusespageword",
+            "snippetownword",
+            "multilineattrword",
+        ],
+    );
     // The removed block's heading took `#setup`: the page's own is `#setup-2`.
     assert_eq!(
         section_urls(&out, "setupvisibleword")
@@ -152,17 +157,15 @@ fn session_29_what_tailwind_and_the_browser_hide() {
         ]
     )
     .is_empty());
-    for shown in [
-        "arbshownagainword",
-        "collapseshownagainword",
-        "dialogopenword",
-        "joinedshownword",
-    ] {
-        assert!(
-            !canaries_in(&out, &[shown]).is_empty(),
-            "{shown} is missing"
-        );
-    }
+    assert_shown(
+        &out,
+        &[
+            "arbshownagainword",
+            "collapseshownagainword",
+            "dialogopenword",
+            "joinedshownword",
+        ],
+    );
     assert_eq!(
         section_urls(&out, "usagevisibleword")
             .first()
@@ -229,20 +232,18 @@ fn session_29_component_attributes_readers_see() {
     );
     let out = tmp.path().join("www/out");
     build_lexical(&root, &out, &tmp.path().join("cache"));
-    for shown in [
-        "cardctaword",
-        "tipheadlineword",
-        "tipctaword",
-        "captionlinkword",
-        "framehintword",
-        "prelabelword",
-        "postlabelword",
-    ] {
-        assert!(
-            !canaries_in(&out, &[shown]).is_empty(),
-            "{shown} is missing"
-        );
-    }
+    assert_shown(
+        &out,
+        &[
+            "cardctaword",
+            "tipheadlineword",
+            "tipctaword",
+            "captionlinkword",
+            "framehintword",
+            "prelabelword",
+            "postlabelword",
+        ],
+    );
     // The caption's link target is no text on the page.
     let llms = std::fs::read_to_string(out.join("llms-full.txt")).unwrap();
     assert!(llms.contains("See captionlinkword here"), "{llms}");
