@@ -920,6 +920,11 @@ fn convert(
                 i = end;
                 let unknown = flow && snippets.unknown_component(&tag);
                 warn_unknown(&tag, unknown, &withheld, snippets);
+                if unknown && tag.self_closing {
+                    // Removed whole: no attribute of it is shown.
+                    keep_apart(&mut out, &kept[i..]);
+                    continue;
+                }
                 let hidden =
                     withhold_tag(&tag, flow, unknown, &mut withheld, &mut out, &mut out_line);
                 if !hidden {
@@ -951,7 +956,7 @@ fn convert(
                 Some(len) => {
                     let tag = parse_tag(&kept[i..i + len]);
                     let flow = flow_line(&kept, i, &mut flow_memo);
-                    let unknown = flow && snippets.unknown_component(&tag);
+                    let unknown = flow && !tag.self_closing && snippets.unknown_component(&tag);
                     warn_unknown(&tag, unknown, &withheld, snippets);
                     let tag = tag.read_as_html();
                     let hidden =

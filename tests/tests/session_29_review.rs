@@ -44,7 +44,7 @@ fn session_29_unknown_components_are_removed_as_mintlify_removes_them() {
     write_file(
         &root,
         "a.mdx",
-        "---\ntitle: A\n---\n\nimport { Shown } from '/snippets/shown.jsx'\nexport const Local = ({ children }) => <div>{children}</div>;\nexport { Other as Aliased };\n\nIntro.\n\n<Draft>\n\n## Setup\n\nleakdraftqa details.\n\n</Draft>\n\n## Setup\n\nsetupvisibleword details.\n\n<Shown>\n\nimportedshownword\n\n</Shown>\n\n<Local>\n\nexportedshownword\n\n</Local>\n\n<Aliased>\n\naliasedshownword\n\n</Aliased>\n\n<Note>\n\nnoteshownword\n\n</Note>\n\nWords <Inline>inlineshownword</Inline> here.\n\n<Draft>\n  <Draft>leaknestedqb</Draft>\n  leakafternestqc\n</Draft>\n\nclosingshownword.\n",
+        "---\ntitle: A\n---\n\nimport { Shown } from '/snippets/shown.jsx'\nexport const Local = ({ children }) => <div>{children}</div>;\nexport { Other as Aliased };\n\nIntro.\n\n<Draft>\n\n## Setup\n\nleakdraftqa details.\n\n</Draft>\n\n## Setup\n\nsetupvisibleword details.\n\n<Shown>\n\nimportedshownword\n\n</Shown>\n\n<Local>\n\nexportedshownword\n\n</Local>\n\n<Aliased>\n\naliasedshownword\n\n</Aliased>\n\n<Note>\n\nnoteshownword\n\n</Note>\n\nWords <Inline>inlineshownword</Inline> here.\n\n<Draft>\n  <Draft>leaknestedqb</Draft>\n  leakafternestqc\n</Draft>\n\nclosingshownword.\n\n<Banner title=\"leakselfclosingqm\" />\n",
     );
     write_file(
         &root,
@@ -73,7 +73,8 @@ fn session_29_unknown_components_are_removed_as_mintlify_removes_them() {
             "leakdraftqa",
             "leaknestedqb",
             "leakafternestqc",
-            "leakmdunknownqd"
+            "leakmdunknownqd",
+            "leakselfclosingqm"
         ]
     )
     .is_empty());

@@ -564,13 +564,13 @@ impl Tag {
             .map(|(_, v)| v)
     }
 
-    /// Whether this opens a component Mintlify removes with its content where it stands as a
-    /// block: a capitalized name that is none of [`MINTLIFY_COMPONENTS`] and that the page does not
-    /// define (`defined`: the names its imports and exports bind; `Foo.Bar` is defined with `Foo`).
+    /// Whether this opens (or, self-closing, is) a component Mintlify removes with its content and
+    /// attributes where it stands as a block: a capitalized name that is none of
+    /// [`MINTLIFY_COMPONENTS`] and that the page does not define (`defined`: the names its imports
+    /// and exports bind; `Foo.Bar` is defined with `Foo`).
     pub(super) fn unknown_component(&self, defined: &BTreeSet<String>) -> bool {
         let name = self.name.as_str();
         !self.closing
-            && !self.self_closing
             && name.starts_with(|c: char| c.is_ascii_uppercase())
             && !MINTLIFY_COMPONENTS.contains(&name)
             && !defined.contains(name)
