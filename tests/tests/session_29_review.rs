@@ -2,7 +2,7 @@
 //! `@mintlify/prebuild`). Each site holds withheld canaries (their last eight letters distinct),
 //! scanned for in every byte of the output, and public controls.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use aidocs_core::SearchOptions;
 use aidocs_e2e::{build_lexical, canaries_in, write_file};
@@ -13,6 +13,21 @@ fn assert_shown(out: &Path, words: &[&str]) {
     for shown in words {
         assert!(!canaries_in(out, &[shown]).is_empty(), "{shown} is missing");
     }
+}
+
+/// A site of one page, `a.mdx` with `text`, built lexically: the guard and the output.
+fn build_one_page(text: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write_file(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a"]}]}}"#,
+    );
+    write_file(&root, "a.mdx", text);
+    let out = tmp.path().join("www/out");
+    build_lexical(&root, &out, &tmp.path().join("cache"));
+    (tmp, out)
 }
 
 /// The section URLs a query finds, best first.
@@ -133,20 +148,9 @@ fn session_29_unknown_components_are_removed_as_mintlify_removes_them() {
 /// Controls: a variant that shows it again (`md:[display:block]`, `md:visible`), `<dialog open>`.
 #[test]
 fn session_29_what_tailwind_and_the_browser_hide() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("site");
-    write_file(
-        &root,
-        "docs.json",
-        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a"]}]}}"#,
-    );
-    write_file(
-        &root,
-        "a.mdx",
+    let (_tmp, out) = build_one_page(
         "---\ntitle: A\n---\n\nStart.\n\n<div className=\"[display:none]\">leakarbnoneqe</div>\n\n<div className=\"p-2 [visibility:hidden]\">leakarbvisqf</div>\n\n<div className=\"collapse\">leakcollapseqg</div>\n\n<dialog>\n\n## Usage\n\nleakdialogqh\n\n</dialog>\n\n<div className={\"hid\" + \"den\"}>leakjoinedqi</div>\n\n<div className=\"[display:none] md:[display:block]\">arbshownagainword</div>\n\n<div className=\"collapse md:visible\">collapseshownagainword</div>\n\n<dialog open>dialogopenword</dialog>\n\n<div className={\"p-\" + \"4\"}>joinedshownword</div>\n\n## Usage\n\nusagevisibleword.\n",
     );
-    let out = tmp.path().join("www/out");
-    build_lexical(&root, &out, &tmp.path().join("cache"));
     assert!(canaries_in(
         &out,
         &[
@@ -219,20 +223,9 @@ fn session_29_hidden_false_under_a_hidden_element() {
 /// `post` labels.
 #[test]
 fn session_29_component_attributes_readers_see() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("site");
-    write_file(
-        &root,
-        "docs.json",
-        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a"]}]}}"#,
-    );
-    write_file(
-        &root,
-        "a.mdx",
+    let (_tmp, out) = build_one_page(
         "---\ntitle: A\n---\n\n<Card title=\"T\" href=\"/a\" cta=\"cardctaword\">Body.</Card>\n\nA <Tooltip headline=\"tipheadlineword\" tip=\"t\" cta=\"tipctaword\" href=\"/a\">word</Tooltip>.\n\n<Frame caption=\"See [captionlinkword](/x) here\" hint=\"framehintword\">\n  <img src=\"/x.png\" />\n</Frame>\n\n<ParamField path=\"id\" type=\"string\" pre={[\"prelabelword\"]} post={[\"postlabelword\"]}>The id.</ParamField>\n",
     );
-    let out = tmp.path().join("www/out");
-    build_lexical(&root, &out, &tmp.path().join("cache"));
     assert_shown(
         &out,
         &[
