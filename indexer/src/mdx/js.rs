@@ -212,11 +212,7 @@ pub(super) fn block_imports(block: &str) -> Vec<(Vec<String>, String)> {
 /// a component; a name only JavaScript could tell is a component or not counts).
 pub(super) fn block_exports(block: &str) -> Vec<String> {
     let flat = block.split_whitespace().collect::<Vec<_>>().join(" ");
-    let is_name = |n: &str| {
-        !n.is_empty()
-            && n.chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-    };
+    let is_name = |n: &str| !n.is_empty() && n.chars().all(is_name_char);
     let mut names = Vec::new();
     for stmt in flat.split("export ").skip(1) {
         let stmt = stmt.trim_start();
@@ -242,7 +238,7 @@ pub(super) fn block_exports(block: &str) -> Vec<String> {
             let name: String = text
                 .trim_start_matches(['*', ' '])
                 .chars()
-                .take_while(|&c| c.is_alphanumeric() || c == '_' || c == '$')
+                .take_while(|&c| is_name_char(c))
                 .collect();
             is_name(&name).then_some(name)
         };
@@ -271,6 +267,11 @@ pub(super) fn block_exports(block: &str) -> Vec<String> {
     names
 }
 
+/// A character of a JavaScript name as the import and export readers take one.
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
 /// `import A, { B as C } from "/snippets/x.mdx"` → (["A", "C"], "/snippets/x.mdx").
 pub(super) fn parse_import(line: &str) -> Option<(Vec<String>, String)> {
     let rest = line.strip_prefix("import ")?;
@@ -289,10 +290,7 @@ pub(super) fn parse_import(line: &str) -> Option<(Vec<String>, String)> {
             continue;
         }
         let alias = n.rsplit(" as ").next().unwrap_or(n).trim();
-        if alias
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-        {
+        if alias.chars().all(is_name_char) {
             names.push(alias.to_owned());
         }
     }
