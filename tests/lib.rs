@@ -215,6 +215,28 @@ pub fn canaries_in(dir: &Path, canaries: &[&str]) -> Vec<String> {
     found
 }
 
+/// Each of `words` is somewhere in the output under `out`.
+pub fn assert_shown(out: &Path, words: &[&str]) {
+    for shown in words {
+        assert!(!canaries_in(out, &[shown]).is_empty(), "{shown} is missing");
+    }
+}
+
+/// A site of one page, `a.mdx` with `text`, built lexically: the guard and the output.
+pub fn build_one_page(text: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write_file(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a"]}]}}"#,
+    );
+    write_file(&root, "a.mdx", text);
+    let out = tmp.path().join("www/out");
+    build_lexical(&root, &out, &tmp.path().join("cache"));
+    (tmp, out)
+}
+
 /// The URL Mintlify gives a page file or navigation key (`guides/x.mdx` → `/guides/x`,
 /// `x/index` → `/x`, `index` → `/`), written here independently of the indexer.
 pub fn page_url_of(rel: &str) -> String {

@@ -8,17 +8,17 @@ use std::path::{Path, PathBuf};
 
 use crate::document::Visibility;
 use crate::openapi::{LoadedOperations, OperationRef};
-use crate::visibility::{
-    allowed, check_nesting, Declared, Flag, Refusal, SiteRoot, VisibilityRules,
-};
+use crate::visibility::{allowed, Declared, Refusal, SiteRoot, VisibilityRules};
 
 mod blocks;
+mod frontmatter;
 mod js;
 mod outline;
 mod tag;
 pub mod variables;
 
 pub use blocks::LineFences;
+pub use frontmatter::{split_frontmatter, Frontmatter, MdxError};
 
 use blocks::{
     columns, fence_open, link_resource_len, list_item, paragraph_end, raw_text_len, strip_indent,
@@ -97,176 +97,6 @@ pub fn escape_markdown(text: &str, keep: &[char]) -> String {
         out.push(c);
     }
     out
-}
-
-/// Parsed frontmatter fields we use.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct Frontmatter {
-    pub title: Option<String>,
-    pub sidebar_title: Option<String>,
-    pub description: Option<String>,
-    pub tags: Vec<String>,
-    pub openapi: Option<String>,
-    /// `noindex` or `searchable: false`: Mintlify's search leaves the page out, hidden or not.
-    pub noindex: bool,
-    /// `hidden`: `Set(false)` puts a page under a hidden navigation element back into search.
-    pub hidden: Flag,
-    /// Every `visibility` key, read without regard to case (see [`Declared::from_yaml`]).
-    pub visibility: Declared,
-    /// Every `public` key: any truthy one says the site is behind authentication; on such a site
-    /// only `public_true` opens the page, any other `public` keeps it behind sign-in.
-    pub public: Flag,
-    /// The key `public` is the boolean true (what Mintlify reads).
-    pub public_true: bool,
-    /// A `groups` key (whatever its value): only signed-in readers of those groups see the page.
-    pub groups: bool,
-    /// `lang:` (or `language:`): the page's language, over the navigation's.
-    pub language: Option<String>,
-    /// `mode: custom` or `mode: frame`: Mintlify gives the page's headings no ids.
-    pub headings_without_ids: bool,
-}
-
-/// An error at a line of a file (1-based).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MdxError {
-    pub line: usize,
-    pub message: String,
-}
-
-/// Splits `---` frontmatter from the body. Returns (frontmatter, body, line number where the body starts).
-pub fn split_frontmatter(src: &str) -> Result<(Frontmatter, &str, usize), MdxError> {
-    let src = src.strip_prefix('\u{feff}').unwrap_or(src);
-    let mut lines = src.split_inclusive('\n');
-    let first = lines.next().unwrap_or("");
-    if first.trim_end() != "---" {
-        return Ok((Frontmatter::default(), src, 1));
-    }
-    let mut offset = first.len();
-    let mut yaml_end = None;
-    for (i, line) in lines.enumerate() {
-        if line.trim_end() == "---" {
-            yaml_end = Some((offset, offset + line.len(), i + 2));
-            break;
-        }
-        offset += line.len();
-    }
-    let Some((yaml_stop, body_start, closing_line)) = yaml_end else {
-        return Err(MdxError {
-            line: 1,
-            message: "frontmatter opened with `---` is never closed: add a closing `---` line"
-                .into(),
-        });
-    };
-    let yaml = &src[first.len()..yaml_stop];
-    let fm = parse_frontmatter(yaml)?;
-    Ok((fm, &src[body_start..], closing_line + 1))
-}
-
-fn parse_frontmatter(yaml: &str) -> Result<Frontmatter, MdxError> {
-    if yaml.trim().is_empty() {
-        return Ok(Frontmatter::default());
-    }
-    check_nesting(yaml).map_err(|m| MdxError {
-        line: 2,
-        message: format!("frontmatter {m}"),
-    })?;
-    let mut value: serde_norway::Value = serde_norway::from_str(yaml).map_err(|e| MdxError {
-        line: e.location().map_or(1, |l| l.line() + 1),
-        message: format!("invalid YAML frontmatter: {e}"),
-    })?;
-    // `<<: *defaults` carries keys (a visibility among them) like any other.
-    value.apply_merge().map_err(|e| MdxError {
-        line: 2,
-        message: format!("invalid YAML frontmatter: {e}"),
-    })?;
-    let serde_norway::Value::Mapping(map) = value else {
-        return Err(MdxError {
-            line: 2,
-            message: "frontmatter is not a `key: value` mapping".into(),
-        });
-    };
-    Ok(from_mapping(&map))
-}
-
-impl Frontmatter {
-    /// Frontmatter given as JSON: an OpenAPI operation's `x-mint.metadata`, which takes "any
-    /// metadata field that would be valid in MDX frontmatter" (Mintlify); `None` when it is not a
-    /// mapping.
-    pub fn from_json(value: &serde_json::Value) -> Option<Frontmatter> {
-        match serde_norway::to_value(value).ok()? {
-            serde_norway::Value::Mapping(map) => Some(from_mapping(&map)),
-            _ => None,
-        }
-    }
-}
-
-/// The fields of a frontmatter mapping (merge keys already applied).
-fn from_mapping(map: &serde_norway::Mapping) -> Frontmatter {
-    let get = |k: &str| map.get(serde_norway::Value::String(k.into()));
-    let string = |k: &str| -> Option<String> {
-        match get(k)? {
-            serde_norway::Value::String(s) => Some(s.clone()),
-            serde_norway::Value::Number(n) => Some(n.to_string()),
-            serde_norway::Value::Bool(b) => Some(b.to_string()),
-            _ => None,
-        }
-    };
-    // `hidden`/`noindex` present but not plainly true or false withhold, and say why.
-    let hidden = match Flag::from_yaml(map, "hidden") {
-        // What puts a page back into search is exactly what Mintlify's JavaScript reads: the
-        // key `hidden` with the boolean false (not `Hidden: false`, not `hidden: 0`).
-        Flag::Set(false) if get("hidden") != Some(&serde_norway::Value::Bool(false)) => {
-            Flag::Absent
-        }
-        f => f,
-    };
-    let noindex = Flag::from_yaml(map, "noindex");
-    // Only `searchable: false` does anything on a page; what is not understood withholds.
-    let searchable = Flag::from_yaml(map, "searchable");
-    let mut visibility = Declared::from_yaml(map);
-    for flag in [&hidden, &noindex, &searchable] {
-        if let Some(why) = flag.problem() {
-            visibility = visibility.combine(Declared::Unreadable(why.to_owned()));
-        }
-    }
-    let tags = match get("tags").or_else(|| get("keywords")) {
-        Some(serde_norway::Value::Sequence(seq)) => seq
-            .iter()
-            .filter_map(|v| v.as_str().map(str::to_owned))
-            .collect(),
-        Some(serde_norway::Value::String(s)) => s
-            .split(',')
-            .map(|t| t.trim().to_owned())
-            .filter(|t| !t.is_empty())
-            .collect(),
-        _ => Vec::new(),
-    };
-    Frontmatter {
-        title: string("title"),
-        sidebar_title: string("sidebarTitle"),
-        description: string("description"),
-        tags,
-        openapi: string("openapi"),
-        headings_without_ids: matches!(
-            get("mode"),
-            Some(serde_norway::Value::String(m)) if m == "custom" || m == "frame"
-        ),
-        noindex: noindex.withholds() || searchable == Flag::Set(false),
-        hidden,
-        // An empty `public:` declares nothing (JavaScript reads null and "" as false).
-        public: match get("public") {
-            Some(serde_norway::Value::Null) => Flag::Absent,
-            Some(serde_norway::Value::String(s)) if s.trim().is_empty() => Flag::Absent,
-            _ => Flag::from_yaml(map, "public"),
-        },
-        public_true: get("public") == Some(&serde_norway::Value::Bool(true)),
-        groups: map.keys().any(|k| {
-            k.as_str()
-                .is_some_and(|k| k.trim().eq_ignore_ascii_case("groups"))
-        }),
-        visibility,
-        language: string("lang").or_else(|| string("language")),
-    }
 }
 
 /// Prefixes the content hash of an include that was read and withheld.

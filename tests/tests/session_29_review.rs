@@ -2,33 +2,11 @@
 //! `@mintlify/prebuild`). Each site holds withheld canaries (their last eight letters distinct),
 //! scanned for in every byte of the output, and public controls.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use aidocs_core::SearchOptions;
-use aidocs_e2e::{build_lexical, canaries_in, write_file};
+use aidocs_e2e::{assert_shown, build_lexical, build_one_page, canaries_in, write_file};
 use aidocs_reader::LocalIndex;
-
-/// Each of `words` is somewhere in the output.
-fn assert_shown(out: &Path, words: &[&str]) {
-    for shown in words {
-        assert!(!canaries_in(out, &[shown]).is_empty(), "{shown} is missing");
-    }
-}
-
-/// A site of one page, `a.mdx` with `text`, built lexically: the guard and the output.
-fn build_one_page(text: &str) -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("site");
-    write_file(
-        &root,
-        "docs.json",
-        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a"]}]}}"#,
-    );
-    write_file(&root, "a.mdx", text);
-    let out = tmp.path().join("www/out");
-    build_lexical(&root, &out, &tmp.path().join("cache"));
-    (tmp, out)
-}
 
 /// The section URLs a query finds, best first.
 fn section_urls(out: &Path, query: &str) -> Vec<String> {

@@ -1,0 +1,90 @@
+//! Session 30: the frontmatter Mintlify applies. Its metadata comes from the `front-matter`
+//! package, whose block is not always the one its MDX compiler skips; every declaration that
+//! withholds, in either, counts. Canaries (their last eight letters distinct) are scanned for in
+//! every byte of the output, beside public controls.
+
+use aidocs_e2e::{assert_shown, build_lexical, canaries_in, indexed_urls, write_file};
+
+#[test]
+fn session_30_frontmatter_is_read_where_mintlify_reads_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write_file(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a", "b", "c", "d", "e", "f", "g"]}]}}"#,
+    );
+    // `= yaml =` fences: not frontmatter to the compiler, metadata to `front-matter`.
+    write_file(
+        &root,
+        "a.mdx",
+        "= yaml =\ntitle: Yamlfenced\nhidden: true\n= yaml =\n\nleakyamlfenceqa words.\n",
+    );
+    // A first line that merely contains `---`: the first `---` pair anywhere is the metadata.
+    write_file(
+        &root,
+        "b.mdx",
+        "Intro --- overview\n\nleakunanchorqb words.\n\n---\nnoindex: true\n---\n\nMore.\n",
+    );
+    // An opener with a trailing space: the compiler skips the block, `front-matter` reads the
+    // next exact pair.
+    write_file(
+        &root,
+        "c.mdx",
+        "--- \n---\nhidden: true\n---\n\nleaktrailingqc words.\n",
+    );
+    // Controls. Ordinary frontmatter is the first pair: an `hidden: true` between two later
+    // rules is text.
+    write_file(
+        &root,
+        "d.mdx",
+        "---\ntitle: D\n---\n\ncontrolshownword.\n\n---\n\nhidden: true\n\n---\n",
+    );
+    // The block the compiler skips is not applied: its `hidden: false` opens nothing, its title
+    // names nothing, and the page (listed, not hidden) is public.
+    write_file(
+        &root,
+        "e.mdx",
+        "--- \ntitle: Skippedtitleqe\nhidden: false\n---\n\ntrailingshownword.\n",
+    );
+    // TOML frontmatter is skipped by the compiler (never shown) and applies nothing.
+    write_file(
+        &root,
+        "f.mdx",
+        "+++\ntomlkeyqf = \"x\"\n+++\n\ntomlshownword.\n",
+    );
+    // Metadata that does not parse fails Mintlify's build: the page is skipped, and the warning
+    // names the line.
+    write_file(
+        &root,
+        "g.mdx",
+        "Notes --- draft\n\nleakbadyamlqg words.\n\n---\ntitle: [unclosed\n---\n",
+    );
+    let out = tmp.path().join("www/out");
+    let summary = build_lexical(&root, &out, &tmp.path().join("cache"));
+    let leaks = canaries_in(
+        &out,
+        &[
+            "leakyamlfenceqa",
+            "leakunanchorqb",
+            "leaktrailingqc",
+            "leakbadyamlqg",
+        ],
+    );
+    assert!(
+        leaks.is_empty(),
+        "withheld text reached the output: {leaks:?}"
+    );
+    assert_shown(
+        &out,
+        &["controlshownword", "trailingshownword", "tomlshownword"],
+    );
+    assert!(canaries_in(&out, &["tomlkeyqf", "skippedtitleqe"]).is_empty());
+    assert_eq!(indexed_urls(&out), ["/d", "/e", "/f"]);
+    let warning = summary
+        .warnings
+        .iter()
+        .find(|w| w.file == "g.mdx")
+        .expect("the page whose metadata does not parse is named");
+    assert_eq!(warning.line, Some(7), "{warning:?}");
+}
