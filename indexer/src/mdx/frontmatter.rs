@@ -50,9 +50,16 @@ pub struct MdxError {
 /// restrictive), and what only opens a page (`hidden: false`, `public: true`) or names it comes
 /// from the block Mintlify applies. Returns (frontmatter, body, line number where the body starts).
 pub fn split_frontmatter(src: &str) -> Result<(Frontmatter, &str, usize), MdxError> {
+    // `front-matter` reads the text as Node reads the file, its BOM kept (its expression allows
+    // one before a fence); micromark skips one BOM.
+    let read = src;
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
     let yaml_fence = fenced_block(src, "---");
-    if yaml_fence.is_none() && src.split_inclusive('\n').next().unwrap_or("").trim_end() == "---" {
+    if yaml_fence.is_none()
+        && markdown_lines(src)
+            .next()
+            .is_some_and(|(l, _)| is_fence(l, "---"))
+    {
         return Err(MdxError {
             line: 1,
             message: "frontmatter opened with `---` is never closed: add a closing `---` line"
@@ -64,14 +71,14 @@ pub fn split_frontmatter(src: &str) -> Result<(Frontmatter, &str, usize), MdxErr
         .or(fenced_block(src, "+++").as_ref())
         .map_or((0, 1), |f| (f.body_start, f.body_line));
     let rendered = yaml_fence.as_ref().map(|f| &src[f.yaml.clone()]);
-    let applied = metadata_block(src);
+    let applied = metadata_block(read).map(|a| (&read[a.clone()], line_of(read, a.start) - 1));
     let ours = rendered.map(|y| parse_frontmatter(y, 1)).transpose()?;
-    let fm = match (rendered, &applied) {
-        (Some(r), Some(a)) if trim_js(r) == trim_js(&src[a.clone()]) => ours.unwrap_or_default(),
+    let fm = match (rendered, applied) {
+        (Some(r), Some((a, _))) if trim_js(r) == trim_js(a) => ours.unwrap_or_default(),
         (None, None) => Frontmatter::default(),
         _ => {
-            let theirs = match &applied {
-                Some(a) => Some(parse_metadata(&src[a.clone()], line_of(src, a.start) - 1)?),
+            let theirs = match applied {
+                Some((yaml, opener_line)) => Some(parse_metadata(yaml, opener_line)?),
                 None => None,
             };
             Frontmatter::as_mintlify_applies(ours, theirs)
@@ -90,23 +97,50 @@ struct FencedBlock {
 
 /// The block between a first line that is `fence` (spaces may follow) and the next such line.
 fn fenced_block(src: &str, fence: &str) -> Option<FencedBlock> {
-    let mut lines = src.split_inclusive('\n');
-    let first = lines.next()?;
-    if first.trim_end() != fence {
+    let mut lines = markdown_lines(src);
+    let (first, opened) = lines.next()?;
+    if !is_fence(first, fence) {
         return None;
     }
-    let mut offset = first.len();
-    for (i, line) in lines.enumerate() {
-        if line.trim_end() == fence {
+    let mut offset = opened;
+    for (i, (line, end)) in lines.enumerate() {
+        if is_fence(line, fence) {
             return Some(FencedBlock {
-                yaml: first.len()..offset,
-                body_start: offset + line.len(),
+                yaml: opened..offset,
+                body_start: end,
                 body_line: i + 3,
             });
         }
-        offset += line.len();
+        offset = end;
     }
     None
+}
+
+/// Whether a line (without its ending) is `fence` with only spaces and tabs after it, as
+/// micromark's frontmatter fences are.
+fn is_fence(line: &str, fence: &str) -> bool {
+    line.strip_prefix(fence)
+        .is_some_and(|rest| rest.trim_start_matches([' ', '\t']).is_empty())
+}
+
+/// Markdown's lines: each without its ending (`\r\n`, `\r` or `\n`, as micromark ends lines),
+/// and the offset just past that ending.
+fn markdown_lines(src: &str) -> impl Iterator<Item = (&str, usize)> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        if at >= src.len() {
+            return None;
+        }
+        let rest = &src[at..];
+        let (len, ending) = match rest.find(['\r', '\n']) {
+            None => (rest.len(), 0),
+            Some(i) if rest[i..].starts_with("\r\n") => (i, 2),
+            Some(i) => (i, 1),
+        };
+        let line = &rest[..len];
+        at += len + ending;
+        Some((line, at))
+    })
 }
 
 /// The text of the block the `front-matter` package (which Mintlify's `parseFrontmatter` calls)
@@ -196,11 +230,47 @@ fn parse_metadata(yaml: &str, opener_line: usize) -> Result<Frontmatter, MdxErro
 
 const NOT_A_MAPPING: &str = "frontmatter is not a `key: value` mapping";
 
+/// The YAML as js-yaml starts a document: at the first line that is not blank, a comment or a
+/// directive, a `---` at the margin is a document start whatever follows it (`---hidden: true`
+/// is `hidden: true` there, a key `---hidden` to serde_norway). Written as spaces, the rest of the
+/// line parses as js-yaml parses it: alone, or as an error when lines at the margin follow.
+fn as_js_yaml_starts(yaml: &str) -> std::borrow::Cow<'_, str> {
+    let mut at = 0;
+    for line in yaml.split_inclusive('\n') {
+        let content = line.trim_start_matches([' ', '\t']);
+        let content = content.trim_end_matches(['\r', '\n']);
+        if content.is_empty() || content.starts_with('#') {
+            at += line.len();
+            continue;
+        }
+        // (A directive is such a line: its own `---` follows, which serde_norway reads.)
+        if line.starts_with("---") {
+            let mut out = yaml.to_owned();
+            out.replace_range(at..at + 3, "   ");
+            return out.into();
+        }
+        break;
+    }
+    yaml.into()
+}
+
 /// `yaml` read as frontmatter whose opening fence is at line `opener_line`.
 fn parse_frontmatter(yaml: &str, opener_line: usize) -> Result<Frontmatter, MdxError> {
     if yaml.trim().is_empty() {
         return Ok(Frontmatter::default());
     }
+    // YAML 1.1's line breaks, which serde_norway reads and js-yaml (1.2) does not: the two would
+    // read different keys and values (`hidden: false\u{2028}` is text to JavaScript, and hides).
+    if yaml.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
+        return Ok(Frontmatter {
+            visibility: Declared::Unreadable(
+                "its frontmatter holds U+0085, U+2028 or U+2029, which YAML readers disagree on"
+                    .into(),
+            ),
+            ..Frontmatter::default()
+        });
+    }
+    let yaml = &*as_js_yaml_starts(yaml);
     let at = |line: usize| MdxError {
         line: opener_line + line,
         message: String::new(),
@@ -396,5 +466,43 @@ mod tests {
         assert_eq!(metadata_block(&src), None);
         let src = format!("x ---\n{}", "= yaml =\na\n".repeat(100_000));
         assert_eq!(block(&src), Some("a\n"));
+    }
+
+    /// Review of session 30: the readers' disagreements that opened or leaked a page.
+    #[test]
+    fn session_30_review_bom_yaml_starts_line_breaks_and_fences() {
+        // Two BOMs: `front-matter` allows one before its fence and finds no block.
+        let (fm, ..) = split_frontmatter("\u{feff}\u{feff}---\nhidden: false\n---\nx\n").unwrap();
+        assert_eq!(fm.hidden, Flag::Absent);
+        // js-yaml reads a `---` at a document's start as its start, whatever follows.
+        for src in [
+            "---\n---hidden: true\n---\nx",
+            "---\n# c\n---{hidden: true}\n---\nx",
+        ] {
+            assert_eq!(
+                split_frontmatter(src).unwrap().0.hidden,
+                Flag::Set(true),
+                "{src:?}"
+            );
+        }
+        assert!(split_frontmatter("---\n---hidden: true\ntitle: x\n---\nx").is_err());
+        let (fm, ..) = split_frontmatter("---\ntitle: x\n---hidden: true\n---\nx").unwrap();
+        assert_eq!(fm.hidden, Flag::Absent);
+        // Line breaks only YAML 1.1 has withhold.
+        for c in ['\u{85}', '\u{2028}', '\u{2029}'] {
+            let src = format!("---\ntitle: T\nhidden: false{c}\nx: y\n---\nx");
+            let (fm, ..) = split_frontmatter(&src).unwrap();
+            assert!(matches!(fm.visibility, Declared::Unreadable(_)), "{c:?}");
+        }
+        // A lone `\r` ends a line for micromark: the block is not body text.
+        let (fm, body, _) = split_frontmatter("---\rtitle: CR\rnote: x\r---\r\rBody\r").unwrap();
+        assert_eq!((fm.title.as_deref(), body), (Some("CR"), "\rBody\r"));
+        // Only spaces and tabs may follow a fence.
+        let block = fenced_block("---\ntitle: T\n---\u{a0}\nhidden: true\n---\nB", "---").unwrap();
+        assert_eq!((block.yaml, block.body_start), (4..32, 36));
+        // Whose block (`---\u{a0}` a line of it) is no YAML: withheld, as not understood.
+        assert!(split_frontmatter("---\ntitle: T\n---\u{a0}\nhidden: true\n---\nB").is_err());
+        let (_, body, _) = split_frontmatter("---\ntitle: T\n--- \t\nB").unwrap();
+        assert_eq!(body, "B");
     }
 }
