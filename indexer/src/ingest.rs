@@ -33,8 +33,11 @@ use crate::visibility::{
 /// its two passes (`slugifyWithCounter`, then the table of contents'), accordions' headings in
 /// their section, updates and steps as sections, generated API sections without anchors; 12: a
 /// page's exact-match keys carry their text, hashed and filed under a term of it when indexed; 13:
-/// bare as well for a page in a language.)
-const INGEST_VERSION: u32 = 13;
+/// bare as well for a page in a language; 14: frontmatter where Mintlify reads it, files Mintlify
+/// cannot parse, components it removes, Tailwind's hiding classes. Since 14 a page's fingerprint
+/// also holds the hash of the indexer's source (`build.rs`), so a change of the rules re-reads
+/// every cached page even when this number is not raised.)
+const INGEST_VERSION: u32 = 14;
 
 #[derive(Debug, Clone)]
 pub struct IngestOptions {
@@ -320,7 +323,8 @@ fn ingest_jsonl(path: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnosti
 
 fn settings_hash(opts: &IngestOptions, extra: &[&[u8]]) -> String {
     let head = format!(
-        "ingest={INGEST_VERSION};analyzer={};audience={:?};max_chars={};unlisted={};max_file={}",
+        "ingest={INGEST_VERSION};source={};analyzer={};audience={:?};max_chars={};unlisted={};max_file={}",
+        env!("AIDOCS_INDEX_SOURCE_HASH"),
         aidocs_core::ANALYZER_VERSION,
         opts.audience,
         opts.chunk.max_chars,
@@ -1236,9 +1240,23 @@ pub fn parse_with_markdown(
                 .unwrap_or_else(|| root.to_path_buf());
             let mut snippets = SnippetResolver::new(site.includes(opts.audience));
             let body = crate::mdx::raw_text(body, &site.variables, true);
-            // A `.md` page too is compiled as MDX by Mintlify: what either reading hides stays
-            // out (as for a spec's description).
-            let mut markdown = render_shown_text(&body, Dialect::of(rel), &dir, &mut snippets);
+            // A file Mintlify cannot parse shows readers a placeholder in its place: none of its
+            // text is indexed. A `.md` page too is compiled as MDX by Mintlify: what either
+            // reading hides stays out (as for a spec's description).
+            let mut markdown = match crate::mdx::parse_check::mintlify_parse_failure(text) {
+                Some(failure) => {
+                    warnings.push(Diagnostic {
+                        file: rel.clone(),
+                        line: failure.line,
+                        message: format!(
+                            "Mintlify cannot parse this page ({}); it serves \"A parsing error occurred\" in its place, so only the page's title and description are indexed",
+                            failure.describe()
+                        ),
+                    });
+                    String::new()
+                }
+                None => render_shown_text(&body, Dialect::of(rel), &dir, &mut snippets),
+            };
             if fm.headings_without_ids {
                 markdown = crate::mdx::without_heading_ids(&markdown);
             }

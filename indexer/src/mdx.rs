@@ -2,7 +2,7 @@
 //! inlined, JSX components reduced to their human text and title-like attributes, JSX expressions
 //! dropped, code fences kept verbatim. The result goes to pulldown-cmark (see `chunk`).
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -14,6 +14,7 @@ mod blocks;
 mod frontmatter;
 mod js;
 mod outline;
+pub mod parse_check;
 mod tag;
 pub mod variables;
 
@@ -134,6 +135,8 @@ pub struct SnippetResolver<'a> {
     /// The names the page and the snippets read into it so far import or export: the components
     /// it defines (Mintlify looks for them over the page with its snippets in).
     defined: BTreeSet<String>,
+    /// Per snippet file read, why Mintlify cannot parse it (`None`: it parses).
+    parse_failures: HashMap<PathBuf, Option<String>>,
 }
 
 impl<'a> SnippetResolver<'a> {
@@ -148,6 +151,7 @@ impl<'a> SnippetResolver<'a> {
             written_dirs: Vec::new(),
             in_attribute: false,
             defined: BTreeSet::new(),
+            parse_failures: HashMap::new(),
         }
     }
 
@@ -1304,6 +1308,26 @@ fn inline_snippet(
         return None;
     }
     let (path, src, body_start, written_dir) = snippets.load(spec, from_dir)?;
+    // A snippet Mintlify cannot parse shows a placeholder where it is included.
+    let markdown_file = (path.extension().and_then(|e| e.to_str()))
+        .is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("mdx"));
+    // Checked once per file, however often it is included.
+    let failure = match snippets.parse_failures.get(&path) {
+        Some(known) => known.clone(),
+        None => {
+            let found = (markdown_file.then(|| parse_check::mintlify_parse_failure(&src)))
+                .flatten()
+                .map(|f| f.describe());
+            snippets.parse_failures.insert(path.clone(), found.clone());
+            found
+        }
+    };
+    if let Some(failure) = failure {
+        snippets.warn(format!(
+            "Mintlify cannot parse snippet `{spec}` ({failure}); it shows \"A parsing error occurred\" where the snippet is included, and none of its text is indexed"
+        ));
+        return Some(String::new());
+    }
     if depth >= 8 || !seen.insert(path.clone()) {
         snippets.warn(format!("snippet `{spec}` includes itself (directly or through other snippets), or nests deeper than 8; the cycle is cut"));
         return None;

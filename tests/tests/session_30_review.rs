@@ -88,3 +88,71 @@ fn session_30_frontmatter_is_read_where_mintlify_reads_it() {
         .expect("the page whose metadata does not parse is named");
     assert_eq!(warning.line, Some(7), "{warning:?}");
 }
+
+/// A page or snippet Mintlify's parser refuses (`getAST` in `@mintlify/common`: MDX, GFM,
+/// frontmatter, math; `.md` too) is served as "A parsing error occurred" in its place
+/// (`preparseMdxTree`): readers see none of its text, so none is indexed. The page keeps its
+/// title (its layout shows it), and the warning names the line. A page that parses is read whole.
+#[test]
+fn session_30_pages_mintlify_cannot_parse_show_none_of_their_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("site");
+    write_file(
+        &root,
+        "docs.json",
+        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a", "b", "c", "d"]}]}}"#,
+    );
+    // HTML's habits MDX refuses: a void tag left open, an HTML comment.
+    write_file(
+        &root,
+        "a.mdx",
+        "---\ntitle: Brokenvoidtitle\n---\n\nFirst line<br>\nunparsedwordqa here.\n",
+    );
+    write_file(
+        &root,
+        "b.md",
+        "---\ntitle: Markdown page\n---\n\nunparsedmdwordqb\n\n<!-- a comment -->\n",
+    );
+    // A snippet that does not parse shows the placeholder where it is included.
+    write_file(
+        &root,
+        "c.mdx",
+        "---\ntitle: C\n---\n\nincludingpagewordqc\n\n<Snippet file=\"broken.mdx\" />\n",
+    );
+    write_file(
+        &root,
+        "snippets/broken.mdx",
+        "unparsedsnippetqd <https://example.com>\n",
+    );
+    write_file(
+        &root,
+        "d.mdx",
+        "---\ntitle: D\n---\n\nControl<br />\nparsedcontrolword `<!-- code -->` and {\"{\"}.\n",
+    );
+    let out = tmp.path().join("www/out");
+    let summary = build_lexical(&root, &out, &tmp.path().join("cache"));
+    let unparsed = canaries_in(
+        &out,
+        &["unparsedwordqa", "unparsedmdwordqb", "unparsedsnippetqd"],
+    );
+    assert!(unparsed.is_empty(), "text readers never see: {unparsed:?}");
+    assert_shown(
+        &out,
+        &[
+            "brokenvoidtitle",
+            "includingpagewordqc",
+            "parsedcontrolword",
+        ],
+    );
+    assert_eq!(indexed_urls(&out), ["/a", "/b", "/c", "/d"]);
+    let warning = |file: &str| {
+        (summary.warnings.iter())
+            .find(|w| w.file == file && w.message.contains("Mintlify cannot parse"))
+            .unwrap_or_else(|| panic!("no parse warning for {file}: {:?}", summary.warnings))
+    };
+    // Where the paragraph ends without closing it; the message names the tag's line.
+    assert_eq!(warning("a.mdx").line, Some(6));
+    assert!(warning("a.mdx").message.contains("`<br>` (5:11)"));
+    assert_eq!(warning("b.md").line, Some(7));
+    assert!(warning("c.mdx").message.contains("broken.mdx"));
+}
