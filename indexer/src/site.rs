@@ -130,17 +130,13 @@ pub struct SiteConfig {
     pub pages: BTreeMap<String, NavEntry>,
     /// Operations listed in navigation as `"[spec ]METHOD /path"`: key (the spec, `METHOD /path`).
     /// Mintlify generates a page for each from the spec the entry names, else from the nearest
-    /// navigation element's (any of them when it names several), else from the site's default
-    /// ([`SiteConfig::listing`]); under the directory of the nearest `openapi` above the entry.
-    /// The spec is a site-relative path, or [`DEFAULT_SPEC`].
+    /// navigation element's (any of them when it names several); under the directory of the
+    /// nearest `openapi` above the entry. None for an entry with neither: the configuration's own
+    /// `api.openapi` is not a navigation default. The spec is a site-relative path.
     pub operations: BTreeMap<(String, String), NavEntry>,
     /// The URL directory of each listed operation's generated page (`openapi.directory` of the
     /// nearest navigation element that names a spec, lower-cased; `api-reference` by default).
     pub operation_dirs: BTreeMap<(String, String), String>,
-    /// The specs of the configuration's own `openapi` (docs.json's `openapi` or `api.openapi`,
-    /// mint.json's `openapi`): the default of an operation listed with no spec in scope. `None`
-    /// when it names none (any spec is then the default); a URL is named but not read.
-    pub default_openapi: Option<Vec<String>>,
     /// Specs named by a navigation element (`"openapi": ...` on a tab, group, anchor…) that lists no
     /// operation under it: Mintlify generates a page for every operation, under this directory.
     pub generated_specs: BTreeMap<String, (String, NavEntry)>,
@@ -165,24 +161,14 @@ pub struct SiteConfig {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// The spec of an operation listed with no spec named or in scope: the site's default.
-pub const DEFAULT_SPEC: &str = "";
-
 impl SiteConfig {
     /// The navigation listing that makes Mintlify generate a page for the operation `key` of the
     /// loaded spec `spec` (its site-relative path), and the page's directory: one listed for that
-    /// spec, or listed with none in scope when `spec` is a default one (the configuration's own
-    /// specs; any spec when it names none).
+    /// spec.
     pub fn listing(&self, spec: &str, key: &str) -> Option<(&NavEntry, Option<&str>)> {
-        let default = (self.default_openapi)
-            .as_ref()
-            .is_none_or(|d| d.iter().any(|d| d == spec));
-        let find = |spec: &str| {
-            let k = (spec.to_owned(), key.to_owned());
-            let entry = self.operations.get(&k)?;
-            Some((entry, self.operation_dirs.get(&k).map(String::as_str)))
-        };
-        find(spec).or_else(|| default.then(|| find(DEFAULT_SPEC)).flatten())
+        let k = (spec.to_owned(), key.to_owned());
+        let entry = self.operations.get(&k)?;
+        Some((entry, self.operation_dirs.get(&k).map(String::as_str)))
     }
 }
 
@@ -256,19 +242,15 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
             if let Some(nav) = value.get("navigation") {
                 walker.node(nav, &root)?;
             }
-            let named = [value.pointer("/api/openapi"), value.get("openapi")];
-            let mut defaults = Vec::new();
-            for v in named {
-                defaults.extend(walker.add_openapi(v));
+            // The configuration's own specs: what pages' `openapi:` frontmatter may name.
+            for v in [value.pointer("/api/openapi"), value.get("openapi")] {
+                walker.add_openapi(v);
             }
             walker.list_by_name();
-            cfg.default_openapi = named.iter().any(Option::is_some).then_some(defaults);
         } else {
             walker.legacy(&value)?;
-            let named = value.get("openapi");
-            let defaults = walker.add_openapi(named);
+            walker.add_openapi(value.get("openapi"));
             walker.list_by_name();
-            cfg.default_openapi = named.is_some().then_some(defaults);
         }
         break;
     }
@@ -502,9 +484,15 @@ impl NavWalker<'_> {
                     return;
                 }
                 Some(s) => self.add_openapi(Some(&Value::String(s.to_owned()))),
+                // No spec named and none in scope: Mintlify generates nothing for the entry
+                // (`processNav` in `@mintlify/prebuild`; `api.openapi` only serves `openapi:`
+                // frontmatter), and the site has no page at any URL for it.
                 None => match self.openapi_scopes.last() {
                     Some(scope) => scope.clone(),
-                    None => vec![DEFAULT_SPEC.to_owned()],
+                    None => {
+                        self.warn(format!("navigation entry `{}` names no spec, and no navigation element above it names one (`openapi`): Mintlify generates no page for it (`api.openapi` only serves pages' `openapi:` frontmatter)", page.trim()));
+                        return;
+                    }
                 },
             };
             self.list_operation(specs, &op, &entry, &dir);

@@ -32,12 +32,14 @@ const PRIVATE: &[&str] = &[
     "leakoutspecqz",   // docs.json openapi: ../outside/spec.json
     "leakoutfmspecqz", // frontmatter openapi: ../outside/spec2.json GET /fm
     "leakoutrefqz",    // nav $ref ../outside/nav.json (a build of its own fails)
-    "leakcommentqz",   // a multi-line HTML comment
+    "leakcommentqz",   // a multi-line HTML comment (its page does not parse: a placeholder)
+    "leakunparsedqz",  // the rest of that page
+    "leakmdxmultiqz",  // an MDX comment over a blank line
     "leakfmpublicqz",  // visibility: public in a file under a private glob
     "leaksymspecqz",   // a spec reached through a symlink out of the site
     "leaksnipsymqz",   // a snippet that is a symlink out of the site
     "leakmdxcmtqz",    // an MDX comment
-    "leakfenceqz",     // a comment after a ```` fence that holds a ``` line
+    "leakfenceqz",     // an MDX comment after a ```` fence that holds a ``` line
     "leaktemplateqz",  // a multi-line template literal in an `export`
     "leakdupkeyqz",    // "x-internal": true, "x-internal": false
     "leakwrittenqz",   // an import written under a private glob, a symlink to an unglobbed file
@@ -118,13 +120,19 @@ fn redteam_site(tmp: &Path) -> PathBuf {
           {"group": "Internal API", "openapi": ["internal-doc.json", "../outside/spec.json", "linked-spec.json", "fifo-spec.json"]},
           {"group": "Main", "pages": ["index", "guide", "casing", "list", "tag", "null", "merge", "guides/alias",
              "./drafts/dot", "guides/../drafts/dd", "rooted/a", "trailing/a", "noext/page", "../outside/page",
-             "/etc/hostname", "fmspec", "private/override"]}
+             "/etc/hostname", "fmspec", "private/override", "comments"]}
         ]}}"#,
     );
     write(
         &site,
         "index.mdx",
-        "---\ntitle: Home\n---\nimport Part from '/private/part.mdx'\nimport Secret from '/components/secret.mdx'\nimport Pub from '/components/pub.mdx'\n\npubindexqz welcome.\n\n<Part />\n\n<Secret />\n\n<Pub />\n\n<Snippet file=\"internal-note.mdx\" />\n\n<Snippet file=\"../private/trav.mdx\" />\n\n<Snippet file=\"public.mdx\" />\n\n<Snippet file=\"linked.mdx\" />\n\n<!-- a note\nleakcommentqz\n\nstill hidden -->\n\npubafterqz after the comment.\n\n{/* leakmdxcmtqz */}\n\nimport W from '/private/w.mdx'\nimport Bound from '/components/bound.mdx'\n\n<W />\n\n<Bound />\n\n````md\n```\n````\n<!-- leakfenceqz -->\n\nexport const notes = `\nleaktemplateqz\n`\n",
+        "---\ntitle: Home\n---\nimport Part from '/private/part.mdx'\nimport Secret from '/components/secret.mdx'\nimport Pub from '/components/pub.mdx'\n\npubindexqz welcome.\n\n<Part />\n\n<Secret />\n\n<Pub />\n\n<Snippet file=\"internal-note.mdx\" />\n\n<Snippet file=\"../private/trav.mdx\" />\n\n<Snippet file=\"public.mdx\" />\n\n<Snippet file=\"linked.mdx\" />\n\n{/* a note\nleakmdxmultiqz\n\nstill hidden */}\n\npubafterqz after the comment.\n\n{/* leakmdxcmtqz */}\n\nimport W from '/private/w.mdx'\nimport Bound from '/components/bound.mdx'\n\n<W />\n\n<Bound />\n\n````md\n```\n````\n{/* leakfenceqz */}\n\nexport const notes = `\nleaktemplateqz\n`\n",
+    );
+    // HTML comments: MDX refuses them, and Mintlify serves a placeholder for the whole page.
+    write(
+        &site,
+        "comments.mdx",
+        "---\ntitle: Comments\n---\n\nleakunparsedqz before.\n\n<!-- a note\nleakcommentqz\n\nstill hidden -->\n",
     );
     write(&site, "lib/w.mdx", "leakwrittenqz\n");
     std::fs::create_dir_all(site.join("private")).unwrap();

@@ -11,9 +11,12 @@ use aidocs_reader::LocalIndex;
 /// Restricted, hidden, never generated or never shown: in no file of the output.
 const WITHHELD: &[&str] = &[
     "hidbusersqz", // `GET /users` of b.json, listed only under a.json's group: no page of its own
-    "hidbdefopqz", // `GET /defaultop` of b.json, listed with no spec in scope: a.json is the default
-    "hiddraftqz",  // a spec found only by looking for an unresolved binding: no listed page from it
-    "hidseoqz",    // a hidden page: docs.json has no `seo.indexHiddenPages` (mint.json's key)
+    "hidbdefopqz", // `GET /defaultop` of b.json, listed with no spec in scope
+    // `GET /defaultop` of a.json, listed with no spec named or in scope: Mintlify's navigation pass
+    // generates no page for it (`processNav`); the configuration's own `openapi` is no default
+    "hiddefaultqz",
+    "hiddraftqz", // a spec found only by looking for an unresolved binding: no listed page from it
+    "hidseoqz",   // a hidden page: docs.json has no `seo.indexHiddenPages` (mint.json's key)
     "hidpathsgrqz", // `x-mint.groups` on the `paths` object restricts every path
     "hidwebhgrqz", // `x-mint.groups` on the `webhooks` object
     "hidmetagrqz", // `x-mint.metadata.groups`
@@ -21,15 +24,15 @@ const WITHHELD: &[&str] = &[
     "hidmetanoiqz", // `x-mint.metadata.noindex: true`
     "hidmetasrchqz", // `x-mint.metadata.searchable: false`
     "hidmetavisqz", // `x-mint.metadata` that is not a mapping: not understood, withheld
-    "hidopdivqz",  // `<div hidden>` in an operation's description
+    "hidopdivqz", // `<div hidden>` in an operation's description
     "hidopagentqz", // `<Visibility for="agents">` in a description
     "hidresphidqz", // `style="display:none"` in a response's description
     "hidcontagqz", // `<Visibility for="agents">` in `x-mint.content`
     "hidparamgrqz", // a parameter whose schema carries `x-mint.groups`
     "hidmediagrqz", // a request body whose media type object carries `x-mint.groups`
-    "hidopclsqz",  // `className="hidden"` in a description: hidden when it is compiled as MDX
-    "hidopcmtqz",  // `{/* … */}` in a description
-    "hidxrespqz",  // an `x-…` key under `responses` is no status code
+    "hidopclsqz", // `className="hidden"` in a description: hidden when it is compiled as MDX
+    "hidopcmtqz", // `{/* … */}` in a description
+    "hidxrespqz", // an `x-…` key under `responses` is no status code
     "hidprmcntqz", // a parameter given by `content` whose schema carries `x-mint.groups`
     "hidprmallqz", // a parameter whose schema's `allOf` carries `x-mint.groups`
 ];
@@ -37,7 +40,6 @@ const WITHHELD: &[&str] = &[
 /// Shown to every reader: in the output.
 const PUBLIC: &[&str] = &[
     "pubausersqz",   // `GET /users` of a.json, listed under a.json's group
-    "pubdefaultqz",  // `GET /defaultop` of a.json (the default spec), listed with none in scope
     "pubotherqz",    // `POST /other` of b.json, listed under b.json's group
     "pubnamedqz",    // `"/specs/named.json POST /named"`: a spec named in the entry is read
     "pubordersqz",   // `"specs/orders.yaml GET /orders"`, relative
@@ -74,7 +76,7 @@ fn site(root: &Path) {
         &spec(
             r#""paths": {
             "/users": {"get": {"summary": "List users", "description": "pubausersqz"}},
-            "/defaultop": {"get": {"summary": "Default op", "description": "pubdefaultqz"}}}"#,
+            "/defaultop": {"get": {"summary": "Default op", "description": "hiddefaultqz"}}}"#,
         ),
     );
     write_file(
@@ -187,17 +189,23 @@ fn openapi_review_public_build_holds_what_the_api_pages_show() {
         "/api-reference/list-users-b",
         "/api-reference/draft-users",
         "/api-reference/default-op-b",
+        "/api-reference/default-op",
     ] {
         assert!(!urls.contains(&absent), "{absent} in {urls:?}");
     }
     for present in [
         "/api-reference/list-users",
-        "/api-reference/default-op",
         "/api-reference/named",
         "/api-reference/orders",
     ] {
         assert!(urls.contains(&present), "{present} not in {urls:?}");
     }
+    // The entry that generates nothing says so.
+    assert!(
+        (summary.warnings.iter()).any(|w| w.message.contains("`GET /defaultop` names no spec")),
+        "{:#?}",
+        summary.warnings
+    );
     // `x-mint.metadata.title` titles the generated page.
     assert!(
         pages.iter().any(|(_, t)| t == "Title pubmetattlqz"),
