@@ -224,17 +224,26 @@ pub fn assert_shown(out: &Path, words: &[&str]) {
 
 /// A site of one page, `a.mdx` with `text`, built lexically: the guard and the output.
 pub fn build_one_page(text: &str) -> (tempfile::TempDir, PathBuf) {
+    let (tmp, out, _) = build_listed_site(&["a"], &[("a.mdx", text)]);
+    (tmp, out)
+}
+
+/// A site of `files` (path, text) whose docs.json lists `pages` in one group, built lexically:
+/// the guard, the output and the build's summary.
+pub fn build_listed_site(
+    pages: &[&str],
+    files: &[(&str, &str)],
+) -> (tempfile::TempDir, PathBuf, BuildSummary) {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("site");
-    write_file(
-        &root,
-        "docs.json",
-        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a"]}]}}"#,
-    );
-    write_file(&root, "a.mdx", text);
+    let nav = serde_json::json!({"navigation": {"groups": [{"group": "G", "pages": pages}]}});
+    write_file(&root, "docs.json", &nav.to_string());
+    for (rel, text) in files {
+        write_file(&root, rel, text);
+    }
     let out = tmp.path().join("www/out");
-    build_lexical(&root, &out, &tmp.path().join("cache"));
-    (tmp, out)
+    let summary = build_lexical(&root, &out, &tmp.path().join("cache"));
+    (tmp, out, summary)
 }
 
 /// The URL Mintlify gives a page file or navigation key (`guides/x.mdx` → `/guides/x`,

@@ -1,67 +1,55 @@
-//! Session 30: the frontmatter Mintlify applies. Its metadata comes from the `front-matter`
-//! package, whose block is not always the one its MDX compiler skips; every declaration that
-//! withholds, in either, counts. Canaries (their last eight letters distinct) are scanned for in
+//! Session 30: what Mintlify's build reads of a file before it renders it. Its metadata comes from
+//! the `front-matter` package, whose block is not always the one its MDX compiler skips; a file its
+//! parser refuses is a placeholder. Canaries (their last eight letters distinct) are scanned for in
 //! every byte of the output, beside public controls.
 
-use aidocs_e2e::{assert_shown, build_lexical, canaries_in, indexed_urls, write_file};
+use aidocs_e2e::{assert_shown, build_listed_site, canaries_in, indexed_urls};
 
+/// Every declaration that withholds counts, in the block the compiler skips and in the one
+/// `front-matter` applies; what only opens or names a page comes from the one applied.
 #[test]
 fn session_30_frontmatter_is_read_where_mintlify_reads_it() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("site");
-    write_file(
-        &root,
-        "docs.json",
-        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a", "b", "c", "d", "e", "f", "g"]}]}}"#,
+    let (_tmp, out, summary) = build_listed_site(
+        &["a", "b", "c", "d", "e", "f", "g"],
+        &[
+            // `= yaml =` fences: not frontmatter to the compiler, metadata to `front-matter`.
+            (
+                "a.mdx",
+                "= yaml =\ntitle: Yamlfenced\nhidden: true\n= yaml =\n\nleakyamlfenceqa words.\n",
+            ),
+            // A first line that merely contains `---`: the first `---` pair anywhere applies.
+            (
+                "b.mdx",
+                "Intro --- overview\n\nleakunanchorqb words.\n\n---\nnoindex: true\n---\n\nMore.\n",
+            ),
+            // An opener with a trailing space: the compiler skips the block, `front-matter`
+            // reads the next exact pair.
+            (
+                "c.mdx",
+                "--- \n---\nhidden: true\n---\n\nleaktrailingqc words.\n",
+            ),
+            // Controls. Ordinary frontmatter is the first pair: an `hidden: true` between two
+            // later rules is text.
+            (
+                "d.mdx",
+                "---\ntitle: D\n---\n\ncontrolshownword.\n\n---\n\nhidden: true\n\n---\n",
+            ),
+            // The block the compiler skips is not applied: its `hidden: false` opens nothing, its
+            // title names nothing, and the page (listed, not hidden) is public.
+            (
+                "e.mdx",
+                "--- \ntitle: Skippedtitleqe\nhidden: false\n---\n\ntrailingshownword.\n",
+            ),
+            // TOML frontmatter is skipped by the compiler (never shown) and applies nothing.
+            ("f.mdx", "+++\ntomlkeyqf = \"x\"\n+++\n\ntomlshownword.\n"),
+            // Metadata that does not parse fails Mintlify's build: the page is skipped, and the
+            // warning names the line.
+            (
+                "g.mdx",
+                "Notes --- draft\n\nleakbadyamlqg words.\n\n---\ntitle: [unclosed\n---\n",
+            ),
+        ],
     );
-    // `= yaml =` fences: not frontmatter to the compiler, metadata to `front-matter`.
-    write_file(
-        &root,
-        "a.mdx",
-        "= yaml =\ntitle: Yamlfenced\nhidden: true\n= yaml =\n\nleakyamlfenceqa words.\n",
-    );
-    // A first line that merely contains `---`: the first `---` pair anywhere is the metadata.
-    write_file(
-        &root,
-        "b.mdx",
-        "Intro --- overview\n\nleakunanchorqb words.\n\n---\nnoindex: true\n---\n\nMore.\n",
-    );
-    // An opener with a trailing space: the compiler skips the block, `front-matter` reads the
-    // next exact pair.
-    write_file(
-        &root,
-        "c.mdx",
-        "--- \n---\nhidden: true\n---\n\nleaktrailingqc words.\n",
-    );
-    // Controls. Ordinary frontmatter is the first pair: an `hidden: true` between two later
-    // rules is text.
-    write_file(
-        &root,
-        "d.mdx",
-        "---\ntitle: D\n---\n\ncontrolshownword.\n\n---\n\nhidden: true\n\n---\n",
-    );
-    // The block the compiler skips is not applied: its `hidden: false` opens nothing, its title
-    // names nothing, and the page (listed, not hidden) is public.
-    write_file(
-        &root,
-        "e.mdx",
-        "--- \ntitle: Skippedtitleqe\nhidden: false\n---\n\ntrailingshownword.\n",
-    );
-    // TOML frontmatter is skipped by the compiler (never shown) and applies nothing.
-    write_file(
-        &root,
-        "f.mdx",
-        "+++\ntomlkeyqf = \"x\"\n+++\n\ntomlshownword.\n",
-    );
-    // Metadata that does not parse fails Mintlify's build: the page is skipped, and the warning
-    // names the line.
-    write_file(
-        &root,
-        "g.mdx",
-        "Notes --- draft\n\nleakbadyamlqg words.\n\n---\ntitle: [unclosed\n---\n",
-    );
-    let out = tmp.path().join("www/out");
-    let summary = build_lexical(&root, &out, &tmp.path().join("cache"));
     let leaks = canaries_in(
         &out,
         &[
@@ -81,9 +69,7 @@ fn session_30_frontmatter_is_read_where_mintlify_reads_it() {
     );
     assert!(canaries_in(&out, &["tomlkeyqf", "skippedtitleqe"]).is_empty());
     assert_eq!(indexed_urls(&out), ["/d", "/e", "/f"]);
-    let warning = summary
-        .warnings
-        .iter()
+    let warning = (summary.warnings.iter())
         .find(|w| w.file == "g.mdx")
         .expect("the page whose metadata does not parse is named");
     assert_eq!(warning.line, Some(7), "{warning:?}");
@@ -95,42 +81,30 @@ fn session_30_frontmatter_is_read_where_mintlify_reads_it() {
 /// title (its layout shows it), and the warning names the line. A page that parses is read whole.
 #[test]
 fn session_30_pages_mintlify_cannot_parse_show_none_of_their_text() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("site");
-    write_file(
-        &root,
-        "docs.json",
-        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a", "b", "c", "d"]}]}}"#,
+    let (_tmp, out, summary) = build_listed_site(
+        &["a", "b", "c", "d"],
+        &[
+            // HTML's habits MDX refuses: a void tag left open, an HTML comment.
+            (
+                "a.mdx",
+                "---\ntitle: Brokenvoidtitle\n---\n\nFirst line<br>\nunparsedwordqa here.\n",
+            ),
+            (
+                "b.md",
+                "---\ntitle: Markdown page\n---\n\nunparsedmdwordqb\n\n<!-- a comment -->\n",
+            ),
+            // A snippet that does not parse shows the placeholder where it is included.
+            (
+                "c.mdx",
+                "---\ntitle: C\n---\n\nincludingpagewordqc\n\n<Snippet file=\"broken.mdx\" />\n",
+            ),
+            ("snippets/broken.mdx", "unparsedsnippetqd <https://example.com>\n"),
+            (
+                "d.mdx",
+                "---\ntitle: D\n---\n\nControl<br />\nparsedcontrolword `<!-- code -->` and {\"{\"}.\n",
+            ),
+        ],
     );
-    // HTML's habits MDX refuses: a void tag left open, an HTML comment.
-    write_file(
-        &root,
-        "a.mdx",
-        "---\ntitle: Brokenvoidtitle\n---\n\nFirst line<br>\nunparsedwordqa here.\n",
-    );
-    write_file(
-        &root,
-        "b.md",
-        "---\ntitle: Markdown page\n---\n\nunparsedmdwordqb\n\n<!-- a comment -->\n",
-    );
-    // A snippet that does not parse shows the placeholder where it is included.
-    write_file(
-        &root,
-        "c.mdx",
-        "---\ntitle: C\n---\n\nincludingpagewordqc\n\n<Snippet file=\"broken.mdx\" />\n",
-    );
-    write_file(
-        &root,
-        "snippets/broken.mdx",
-        "unparsedsnippetqd <https://example.com>\n",
-    );
-    write_file(
-        &root,
-        "d.mdx",
-        "---\ntitle: D\n---\n\nControl<br />\nparsedcontrolword `<!-- code -->` and {\"{\"}.\n",
-    );
-    let out = tmp.path().join("www/out");
-    let summary = build_lexical(&root, &out, &tmp.path().join("cache"));
     let unparsed = canaries_in(
         &out,
         &["unparsedwordqa", "unparsedmdwordqb", "unparsedsnippetqd"],

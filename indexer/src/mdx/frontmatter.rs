@@ -42,7 +42,7 @@ pub struct MdxError {
 /// - the body its MDX compiler renders starts after the `---` (YAML) or `+++` (TOML) block that
 ///   opens the file (`remark-frontmatter`: spaces may follow a fence);
 /// - the metadata it applies (title, `hidden`, `noindex`, `public`, ...) comes from the block the
-///   `front-matter` package finds ([`metadata_block`]). That is the same block but for hostile or
+///   `front-matter` package finds (`metadata_block`). That is the same block but for hostile or
 ///   unusual files: `= yaml =` fences, a `...` closer, a `--- ` opener with trailing spaces, or a
 ///   first line that merely contains `---`, after which the first `---` pair anywhere is read.
 ///

@@ -6,7 +6,7 @@
 //!
 //! The parser here is markdown-rs, the Rust port of micromark by its authors, with the constructs
 //! Mintlify turns on. Where it needs JavaScript (where an `import`/`export` block or an expression
-//! ends) it asks [`super::js`]'s scanner, which reads strings, templates, comments and regular
+//! ends) it asks the `mdx::js` scanner, which reads strings, templates, comments and regular
 //! expressions but not JSX text; what that scanner cannot finish is not counted against the file.
 //! Only markdown-rs's own verdicts are (an HTML comment, a tag that never closes, a `{` with no
 //! `}`, an autolink `<https://…>`), and only when it runs to its end: a panic inside it (a known
