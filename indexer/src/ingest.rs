@@ -33,8 +33,8 @@ use crate::visibility::{
 /// its two passes (`slugifyWithCounter`, then the table of contents'), accordions' headings in
 /// their section, updates and steps as sections, generated API sections without anchors; 12: a
 /// page's exact-match keys carry their text, hashed and filed under a term of it when indexed; 13:
-/// bare as well for a page in a language; 14: frontmatter where Mintlify reads it, files Mintlify
-/// cannot parse, components it removes, Tailwind's hiding classes. Since 14 a page's fingerprint
+/// bare as well for a page in a language; 14: frontmatter where Mintlify reads it, files with an HTML
+/// comment (which its parser refuses), components it removes, Tailwind's hiding classes. Since 14 a page's fingerprint
 /// also holds the hash of the indexer's source (`build.rs`), so a change of the rules re-reads
 /// every cached page even when this number is not raised.)
 const INGEST_VERSION: u32 = 14;
@@ -1240,23 +1240,20 @@ pub fn parse_with_markdown(
                 .unwrap_or_else(|| root.to_path_buf());
             let mut snippets = SnippetResolver::new(site.includes(opts.audience));
             let body = crate::mdx::raw_text(body, &site.variables, true);
-            // A file Mintlify cannot parse shows readers a placeholder in its place: none of its
-            // text is indexed. A `.md` page too is compiled as MDX by Mintlify: what either
-            // reading hides stays out (as for a spec's description).
-            let mut markdown = match crate::mdx::parse_check::mintlify_parse_failure(text) {
-                Some(failure) => {
-                    warnings.push(Diagnostic {
-                        file: rel.clone(),
-                        line: failure.line,
-                        message: format!(
-                            "Mintlify cannot parse this page ({}); it serves \"A parsing error occurred\" in its place, so only the page's title and description are indexed",
-                            failure.describe()
-                        ),
-                    });
-                    String::new()
-                }
-                None => render_shown_text(&body, Dialect::of(rel), &dir, &mut snippets),
-            };
+            // A `.md` page too is compiled as MDX by Mintlify: what either reading hides stays
+            // out (as for a spec's description). A page Mintlify's parser refuses shows readers a
+            // placeholder in its place: none of its text is indexed.
+            let mut markdown = render_shown_text(&body, Dialect::of(rel), &dir, &mut snippets);
+            if let Some(why) = snippets.unparseable.take() {
+                warnings.push(Diagnostic {
+                    file: rel.clone(),
+                    line: None,
+                    message: format!(
+                        "Mintlify cannot parse this page ({why}); it serves \"A parsing error occurred\" in its place, so only the page's title and description are indexed"
+                    ),
+                });
+                markdown.clear();
+            }
             if fm.headings_without_ids {
                 markdown = crate::mdx::without_heading_ids(&markdown);
             }

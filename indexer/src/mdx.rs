@@ -2,7 +2,7 @@
 //! inlined, JSX components reduced to their human text and title-like attributes, JSX expressions
 //! dropped, code fences kept verbatim. The result goes to pulldown-cmark (see `chunk`).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -14,7 +14,6 @@ mod blocks;
 mod frontmatter;
 mod js;
 mod outline;
-pub mod parse_check;
 mod tag;
 pub mod variables;
 
@@ -135,8 +134,9 @@ pub struct SnippetResolver<'a> {
     /// The names the page and the snippets read into it so far import or export: the components
     /// it defines (Mintlify looks for them over the page with its snippets in).
     defined: BTreeSet<String>,
-    /// Per snippet file read, why Mintlify cannot parse it (`None`: it parses).
-    parse_failures: HashMap<PathBuf, Option<String>>,
+    /// What in the text being read Mintlify's parser refuses, when something is: it serves "A
+    /// parsing error occurred" in place of such a file, page or snippet (`preparseMdxTree`).
+    pub unparseable: Option<String>,
 }
 
 impl<'a> SnippetResolver<'a> {
@@ -151,7 +151,7 @@ impl<'a> SnippetResolver<'a> {
             written_dirs: Vec::new(),
             in_attribute: false,
             defined: BTreeSet::new(),
-            parse_failures: HashMap::new(),
+            unparseable: None,
         }
     }
 
@@ -713,7 +713,15 @@ fn convert(
                 i += len;
             }
             // An HTML comment, of any length: readers never see it (an unclosed one runs to the end).
+            // MDX has no HTML comments, in `.mdx` or `.md`: Mintlify's parser refuses the file.
             b'<' if kept[i..].starts_with("<!--") => {
+                if snippets.unparseable.is_none() {
+                    let shown: String = kept[i..].chars().take(40).collect();
+                    let shown = shown.lines().next().unwrap_or_default();
+                    snippets.unparseable = Some(format!(
+                        "an HTML comment, `{shown}`: MDX has none, write `{{/* … */}}`"
+                    ));
+                }
                 i = kept[i + 4..]
                     .find("-->")
                     .map_or(kept.len(), |p| i + 4 + p + 3);
@@ -1308,26 +1316,6 @@ fn inline_snippet(
         return None;
     }
     let (path, src, body_start, written_dir) = snippets.load(spec, from_dir)?;
-    // A snippet Mintlify cannot parse shows a placeholder where it is included.
-    let markdown_file = (path.extension().and_then(|e| e.to_str()))
-        .is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("mdx"));
-    // Checked once per file, however often it is included.
-    let failure = match snippets.parse_failures.get(&path) {
-        Some(known) => known.clone(),
-        None => {
-            let found = (markdown_file.then(|| parse_check::mintlify_parse_failure(&src)))
-                .flatten()
-                .map(|f| f.describe());
-            snippets.parse_failures.insert(path.clone(), found.clone());
-            found
-        }
-    };
-    if let Some(failure) = failure {
-        snippets.warn(format!(
-            "Mintlify cannot parse snippet `{spec}` ({failure}); it shows \"A parsing error occurred\" where the snippet is included, and none of its text is indexed"
-        ));
-        return Some(String::new());
-    }
     if depth >= 8 || !seen.insert(path.clone()) {
         snippets.warn(format!("snippet `{spec}` includes itself (directly or through other snippets), or nests deeper than 8; the cycle is cut"));
         return None;
@@ -1336,6 +1324,8 @@ fn inline_snippet(
     let dir = path.parent().unwrap_or(from_dir).to_path_buf();
     let dialect = Dialect::of(&path.to_string_lossy());
     snippets.written_dirs.push(written_dir);
+    // Whether this snippet (not the page around it) holds what Mintlify's parser refuses.
+    let outer = snippets.unparseable.take();
     let text = match dialect {
         Dialect::Mdx => convert(body, dialect, &dir, snippets, seen, depth + 1),
         // Mintlify compiles a `.md` snippet as MDX too: what either reading hides stays out.
@@ -1347,6 +1337,12 @@ fn inline_snippet(
     };
     snippets.written_dirs.pop();
     seen.remove(&path);
+    if let Some(why) = std::mem::replace(&mut snippets.unparseable, outer) {
+        snippets.warn(format!(
+            "Mintlify cannot parse snippet `{spec}` ({why}); it shows \"A parsing error occurred\" where the snippet is included, and none of its text is indexed"
+        ));
+        return Some(String::new());
+    }
     Some(text)
 }
 
@@ -1409,6 +1405,11 @@ mod tests {
     }
 
     fn md_as(src: &str, dialect: Dialect) -> String {
+        md_read(src, dialect).0
+    }
+
+    /// The Markdown and what of it Mintlify's parser refuses.
+    fn md_read(src: &str, dialect: Dialect) -> (String, Option<String>) {
         let root = std::env::temp_dir();
         let site = SiteRoot::new(&root, 1 << 20).unwrap();
         let rules = VisibilityRules::default();
@@ -1421,7 +1422,43 @@ mod tests {
             audience: Visibility::Public,
             variables: &variables,
         });
-        to_markdown(src, dialect, &root, &mut r)
+        let out = to_markdown(src, dialect, &root, &mut r);
+        (out, r.unparseable)
+    }
+
+    /// Session 30: MDX has no HTML comments, and Mintlify's parser (`getAST` in `@mintlify/common`,
+    /// `.md` files too) refuses a file that has one: it serves a placeholder in its place. Cases
+    /// checked against `getAST` under Node. A comment in code, in JavaScript or in an attribute is
+    /// no HTML comment.
+    #[test]
+    fn session_30_html_comments_are_what_mintlifys_parser_refuses() {
+        let refused = [
+            "Text\n\n<!-- hidden -->\n\nMore\n",
+            "Inline <!-- c --> here\n",
+            "<div>\n<!-- inside -->\n</div>\n",
+            "> <!-- in quote -->\n",
+            "- <!-- in list -->\n",
+            "| a | b |\n|---|---|\n| <!-- c --> | d |\n",
+        ];
+        for src in refused {
+            for dialect in [Dialect::Mdx, Dialect::Markdown] {
+                let why = md_read(src, dialect).1;
+                assert!(why.is_some_and(|w| w.contains("HTML comment")), "{src:?}");
+            }
+        }
+        let parsed = [
+            "Text with `<!-- code -->` span.\n",
+            "Text {\"<!--\"} expr.\n",
+            "<div title=\"<!--\">x</div>\n",
+            "[x](/a<!--b)\n",
+            "```\n<!-- in fence -->\n```\n",
+            "{/* <!-- */}\n",
+            "<div>\n\n```\n<!-- fenced in div -->\n```\n\n</div>\n",
+            "export const c = \"<!-- x -->\";\n\nText.\n",
+        ];
+        for src in parsed {
+            assert_eq!(md_read(src, Dialect::Mdx).1, None, "{src:?}");
+        }
     }
 
     #[test]
