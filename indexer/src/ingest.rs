@@ -1243,7 +1243,12 @@ pub fn parse_with_markdown(
             // A `.md` page too is compiled as MDX by Mintlify: what either reading hides stays
             // out (as for a spec's description). A page Mintlify's parser refuses shows readers a
             // placeholder in its place: none of its text is indexed.
-            let mut markdown = render_shown_text(&body, Dialect::of(rel), &dir, &mut snippets);
+            let dialect = Dialect::of(rel);
+            let mut markdown = render_shown_text(&body, dialect, &dir, &mut snippets);
+            if dialect == Dialect::Markdown {
+                snippets.unparseable =
+                    crate::mdx::mdx_refuses(&body, &dir, site.includes(opts.audience));
+            }
             if let Some(why) = snippets.unparseable.take() {
                 warnings.push(Diagnostic {
                     file: rel.clone(),

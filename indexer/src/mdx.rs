@@ -715,7 +715,8 @@ fn convert(
             // An HTML comment, of any length: readers never see it (an unclosed one runs to the end).
             // MDX has no HTML comments, in `.mdx` or `.md`: Mintlify's parser refuses the file.
             b'<' if kept[i..].starts_with("<!--") => {
-                if snippets.unparseable.is_none() {
+                // Read as MDX (a `.md` file's probe too: see `mdx_refuses`).
+                if mdx && snippets.unparseable.is_none() {
                     let shown: String = kept[i..].chars().take(40).collect();
                     let shown = shown.lines().next().unwrap_or_default();
                     snippets.unparseable = Some(format!(
@@ -1332,7 +1333,9 @@ fn inline_snippet(
         Dialect::Markdown => {
             let shown = convert(body, dialect, &dir, snippets, seen, depth + 1);
             let braces = braces_as_text(&shown);
-            convert(&braces, Dialect::Mdx, &dir, snippets, seen, depth + 1)
+            let text = convert(&braces, Dialect::Mdx, &dir, snippets, seen, depth + 1);
+            snippets.unparseable = mdx_refuses(body, &dir, snippets.policy);
+            text
         }
     };
     snippets.written_dirs.pop();
@@ -1344,6 +1347,16 @@ fn inline_snippet(
         return Some(String::new());
     }
     Some(text)
+}
+
+/// What of `body` Mintlify's parser refuses, reading it as MDX as Mintlify does (a `.md` file's
+/// readings here are Markdown's, then MDX's over that reading's text: neither is the file as MDX
+/// reads it, with its fences indented four spaces and its expressions). Only whether it refuses is
+/// kept: its text, warnings and includes come from the readings.
+pub fn mdx_refuses(body: &str, from_dir: &Path, policy: IncludePolicy<'_>) -> Option<String> {
+    let mut probe = SnippetResolver::new(policy);
+    to_markdown(body, Dialect::Mdx, from_dir, &mut probe);
+    probe.unparseable
 }
 
 fn utf8_len(first: u8) -> usize {
@@ -1441,10 +1454,8 @@ mod tests {
             "| a | b |\n|---|---|\n| <!-- c --> | d |\n",
         ];
         for src in refused {
-            for dialect in [Dialect::Mdx, Dialect::Markdown] {
-                let why = md_read(src, dialect).1;
-                assert!(why.is_some_and(|w| w.contains("HTML comment")), "{src:?}");
-            }
+            let why = md_read(src, Dialect::Mdx).1;
+            assert!(why.is_some_and(|w| w.contains("HTML comment")), "{src:?}");
         }
         let parsed = [
             "Text with `<!-- code -->` span.\n",

@@ -82,7 +82,7 @@ fn session_30_frontmatter_is_read_where_mintlify_reads_it() {
 #[test]
 fn session_30_pages_mintlify_cannot_parse_show_none_of_their_text() {
     let (_tmp, out, summary) = build_listed_site(
-        &["a", "b", "c", "d"],
+        &["a", "b", "c", "d", "e"],
         &[
             (
                 "a.mdx",
@@ -102,6 +102,12 @@ fn session_30_pages_mintlify_cannot_parse_show_none_of_their_text() {
                 "d.mdx",
                 "---\ntitle: D\n---\n\nparsedcontrolword `<!-- code -->` and {\"<!--\"}.\n\n```html\n<!-- fenced -->\n```\n",
             ),
+            // A `.md` page is read as MDX reads it: a fence indented four spaces is a fence (MDX
+            // has no indented code), and an expression's string is JavaScript.
+            (
+                "e.md",
+                "parsedmdcontrolword\n\n    ```html\n    <!-- c -->\n    ```\n\n{\"<!-- s -->\"}\n",
+            ),
         ],
     );
     let unparsed = canaries_in(
@@ -111,9 +117,14 @@ fn session_30_pages_mintlify_cannot_parse_show_none_of_their_text() {
     assert!(unparsed.is_empty(), "text readers never see: {unparsed:?}");
     assert_shown(
         &out,
-        &["commentedtitle", "includingpagewordqc", "parsedcontrolword"],
+        &[
+            "commentedtitle",
+            "includingpagewordqc",
+            "parsedcontrolword",
+            "parsedmdcontrolword",
+        ],
     );
-    assert_eq!(indexed_urls(&out), ["/a", "/b", "/c", "/d"]);
+    assert_eq!(indexed_urls(&out), ["/a", "/b", "/c", "/d", "/e"]);
     for file in ["a.mdx", "b.md", "c.mdx"] {
         assert!(
             (summary.warnings.iter()).any(|w| w.file == file
@@ -123,5 +134,5 @@ fn session_30_pages_mintlify_cannot_parse_show_none_of_their_text() {
             summary.warnings
         );
     }
-    assert!(!(summary.warnings.iter()).any(|w| w.file == "d.mdx"));
+    assert!(!(summary.warnings.iter()).any(|w| w.file == "d.mdx" || w.file == "e.md"));
 }
