@@ -5,7 +5,9 @@
 use std::path::Path;
 
 use aidocs_core::SearchOptions;
-use aidocs_e2e::{assert_shown, build_lexical, build_one_page, canaries_in, write_file};
+use aidocs_e2e::{
+    assert_shown, build_lexical, build_listed_site, build_one_page, canaries_in, write_file,
+};
 use aidocs_reader::LocalIndex;
 
 /// The section URLs a query finds, best first.
@@ -27,39 +29,20 @@ fn section_urls(out: &Path, query: &str) -> Vec<String> {
 /// inside a paragraph keep their text.
 #[test]
 fn session_29_unknown_components_are_removed_as_mintlify_removes_them() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("site");
-    write_file(
-        &root,
-        "docs.json",
-        r#"{"navigation": {"groups": [{"group": "G", "pages": ["a", "b", "c", "d"]}]}}"#,
+    let (_tmp, out, summary) = build_listed_site(
+        &["a", "b", "c", "d"],
+        &[
+            ("a.mdx", "---\ntitle: A\n---\n\nimport { Shown } from '/snippets/shown.jsx'\nexport const Local = ({ children }) => <div>{children}</div>;\nexport { Other as Aliased };\n\nIntro.\n\n<Draft>\n\n## Setup\n\nleakdraftqa details.\n\n</Draft>\n\n## Setup\n\nsetupvisibleword details.\n\n<Shown>\n\nimportedshownword\n\n</Shown>\n\n<Local>\n\nexportedshownword\n\n</Local>\n\n<Aliased>\n\naliasedshownword\n\n</Aliased>\n\n<Note>\n\nnoteshownword\n\n</Note>\n\nWords <Inline>inlineshownword</Inline> here.\n\n<Draft>\n  <Draft>leaknestedqb</Draft>\n  leakafternestqc\n</Draft>\n\nclosingshownword.\n\n<Banner title=\"leakselfclosingqm\" />\n"),
+            ("b.md", "---\ntitle: B\n---\n\nMarkdown page.\n\n<InternalOnly>\n\nleakmdunknownqd\n\n</InternalOnly>\n\nmdshownword.\n"),
+            ("c.mdx", "---\ntitle: C\n---\n\n<Snippet file=\"s.mdx\" />\n\n<Steps>\n<Step title=\"One\">stepshownword</Step>\n</Steps>\n"),
+            ("snippets/s.mdx", "snippetshownword\n"),
+            ("snippets/t.mdx", "<PageDefined>\n\nsnippetusespageword\n\n</PageDefined>\n\n<SnippetDefined>\n\nsnippetownword\n\n</SnippetDefined>\n\nexport const SnippetDefined = ({ children }) => <div>{children}</div>;\n"),
+            // Defined by a default export and by a declarator after the first; used inside a
+            // snippet; JSX in an attribute's value over several lines (JavaScript, never a block
+            // of the page).
+            ("d.mdx", "---\ntitle: D\n---\n\nexport default function Wrap({ children }) { return <div>{children}</div>; }\nexport const One = () => null, PageDefined = ({ children }) => <div>{children}</div>;\n\n<Wrap>\n\ndefaultexportword\n\n</Wrap>\n\n<PageDefined>\n\nseconddeclaratorword\n\n</PageDefined>\n\n<Snippet file=\"t.mdx\" />\n\n<Accordion title={\n<Em>\nmultilineattrword\n</Em>\n}>\nBody.\n</Accordion>\n"),
+        ],
     );
-    write_file(
-        &root,
-        "a.mdx",
-        "---\ntitle: A\n---\n\nimport { Shown } from '/snippets/shown.jsx'\nexport const Local = ({ children }) => <div>{children}</div>;\nexport { Other as Aliased };\n\nIntro.\n\n<Draft>\n\n## Setup\n\nleakdraftqa details.\n\n</Draft>\n\n## Setup\n\nsetupvisibleword details.\n\n<Shown>\n\nimportedshownword\n\n</Shown>\n\n<Local>\n\nexportedshownword\n\n</Local>\n\n<Aliased>\n\naliasedshownword\n\n</Aliased>\n\n<Note>\n\nnoteshownword\n\n</Note>\n\nWords <Inline>inlineshownword</Inline> here.\n\n<Draft>\n  <Draft>leaknestedqb</Draft>\n  leakafternestqc\n</Draft>\n\nclosingshownword.\n\n<Banner title=\"leakselfclosingqm\" />\n",
-    );
-    write_file(
-        &root,
-        "b.md",
-        "---\ntitle: B\n---\n\nMarkdown page.\n\n<InternalOnly>\n\nleakmdunknownqd\n\n</InternalOnly>\n\nmdshownword.\n",
-    );
-    write_file(
-        &root,
-        "c.mdx",
-        "---\ntitle: C\n---\n\n<Snippet file=\"s.mdx\" />\n\n<Steps>\n<Step title=\"One\">stepshownword</Step>\n</Steps>\n",
-    );
-    write_file(&root, "snippets/s.mdx", "snippetshownword\n");
-    write_file(&root, "snippets/t.mdx", "<PageDefined>\n\nsnippetusespageword\n\n</PageDefined>\n\n<SnippetDefined>\n\nsnippetownword\n\n</SnippetDefined>\n\nexport const SnippetDefined = ({ children }) => <div>{children}</div>;\n");
-    // Defined by a default export and by a declarator after the first; used inside a snippet; JSX
-    // in an attribute's value over several lines (JavaScript, never a block of the page).
-    write_file(
-        &root,
-        "d.mdx",
-        "---\ntitle: D\n---\n\nexport default function Wrap({ children }) { return <div>{children}</div>; }\nexport const One = () => null, PageDefined = ({ children }) => <div>{children}</div>;\n\n<Wrap>\n\ndefaultexportword\n\n</Wrap>\n\n<PageDefined>\n\nseconddeclaratorword\n\n</PageDefined>\n\n<Snippet file=\"t.mdx\" />\n\n<Accordion title={\n<Em>\nmultilineattrword\n</Em>\n}>\nBody.\n</Accordion>\n",
-    );
-    let out = tmp.path().join("www/out");
-    let summary = build_lexical(&root, &out, &tmp.path().join("cache"));
     assert!(canaries_in(
         &out,
         &[

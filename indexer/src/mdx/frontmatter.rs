@@ -66,10 +66,10 @@ pub fn split_frontmatter(src: &str) -> Result<(Frontmatter, &str, usize), MdxErr
                 .into(),
         });
     }
-    let (body_start, body_line) = yaml_fence
-        .as_ref()
-        .or(fenced_block(src, "+++").as_ref())
-        .map_or((0, 1), |f| (f.body_start, f.body_line));
+    let (body_start, body_line) = match &yaml_fence {
+        Some(f) => (f.body_start, f.body_line),
+        None => fenced_block(src, "+++").map_or((0, 1), |f| (f.body_start, f.body_line)),
+    };
     let rendered = yaml_fence.as_ref().map(|f| &src[f.yaml.clone()]);
     let applied = metadata_block(read).map(|a| (&read[a.clone()], line_of(read, a.start) - 1));
     let ours = rendered.map(|y| parse_frontmatter(y, 1)).transpose()?;
@@ -222,13 +222,8 @@ fn line_of(src: &str, at: usize) -> usize {
 /// (JavaScript reads no field of a string); YAML that does not parse fails Mintlify's build, and
 /// is an error here.
 fn parse_metadata(yaml: &str, opener_line: usize) -> Result<Frontmatter, MdxError> {
-    match parse_frontmatter(yaml, opener_line) {
-        Err(e) if e.message == NOT_A_MAPPING => Ok(Frontmatter::default()),
-        read => read,
-    }
+    Ok(parse_mapping(yaml, opener_line)?.unwrap_or_default())
 }
-
-const NOT_A_MAPPING: &str = "frontmatter is not a `key: value` mapping";
 
 /// The YAML as js-yaml starts a document: at the first line that is not blank, a comment or a
 /// directive, a `---` at the margin is a document start whatever follows it (`---hidden: true`
@@ -256,19 +251,28 @@ fn as_js_yaml_starts(yaml: &str) -> std::borrow::Cow<'_, str> {
 
 /// `yaml` read as frontmatter whose opening fence is at line `opener_line`.
 fn parse_frontmatter(yaml: &str, opener_line: usize) -> Result<Frontmatter, MdxError> {
+    parse_mapping(yaml, opener_line)?.ok_or_else(|| MdxError {
+        line: opener_line + 1,
+        message: "frontmatter is not a `key: value` mapping".into(),
+    })
+}
+
+/// `yaml` read as [`parse_frontmatter`] reads it; `None` when it is a YAML value other than a
+/// mapping.
+fn parse_mapping(yaml: &str, opener_line: usize) -> Result<Option<Frontmatter>, MdxError> {
     if yaml.trim().is_empty() {
-        return Ok(Frontmatter::default());
+        return Ok(Some(Frontmatter::default()));
     }
     // YAML 1.1's line breaks, which serde_norway reads and js-yaml (1.2) does not: the two would
     // read different keys and values (`hidden: false\u{2028}` is text to JavaScript, and hides).
     if yaml.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
-        return Ok(Frontmatter {
+        return Ok(Some(Frontmatter {
             visibility: Declared::Unreadable(
                 "its frontmatter holds U+0085, U+2028 or U+2029, which YAML readers disagree on"
                     .into(),
             ),
             ..Frontmatter::default()
-        });
+        }));
     }
     let yaml = &*as_js_yaml_starts(yaml);
     let at = |line: usize| MdxError {
@@ -288,13 +292,10 @@ fn parse_frontmatter(yaml: &str, opener_line: usize) -> Result<Frontmatter, MdxE
         message: format!("invalid YAML frontmatter: {e}"),
         ..at(1)
     })?;
-    let serde_norway::Value::Mapping(map) = value else {
-        return Err(MdxError {
-            message: NOT_A_MAPPING.into(),
-            ..at(1)
-        });
-    };
-    Ok(from_mapping(&map))
+    Ok(match value {
+        serde_norway::Value::Mapping(map) => Some(from_mapping(&map)),
+        _ => None,
+    })
 }
 
 impl Frontmatter {
