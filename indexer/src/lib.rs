@@ -26,6 +26,7 @@ pub mod json;
 pub mod llms;
 mod lock_wait;
 pub mod mdx;
+pub mod mint_upgrade;
 pub mod mintignore;
 pub mod openapi;
 pub mod overlays;

@@ -248,9 +248,12 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
             }
             walker.list_by_name();
         } else {
-            walker.legacy(&value)?;
+            // Mintlify builds a mint.json site from its upgrade to docs.json's shape.
+            let nav = crate::mint_upgrade::upgrade_navigation(&value);
+            walker.node(&nav, &NavEntry::default())?;
             walker.add_openapi(value.get("openapi"));
             walker.list_by_name();
+            walker.heed_dropped(&crate::mint_upgrade::dropped_declarations(&value));
         }
         break;
     }
@@ -716,35 +719,21 @@ impl NavWalker<'_> {
         Ok(())
     }
 
-    /// mint.json: `navigation` is a list of groups; `tabs` map URL prefixes to tab names.
-    fn legacy(&mut self, v: &Value) -> Result<(), Diagnostic> {
-        let tabs: Vec<(String, String)> = v
-            .get("tabs")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(|t| {
-                        Some((
-                            t.get("url")?.as_str()?.trim_matches('/').to_owned(),
-                            t.get("name")?.as_str()?.to_owned(),
-                        ))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        if let Some(nav) = v.get("navigation") {
-            self.node(nav, &NavEntry::default())?;
+    /// What mint.json declares and its upgrade drops, most restrictive: a `public` key says the
+    /// site is behind authentication (it opens nothing), a group's `hidden` hides its pages.
+    fn heed_dropped(&mut self, dropped: &crate::mint_upgrade::MintDeclarations) {
+        if dropped.declares_public {
+            self.cfg.declares_public = true;
+            self.warn("`public` in mint.json's navigation: Mintlify's upgrade to docs.json drops it, so it opens no page; the site is read as behind authentication".into());
         }
-        for (page, entry) in self.cfg.pages.iter_mut() {
-            if let Some((_, name)) = tabs
-                .iter()
-                .filter(|(url, _)| page.starts_with(url.as_str()))
-                .max_by_key(|(u, _)| u.len())
-            {
-                entry.breadcrumb.insert(0, name.clone());
+        for page in &dropped.hidden_pages {
+            if let Some(entry) = normalize_rel(page).and_then(|k| self.cfg.pages.get_mut(&k)) {
+                entry.hidden = true;
             }
         }
-        Ok(())
+        if !dropped.hidden_pages.is_empty() {
+            self.warn("`hidden` on a group in mint.json, which its schema refuses: the pages listed under it are left out as hidden".into());
+        }
     }
 }
 
