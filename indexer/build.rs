@@ -1,7 +1,10 @@
-//! The hash of the indexer's own source (`src/`), which every cached page's fingerprint includes: a
-//! page parsed by another version of the reading rules is parsed again, so no rule a newer binary
-//! applies (text it withholds) is skipped for a page an older one cached. FNV-1a over the files'
-//! paths and bytes in path order: the same source gives the same hash on every machine.
+//! The hash of the indexer's own source (`src/`), of the shared `core` crate's (its analyzer makes the
+//! cached terms) and of the workspace's `Cargo.lock` (a parser's new version reads pages anew),
+//! which every cached page's fingerprint includes: a page parsed by another version of the reading
+//! rules is parsed again, so no rule a newer binary applies (text it withholds) is skipped for a page
+//! an older one cached. FNV-1a over the files' paths and bytes in path order: the same source gives
+//! the same hash on every machine. Outside the workspace (a published crate) the missing files
+//! count as empty.
 
 use std::path::{Path, PathBuf};
 
@@ -21,9 +24,13 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn main() {
     println!("cargo:rerun-if-changed=src");
+    println!("cargo:rerun-if-changed=../core/src");
+    println!("cargo:rerun-if-changed=../Cargo.lock");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut all = Vec::new();
     files(&root.join("src"), &mut all);
+    files(&root.join("../core/src"), &mut all);
+    all.push(root.join("../Cargo.lock"));
     all.sort();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut feed = |bytes: &[u8]| {
