@@ -2,7 +2,7 @@
 //! inlined, JSX components reduced to their human text and title-like attributes, JSX expressions
 //! dropped, code fences kept verbatim. The result goes to pulldown-cmark (see `chunk`).
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -28,7 +28,7 @@ use js::{block_exports, block_imports, esm_block_end, esm_first_blank, skip_bala
 pub use outline::without_heading_ids;
 use outline::Outline;
 pub use tag::MINTLIFY_COMPONENTS;
-use tag::{html_tag_len, is_block_tag, parse_tag, tag_end, AttrValue, Tag};
+use tag::{html_tag_len, is_block_tag, parse_tag, tag_end, AttrValue, Tag, TagCheck};
 
 /// The most text one page may expand to through snippets, and the most snippets it may inline:
 /// past either, further snippets are left out (one warning), so an include "bomb" costs seconds.
@@ -640,6 +640,7 @@ fn convert(
     let mut i = 0;
     let mut next_fence = 0;
     let mut runs: Option<BacktickRuns> = None;
+    let mut math_runs: Option<BacktickRuns> = None;
     let (mut broken_expression, mut broken_tag) = (false, false);
     // An element whose content the page never shows (`<Visibility for="agents">`, `<div hidden>`).
     // Its content is read as any other (so a fence or comment in it ends where it would) and cut
@@ -650,6 +651,8 @@ fn convert(
     // The line of `kept` last asked about, and whether it holds tags and expressions alone.
     let mut flow_memo = FlowMemo::default();
     let mut out_line = OutLine::default();
+    // Where the last closing tag of each void element written open is (`</br`), if any.
+    let mut void_closers: HashMap<String, Option<usize>> = HashMap::new();
     while i < bytes.len() {
         if let Some(&(start, end)) = fenced.get(next_fence) {
             if i >= start {
@@ -676,6 +679,25 @@ fn convert(
             i += len;
             out.push('\n');
             continue;
+        }
+        // A tag MDX's tokenizer throws at: Mintlify's parser refuses the file (the first reason
+        // is kept; from there no tag is checked, so the page is read in linear time).
+        if mdx && c == b'<' && snippets.unparseable.is_none() && !kept[i..].starts_with("<!--") {
+            let text = !flow_line(&kept, i, &mut flow_memo);
+            match tag::jsx_tag_check(&kept[i..], text) {
+                TagCheck::Throws(why) => snippets.unparseable = Some(why),
+                TagCheck::OpenVoid { name, end } => {
+                    let closer = void_closers
+                        .entry(name.clone())
+                        .or_insert_with(|| kept.rfind(&format!("</{name}")));
+                    if closer.is_none_or(|at| at < i + end) {
+                        snippets.unparseable = Some(format!(
+                            "`<{name}>` opens an element that never closes (MDX has no void elements: write `<{name} />`)"
+                        ));
+                    }
+                }
+                TagCheck::Text | TagCheck::Fine | TagCheck::Unsure => {}
+            }
         }
         match c {
             // A backslash escape: the next character is text (`` \` `` opens no code, `\{` no
@@ -704,6 +726,21 @@ fn convert(
                         i += run;
                     }
                 }
+            }
+            // Inline math (`$…$`, `$$…$$`: Mintlify parses with `remark-math`), read as a code
+            // span is: no tag, comment or expression opens in it (`$a<b$`), and its text is kept.
+            b'$' => {
+                let run = kept[i..].bytes().take_while(|&b| b == b'$').count();
+                if math_runs.as_ref().is_none_or(|r| !r.covers(i)) {
+                    let line_start = kept[..i].rfind('\n').map_or(0, |p| p + 1);
+                    let para_end = paragraph_end(&kept, i);
+                    math_runs = Some(BacktickRuns::of_marks(&kept, line_start, para_end, b'$'));
+                }
+                let end = (math_runs.as_ref())
+                    .and_then(|r| r.closing(i, run))
+                    .map_or(i + run, |p| p + run);
+                out.push_str(&kept[i..end]);
+                i = end;
             }
             // A link's destination and title are the link's: no tag, comment or expression opens
             // in them (`[docs](/search?q=a<b)`).
@@ -1470,6 +1507,57 @@ mod tests {
         for src in parsed {
             assert_eq!(md_read(src, Dialect::Mdx).1, None, "{src:?}");
         }
+    }
+
+    /// Each case checked against Mintlify's `getAST` (`@mintlify/common`) under Node.
+    #[test]
+    fn session_31_tags_mdx_throws_at_are_what_mintlifys_parser_refuses() {
+        let refused = [
+            "a <= b\n",
+            "x<2\n",
+            "love <3 it\n",
+            "a<b\n",
+            "a <b\n\nc>d\n",
+            "See <https://example.com> for more.\n",
+            "<foo@bar.com>\n",
+            "Line<br>\nline two\n",
+            "<img src=\"a.png\">\n",
+            "if a<-b\n",
+            "| a | b<c |\n",
+            "a <!b\n",
+            "<a href=foo>x</a>\n",
+            "<Note\n",
+            "- item <2\n",
+        ];
+        for src in refused {
+            assert!(md_read(src, Dialect::Mdx).1.is_some(), "{src:?}");
+        }
+        let parsed = [
+            "a < b\n",
+            "Line<br/>\n",
+            "<br>text</br>\n",
+            "text <Note>x</Note>\n",
+            "[link](https://x.com?a<b)\n",
+            "`a<b` code\n",
+            "a \\< b\n",
+            "$x<y$ and more\n",
+            "$$\na<b\n$$\n",
+            "<>frag</>\n",
+            "<Card title=\"x\" icon={\"y\"}>z</Card>\n",
+            "<x:y>a</x:y>\n",
+            "<a.b.c>x</a.b.c>\n",
+            "<Foo bar baz=\"1\" {...props}>x</Foo>\n",
+            "<Note\n  title=\"x\"\n>\ny\n</Note>\n",
+            "Ünïcode <Ñame>x</Ñame>\n",
+            "<a-b $c=\"1\">y</a-b>\n",
+            "```\na<2\n```\n",
+        ];
+        for src in parsed {
+            assert_eq!(md_read(src, Dialect::Mdx).1, None, "{src:?}");
+        }
+        // Markdown reads the same text as text; math keeps its text either way.
+        assert_eq!(md_read("x<2 and $a<b$\n", Dialect::Markdown).1, None);
+        assert!(md_read("$a<b$ c\n", Dialect::Mdx).0.contains("$a<b$"));
     }
 
     #[test]

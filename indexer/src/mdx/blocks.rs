@@ -12,12 +12,18 @@ pub(super) struct BacktickRuns {
 
 impl BacktickRuns {
     pub(super) fn of_line(text: &str, line_start: usize, line_end: usize) -> Self {
+        Self::of_marks(text, line_start, line_end, b'`')
+    }
+
+    /// Runs of `mark` instead: `$` for inline math (`remark-math`), which opens and closes as a
+    /// code span does.
+    pub(super) fn of_marks(text: &str, line_start: usize, line_end: usize, mark: u8) -> Self {
         let mut by_len: std::collections::HashMap<usize, Vec<usize>> = Default::default();
         let b = text.as_bytes();
         let mut i = line_start;
         while i < line_end {
-            if b[i] == b'`' {
-                let run = b[i..line_end].iter().take_while(|&&c| c == b'`').count();
+            if b[i] == mark {
+                let run = b[i..line_end].iter().take_while(|&&c| c == mark).count();
                 by_len.entry(run).or_default().push(i);
                 i += run;
             } else {
@@ -60,13 +66,19 @@ pub(super) fn paragraph_end(text: &str, at: usize) -> usize {
 
 /// `"```"`/`"~~~~"` at the start of a trimmed line: the fence's character and length. A backtick
 /// fence's info string may not contain a backtick (CommonMark), so `` ```a`b``` `` is inline code.
+///
+/// `$$` opens a math block (`remark-math`, which Mintlify parses with): its text is kept as a
+/// fence's is, and no tag, comment or expression opens in it; its meta may not hold a `$` either
+/// (`$$ x $$` is inline math).
 pub(super) fn fence_open(trimmed: &str) -> Option<(u8, usize)> {
     let ch = *trimmed.as_bytes().first()?;
-    if ch != b'`' && ch != b'~' {
-        return None;
-    }
+    let least = match ch {
+        b'`' | b'~' => 3,
+        b'$' => 2,
+        _ => return None,
+    };
     let len = trimmed.bytes().take_while(|&c| c == ch).count();
-    if len < 3 || (ch == b'`' && trimmed[len..].contains('`')) {
+    if len < least || (ch != b'~' && trimmed[len..].contains(ch as char)) {
         return None;
     }
     Some((ch, len))

@@ -295,7 +295,8 @@ pub const MINTLIFY_COMPONENTS: &[&str] = &[
     "Snippet",
 ];
 
-/// HTML elements that never have content (`<br>`, `<img>`): a `hidden` on one wraps nothing.
+/// HTML elements that never have content (`<br>`, `<img>`): a `hidden` on one wraps nothing. MDX
+/// has no void elements: `<br>` without its `/` opens an element that never closes.
 const VOID_ELEMENTS: &[&str] = &[
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
     "wbr",
@@ -812,4 +813,209 @@ pub(super) fn string_array(expr: &str) -> Option<Vec<&str>> {
             None => return None,
         }
     }
+}
+
+/// Where MDX's JSX tokenizer is in a tag (`factory-tag.js` of `micromark-extension-mdx-jsx`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum TagState {
+    NameBefore,
+    ClosingNameBefore,
+    PrimaryName,
+    PrimaryNameAfter,
+    MemberNameBefore,
+    MemberName,
+    MemberNameAfter,
+    LocalNameBefore,
+    LocalName,
+    LocalNameAfter,
+    AttributeBefore,
+    AttributeName,
+    AttributeNameAfter,
+    AttributeLocalNameBefore,
+    AttributeLocalName,
+    AttributeLocalNameAfter,
+    AttributeValueBefore,
+    SelfClosing,
+}
+
+/// JavaScript's `ID_Start` with `$` and `_`.
+fn id_start(c: char) -> bool {
+    c == '$' || c == '_' || unicode_ident::is_xid_start(c)
+}
+
+/// JavaScript's `ID_Continue` with `$`, `_` and, in JSX, `-`.
+fn id_continue(c: char) -> bool {
+    c == '$' || c == '-' || c == '\u{200c}' || c == '\u{200d}' || unicode_ident::is_xid_continue(c)
+}
+
+/// What MDX's JSX tokenizer makes of the tag `rest` starts (with `<`).
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum TagCheck {
+    /// `<` then a space or line ending: text, never a tag.
+    Text,
+    /// Well formed.
+    Fine,
+    /// This reading cannot be sure (an attribute expression acorn reads; a blank line inside a
+    /// tag of its own line).
+    Unsure,
+    /// It throws, for this reason.
+    Throws(String),
+    /// A void HTML element written open (`<br>`), its tag ending at `end`: MDX has no void
+    /// elements, so it throws unless its closing tag follows.
+    OpenVoid { name: String, end: usize },
+}
+
+/// Where MDX's JSX tokenizer throws at the tag `rest` starts (with `<`) when it surely does: a
+/// character no state of `factory-tag.js` accepts (`<2`, `<=`, `<-`, the `//` of an autolink
+/// `<https://…>`, an `@` in a name, an unquoted attribute value), the end of the paragraph inside a
+/// tag in running text (`text`, not a tag of its own line); and a void HTML element written open
+/// (`<br>`), for the caller to look for its closing tag.
+pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
+    use TagState::*;
+    let b = rest.as_bytes();
+    if matches!(b.get(1), None | Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        return TagCheck::Text;
+    }
+    let mut state = NameBefore;
+    let mut name = String::new();
+    let (mut closing, mut self_closing) = (false, false);
+    let mut i = 1;
+    let crash = |c: Option<char>, at: &str| {
+        let what = c.map_or("the end of the paragraph".to_owned(), |c| format!("`{c}`"));
+        let shown: String = rest.chars().take(30).collect();
+        let shown = shown.lines().next().unwrap_or_default().to_owned();
+        TagCheck::Throws(format!("{what} {at} the tag `{shown}`"))
+    };
+    let is_name_state = |s: TagState| {
+        matches!(
+            s,
+            PrimaryName | MemberName | LocalName | AttributeName | AttributeLocalName
+        )
+    };
+    loop {
+        let c = rest[i..].chars().next();
+        if let Some(w) = c.filter(|c| c.is_whitespace() && !is_name_state(state)) {
+            if w == '\n' || w == '\r' {
+                let eol = if rest[i..].starts_with("\r\n") { 2 } else { 1 };
+                let after = &rest[i + eol..];
+                let next = after.split(['\n', '\r']).next().unwrap_or_default();
+                // The end of the paragraph (a blank line): a tag in running text throws there;
+                // a tag of its own line goes on, and this reading stops.
+                if next.trim_matches([' ', '\t']).is_empty() {
+                    return if text || after.trim().is_empty() {
+                        crash(None, "inside")
+                    } else {
+                        TagCheck::Unsure
+                    };
+                }
+                i += eol;
+            } else {
+                i += w.len_utf8();
+            }
+            continue;
+        }
+        let Some(ch) = c else {
+            return crash(None, "inside");
+        };
+        let space = ch.is_whitespace();
+        // The next state, and whether it consumes the character (a state that only decides, at
+        // the end of a name, leaves it to the next).
+        let (next, consume) = match state {
+            NameBefore if ch == '/' => {
+                closing = true;
+                (ClosingNameBefore, true)
+            }
+            NameBefore | ClosingNameBefore | AttributeBefore | SelfClosing if ch == '>' => break,
+            NameBefore | ClosingNameBefore if id_start(ch) => {
+                name.push(ch);
+                (PrimaryName, true)
+            }
+            NameBefore | ClosingNameBefore => return crash(Some(ch), "before a name in"),
+            PrimaryName if id_continue(ch) => {
+                name.push(ch);
+                (PrimaryName, true)
+            }
+            PrimaryName if matches!(ch, '.' | '/' | ':' | '>' | '{') || space => {
+                (PrimaryNameAfter, false)
+            }
+            PrimaryNameAfter | MemberNameAfter if ch == '.' => (MemberNameBefore, true),
+            PrimaryNameAfter if ch == ':' => (LocalNameBefore, true),
+            PrimaryNameAfter | MemberNameAfter | LocalNameAfter
+                if matches!(ch, '/' | '>' | '{') || id_start(ch) =>
+            {
+                (AttributeBefore, false)
+            }
+            PrimaryNameAfter | MemberNameAfter | LocalNameAfter => {
+                return crash(Some(ch), "after a name in")
+            }
+            MemberNameBefore if id_start(ch) => (MemberName, true),
+            LocalNameBefore if id_start(ch) => (LocalName, true),
+            MemberNameBefore | LocalNameBefore => return crash(Some(ch), "before a name in"),
+            MemberName if id_continue(ch) => (MemberName, true),
+            MemberName if matches!(ch, '.' | '/' | '>' | '{') || space => (MemberNameAfter, false),
+            LocalName if id_continue(ch) => (LocalName, true),
+            LocalName if matches!(ch, '/' | '>' | '{') || space => (LocalNameAfter, false),
+            PrimaryName | MemberName | LocalName => return crash(Some(ch), "in a name in"),
+            AttributeBefore if ch == '/' => {
+                self_closing = true;
+                (SelfClosing, true)
+            }
+            AttributeBefore | AttributeValueBefore if ch == '{' => {
+                // An expression: acorn decides; only where it ends is read here.
+                let Some(end) = super::js::skip_balanced(b, i) else {
+                    return TagCheck::Unsure;
+                };
+                i = end;
+                state = AttributeBefore;
+                continue;
+            }
+            AttributeBefore if id_start(ch) => (AttributeName, true),
+            AttributeBefore => return crash(Some(ch), "before an attribute name in"),
+            AttributeName if id_continue(ch) => (AttributeName, true),
+            AttributeName if matches!(ch, '/' | ':' | '=' | '>' | '{') || space => {
+                (AttributeNameAfter, false)
+            }
+            AttributeNameAfter if ch == ':' => (AttributeLocalNameBefore, true),
+            AttributeNameAfter | AttributeLocalNameAfter if ch == '=' => {
+                (AttributeValueBefore, true)
+            }
+            AttributeNameAfter | AttributeLocalNameAfter
+                if matches!(ch, '/' | '>' | '{') || id_start(ch) =>
+            {
+                (AttributeBefore, false)
+            }
+            AttributeNameAfter | AttributeLocalNameAfter => {
+                return crash(Some(ch), "after an attribute name in")
+            }
+            AttributeLocalNameBefore if id_start(ch) => (AttributeLocalName, true),
+            AttributeLocalNameBefore => return crash(Some(ch), "before an attribute name in"),
+            AttributeLocalName if id_continue(ch) => (AttributeLocalName, true),
+            AttributeLocalName if matches!(ch, '/' | '=' | '>' | '{') || space => {
+                (AttributeLocalNameAfter, false)
+            }
+            AttributeName | AttributeLocalName => {
+                return crash(Some(ch), "in an attribute name in")
+            }
+            AttributeValueBefore if ch == '"' || ch == '\'' => {
+                // A quoted value runs to its quote, over lines.
+                match rest[i + 1..].find(ch) {
+                    Some(p) => i += 1 + p + 1,
+                    None => return crash(None, "in an attribute value in"),
+                }
+                state = AttributeBefore;
+                continue;
+            }
+            AttributeValueBefore => return crash(Some(ch), "before an attribute value in"),
+            SelfClosing => return crash(Some(ch), "after a self-closing slash in"),
+        };
+        state = next;
+        if consume {
+            i += ch.len_utf8();
+        }
+    }
+    // At `>`: the tag is well formed. A void element written open must close later.
+    if !closing && !self_closing && VOID_ELEMENTS.contains(&name.to_ascii_lowercase().as_str()) {
+        return TagCheck::OpenVoid { name, end: i + 1 };
+    }
+    TagCheck::Fine
 }
