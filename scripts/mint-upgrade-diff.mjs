@@ -20,7 +20,14 @@ const count = Number(process.argv[2] ?? 2000);
 let seed = Number(process.argv[3] ?? 1);
 const validation = await import(process.env.MINTLIFY_VALIDATION ?? '@mintlify/validation');
 
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+// mulberry32: a linear congruence in doubles loses bits past 2^53 and cycles after a few hundred
+// configurations.
+const rand = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
 const pick = (a) => a[Math.floor(rand() * a.length)];
 const chance = (p) => rand() < p;
 const DIRS = ['', 'api', 'api/v2', 'guides', 'guides/deep', 'v1', 'v2', 'sdk', 'ap'];
@@ -70,12 +77,14 @@ const config = () => {
 
 const dir = mkdtempSync(join(tmpdir(), 'mint-upgrade-'));
 let valid = 0, invalid = 0;
+const distinct = new Set();
 const expected = new Map();
 for (let i = 0; i < count; i++) {
   const c = config();
   const r = validation.validateMintConfig(c);
   if (!r.success) { invalid++; if (process.env.WHY) console.log(JSON.stringify(r.error?.issues?.slice(0, 2).map((x) => [x.path.join("."), x.message]))); continue; }
   valid++;
+  distinct.add(JSON.stringify(c));
   writeFileSync(join(dir, `${i}.json`), JSON.stringify(c));
   expected.set(`${i}`, JSON.parse(JSON.stringify(validation.upgradeToDocsConfig(r.data).navigation)));
 }
@@ -94,5 +103,5 @@ for (const f of readdirSync(dir).filter((f) => f.endsWith('.rust'))) {
     }
   }
 }
-console.log(`${valid} configurations Mintlify accepts (${invalid} refused), ${differ} upgraded differently (cases in ${dir})`);
+console.log(`${valid} configurations Mintlify accepts (${distinct.size} distinct; ${invalid} refused), ${differ} upgraded differently (cases in ${dir})`);
 process.exit(differ ? 1 : 0);

@@ -17,6 +17,28 @@
 
 use serde_json::{Map, Value};
 
+/// The steps the upgrade may take (pages compared with division URLs, entries written): Mintlify's
+/// JavaScript does the same work, which multiplies versions by divisions by pages, and a small
+/// hostile file would otherwise hold the build for minutes in gigabytes of memory.
+pub const MAX_UPGRADE_STEPS: u64 = 20_000_000;
+
+/// What is left of [`MAX_UPGRADE_STEPS`].
+struct Budget(std::cell::Cell<u64>);
+
+impl Budget {
+    /// Takes `n` steps; false (and nothing left) when fewer remain.
+    fn spend(&self, n: usize) -> bool {
+        let left = self.0.get();
+        let n = n as u64;
+        self.0.set(left.saturating_sub(n));
+        left >= n
+    }
+
+    fn exhausted(&self) -> bool {
+        self.0.get() == 0
+    }
+}
+
 /// The JavaScript truthiness of a JSON value (absent is `undefined`).
 fn truthy(v: Option<&Value>) -> bool {
     match v {
@@ -107,6 +129,12 @@ fn normalize_relative_path(p: &str) -> String {
     out
 }
 
+/// JavaScript's `String.prototype.trim`: its white space (Unicode's, less U+0085, with U+FEFF) and
+/// line terminators.
+fn js_trim(s: &str) -> &str {
+    s.trim_matches(|c: char| (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}')
+}
+
 /// `formatIcon`.
 fn format_icon(icon: &Value, icon_type: Option<&Value>) -> Value {
     match icon_type {
@@ -145,7 +173,7 @@ fn as_validated(config: &Value) -> Value {
         {
             for field in ["name", "url", "openapi"] {
                 if let Some(Value::String(s)) = division.get_mut(field) {
-                    *s = s.trim().to_owned();
+                    *s = js_trim(s).to_owned();
                 }
             }
         }
@@ -220,6 +248,7 @@ struct Upgrade<'c> {
     /// Whether the configuration has any (before that emptying).
     has_tabs: bool,
     has_anchors: bool,
+    budget: Budget,
 }
 
 /// `findPagesForPrefix`: the groups' pages under the division's `url` (all, with none), less
@@ -229,6 +258,7 @@ fn pages_under(
     division: Option<&Value>,
     version: Option<&str>,
     ignored: &[&Value],
+    budget: &Budget,
 ) -> (Vec<Value>, Vec<Value>) {
     let prefix = division.and_then(|d| d.get("url"));
     if is_remote(prefix) {
@@ -236,7 +266,7 @@ fn pages_under(
     }
     let prefix = truthy(prefix).then(|| as_dir(prefix.and_then(Value::as_str).unwrap_or("")));
     let ignored: Vec<String> = ignored.iter().map(|d| as_dir(text(d, "url"))).collect();
-    split_groups(groups, prefix.as_deref(), version, &ignored)
+    split_groups(groups, prefix.as_deref(), version, &ignored, budget)
 }
 
 /// [`pages_under`] with the prefixes read.
@@ -245,12 +275,16 @@ fn split_groups(
     prefix: Option<&str>,
     version: Option<&str>,
     ignored: &[String],
+    budget: &Budget,
 ) -> (Vec<Value>, Vec<Value>) {
     let (mut matched, mut unmatched) = (Vec::new(), Vec::new());
     for group in groups.iter().filter(|g| g.is_object()) {
         let (mut here, mut elsewhere) = (Vec::new(), Vec::new());
         if in_version(group, version) {
             for page in items(group.get("pages")) {
+                if !budget.spend(1 + ignored.len()) {
+                    return (matched, unmatched);
+                }
                 match page {
                     Value::String(p) => {
                         let p = as_dir(p);
@@ -259,8 +293,13 @@ fn split_groups(
                         if under { &mut here } else { &mut elsewhere }.push(page.clone());
                     }
                     Value::Object(_) => {
-                        let (nested, rest) =
-                            split_groups(std::slice::from_ref(page), prefix, version, ignored);
+                        let (nested, rest) = split_groups(
+                            std::slice::from_ref(page),
+                            prefix,
+                            version,
+                            ignored,
+                            budget,
+                        );
                         here.extend(nested);
                         // The whole nested group goes on to the next division, not only its rest.
                         if !rest.is_empty() {
@@ -334,6 +373,9 @@ impl Upgrade<'_> {
         let mut remaining = groups_in_version(groups, version);
         let mut result = Vec::new();
         for division in divisions.iter().filter(|d| d.is_object()) {
+            if !self.budget.spend(1 + divisions.len() + others.len()) {
+                break;
+            }
             let own_version = division.get("version");
             if version.is_some_and(|v| !v.is_empty())
                 && truthy(own_version)
@@ -402,7 +444,8 @@ impl Upgrade<'_> {
                 self.divisions(kind.other(), &nested, groups, false, version, &[])
                     .0
             };
-            let (matched, unmatched) = pages_under(&remaining, Some(division), version, &ignored);
+            let (matched, unmatched) =
+                pages_under(&remaining, Some(division), version, &ignored, &self.budget);
             remaining = unmatched;
             let mut without_href = base.clone();
             without_href.remove("href");
@@ -422,7 +465,7 @@ impl Upgrade<'_> {
             result.push(Value::Object(entry));
         }
         if !remaining.is_empty() && insert_remaining {
-            let (matched, _) = pages_under(&remaining, None, version, &[]);
+            let (matched, _) = pages_under(&remaining, None, version, &[], &self.budget);
             let mut primary = self.primary(kind);
             primary.insert("groups".into(), Value::Array(matched));
             result.insert(0, Value::Object(primary));
@@ -486,7 +529,7 @@ impl Upgrade<'_> {
                         self.divisions(second, list(second), source, true, version, &[]);
                     primary.insert(second.list_key().into(), Value::Array(inner));
                 } else {
-                    let (matched, _) = pages_under(&remaining, None, version, &[]);
+                    let (matched, _) = pages_under(&remaining, None, version, &[], &self.budget);
                     primary.insert("groups".into(), Value::Array(matched));
                 }
                 result.insert(0, Value::Object(primary));
@@ -528,6 +571,7 @@ fn pages_of_version(
     groups: &[Value],
     version: Option<&str>,
     prefixes: &[(String, Vec<Option<String>>)],
+    budget: &Budget,
 ) -> Vec<Value> {
     let mut matched = Vec::new();
     for group in groups.iter().filter(|g| g.is_object()) {
@@ -538,6 +582,9 @@ fn pages_of_version(
         };
         if belongs {
             for page in items(group.get("pages")) {
+                if !budget.spend(1 + prefixes.len()) {
+                    return matched;
+                }
                 match page {
                     Value::String(p) => {
                         let gated = (prefixes.iter()).any(|(href, versions)| {
@@ -555,6 +602,7 @@ fn pages_of_version(
                         std::slice::from_ref(page),
                         version,
                         prefixes,
+                        budget,
                     )),
                     _ => {}
                 }
@@ -570,7 +618,8 @@ fn pages_of_version(
 /// What `mint.json` declares that its upgrade to `docs.json` drops, read most restrictively.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct MintDeclarations {
-    /// A `public` key somewhere in the navigation: the site is behind authentication.
+    /// A `public` key somewhere in the navigation, of any value but `false`: the site is behind
+    /// authentication.
     pub declares_public: bool,
     /// Pages listed under a group carrying `hidden` (any value but `false`), as written.
     pub hidden_pages: Vec<String>,
@@ -582,7 +631,7 @@ pub fn dropped_declarations(config: &Value) -> MintDeclarations {
         let Some(o) = group.as_object() else {
             return;
         };
-        out.declares_public |= o.contains_key("public");
+        out.declares_public |= o.get("public").is_some_and(|p| p != &Value::Bool(false));
         let hidden = hidden || o.get("hidden").is_some_and(|h| h != &Value::Bool(false));
         for page in items(o.get("pages")) {
             match page {
@@ -592,7 +641,9 @@ pub fn dropped_declarations(config: &Value) -> MintDeclarations {
         }
     }
     let mut out = MintDeclarations {
-        declares_public: config.get("public").is_some(),
+        declares_public: config
+            .get("public")
+            .is_some_and(|p| p != &Value::Bool(false)),
         ..Default::default()
     };
     for group in items(config.get("navigation")) {
@@ -602,8 +653,9 @@ pub fn dropped_declarations(config: &Value) -> MintDeclarations {
 }
 
 /// docs.json's `navigation` for a `mint.json` configuration, as `updateNavigationToDocsConfig`
-/// (`@mintlify/validation`) writes it from the validated configuration.
-pub fn upgrade_navigation(config: &Value) -> Value {
+/// (`@mintlify/validation`) writes it from the validated configuration; an error past
+/// [`MAX_UPGRADE_STEPS`].
+pub fn upgrade_navigation(config: &Value) -> Result<Value, String> {
     let config = &as_validated(config);
     let tabs = items(config.get("tabs"));
     let anchors = items(config.get("anchors"));
@@ -686,6 +738,7 @@ pub fn upgrade_navigation(config: &Value) -> Value {
         },
         has_tabs: !tabs.is_empty(),
         has_anchors: !anchors.is_empty(),
+        budget: Budget(std::cell::Cell::new(MAX_UPGRADE_STEPS)),
     };
     let versions: &[Value] = if global_versions { &[] } else { versions };
 
@@ -751,7 +804,7 @@ pub fn upgrade_navigation(config: &Value) -> Value {
                 result.push(Value::Object(entry));
                 continue;
             }
-            let own = pages_of_version(groups, name.as_deref(), &prefixes);
+            let own = pages_of_version(groups, name.as_deref(), &prefixes, &upgrade.budget);
             // A version with groups of its own is laid out from them; one without, from all. A
             // language is laid out under its name, or its locale when it has none.
             let source = if own.is_empty() { groups } else { &own[..] };
@@ -777,7 +830,12 @@ pub fn upgrade_navigation(config: &Value) -> Value {
         global.remove("versions");
         nav.insert("global".into(), Value::Object(global));
     }
-    Value::Object(nav)
+    if upgrade.budget.exhausted() {
+        return Err(format!(
+            "its navigation does not upgrade to docs.json's shape within {MAX_UPGRADE_STEPS} steps (versions × tabs and anchors × pages); Mintlify repeats each page in each division and version as it upgrades"
+        ));
+    }
+    Ok(Value::Object(nav))
 }
 
 #[cfg(test)]
@@ -812,8 +870,35 @@ mod tests {
             ),
         ];
         for (config, expected) in cases {
-            assert_eq!(upgrade_navigation(&config), expected, "{config}");
+            assert_eq!(upgrade_navigation(&config), Ok(expected), "{config}");
         }
+    }
+
+    /// From the review: JavaScript's `trim` takes U+FEFF (a tab's URL then still holds its hidden
+    /// page) and leaves U+0085; a `public: false` declares nothing; a hostile file fails fast.
+    #[test]
+    fn session_31_review_cases() {
+        let hidden = json!({"navigation": [{"group": "G", "pages": ["intro", "internal/secret"]}],
+            "tabs": [{"name": "Internal", "url": "\u{feff}internal", "isDefaultHidden": true}]});
+        let nav = upgrade_navigation(&hidden).unwrap();
+        assert_eq!(nav["tabs"][1]["hidden"], json!(true), "{nav}");
+        assert_eq!(
+            nav["tabs"][1]["groups"][0]["pages"],
+            json!(["internal/secret"])
+        );
+        assert_eq!(js_trim("\u{85}a\u{feff}"), "\u{85}a");
+        let closed = json!({"navigation": [{"group": "G", "public": false, "pages": ["a"]}]});
+        assert!(!dropped_declarations(&closed).declares_public);
+        let open = json!({"navigation": [{"group": "G", "public": "yes", "pages": ["a"]}]});
+        assert!(dropped_declarations(&open).declares_public);
+        let pages: Vec<String> = (0..1000).map(|i| format!("a/x{i}")).collect();
+        let hostile = json!({
+            "navigation": [{"group": "G", "pages": pages}],
+            "versions": (0..100).map(|i| format!("v{i}")).collect::<Vec<_>>(),
+            "tabs": (0..500).map(|_| json!({"name": "T", "url": "a"})).collect::<Vec<_>>(),
+            "anchors": [{"name": "A", "url": "a"}],
+        });
+        assert!(upgrade_navigation(&hostile).is_err());
     }
 
     #[test]
@@ -840,7 +925,7 @@ fn write_upgrades_for_the_differential_run() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "json") {
             let config: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-            let out = serde_json::to_string(&upgrade_navigation(&config)).unwrap();
+            let out = serde_json::to_string(&upgrade_navigation(&config).unwrap()).unwrap();
             std::fs::write(path.with_extension("rust"), out).unwrap();
         }
     }

@@ -230,6 +230,7 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
             listed_in_scope: Vec::new(),
             spec_elements: 0,
             by_name: Vec::new(),
+            max_depth: 64,
         };
         if name == "docs.json" {
             // A `public` at the configuration's root is the default of every page: any value says
@@ -249,7 +250,14 @@ pub fn load_site(site: &SiteRoot) -> Result<SiteConfig, Diagnostic> {
             walker.list_by_name();
         } else {
             // Mintlify builds a mint.json site from its upgrade to docs.json's shape.
-            let nav = crate::mint_upgrade::upgrade_navigation(&value);
+            let nav =
+                crate::mint_upgrade::upgrade_navigation(&value).map_err(|message| Diagnostic {
+                    file: name.to_owned(),
+                    line: None,
+                    message,
+                })?;
+            // The upgrade wraps the groups in up to eight levels of its own.
+            walker.max_depth += 8;
             walker.node(&nav, &NavEntry::default())?;
             walker.add_openapi(value.get("openapi"));
             walker.list_by_name();
@@ -384,6 +392,8 @@ struct NavWalker<'a> {
     /// Operations listed with a spec named by file name or stem: (the name, `METHOD /path`, the
     /// entry, the page's directory), listed by [`NavWalker::list_by_name`].
     by_name: Vec<(String, String, NavEntry, String)>,
+    /// How deep the navigation may nest.
+    max_depth: usize,
 }
 
 /// Where Mintlify puts generated endpoint pages when `openapi` sets no `directory`.
@@ -571,7 +581,7 @@ impl NavWalker<'_> {
 
     fn node(&mut self, v: &Value, ctx: &NavEntry) -> Result<(), Diagnostic> {
         self.depth += 1;
-        if self.depth > 64 {
+        if self.depth > self.max_depth {
             return Err(Diagnostic {
                 file: self.file.clone(),
                 line: None,

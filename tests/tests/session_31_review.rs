@@ -160,7 +160,9 @@ fn session_31_mint_upgrade_never_panics_and_stays_bounded() {
     let (mut runner, cases, seed) = fixed_seed::runner(3000, 31);
     let pages = std::cell::Cell::new(0usize);
     let result = runner.run(&config, |config| {
-        let upgraded = aidocs_index::mint_upgrade::upgrade_navigation(&config);
+        let Ok(upgraded) = aidocs_index::mint_upgrade::upgrade_navigation(&config) else {
+            return Ok(());
+        };
         aidocs_index::mint_upgrade::dropped_declarations(&config);
         let (input, output) = (config.to_string().len(), upgraded.to_string().len());
         prop_assert!(output <= 64 * input + 256, "{output} bytes from {input}");
