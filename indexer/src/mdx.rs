@@ -651,8 +651,13 @@ fn convert(
     // The line of `kept` last asked about, and whether it holds tags and expressions alone.
     let mut flow_memo = FlowMemo::default();
     let mut out_line = OutLine::default();
-    // Where the last closing tag of each void element written open is (`</br`), if any.
-    let mut void_closers: HashMap<String, Option<usize>> = HashMap::new();
+    // Where the closing tags of each element name opened are (`</br`), found once per name; and
+    // the paragraph last bounded (its start and end), found once per paragraph.
+    let mut closers: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut paragraph: Option<(usize, usize)> = None;
+    // Past an attribute expression that never closes, tags are no longer checked.
+    let mut tags_unchecked = false;
+    let mut definition_memo = DefinitionMemo::default();
     while i < bytes.len() {
         if let Some(&(start, end)) = fenced.get(next_fence) {
             if i >= start {
@@ -682,21 +687,51 @@ fn convert(
         }
         // A tag MDX's tokenizer throws at: Mintlify's parser refuses the file (the first reason
         // is kept; from there no tag is checked, so the page is read in linear time).
-        if mdx && c == b'<' && snippets.unparseable.is_none() && !kept[i..].starts_with("<!--") {
+        // A link reference definition's destination and title are text (`[r]: <https://…>`).
+        if mdx && c == b'<' && in_link_definition(&kept, i, &mut definition_memo) {
+            out.push('<');
+            i += 1;
+            continue;
+        }
+        if mdx
+            && c == b'<'
+            && snippets.unparseable.is_none()
+            && !tags_unchecked
+            && !kept[i..].starts_with("<!--")
+        {
             let text = !flow_line(&kept, i, &mut flow_memo);
             match tag::jsx_tag_check(&kept[i..], text) {
                 TagCheck::Throws(why) => snippets.unparseable = Some(why),
-                TagCheck::OpenVoid { name, end } => {
-                    let closer = void_closers
+                // An element opened in running text closes in its paragraph (a heading, a table
+                // cell: MDX checks it where the phrasing ends; the next blank line bounds that
+                // here, which only ever finds more closers); a void element written open on a
+                // line of its own closes somewhere after (MDX has no void elements).
+                TagCheck::Fine {
+                    name,
+                    opens: true,
+                    end,
+                } if text || tag::VOID_ELEMENTS.contains(&name.to_ascii_lowercase().as_str()) => {
+                    let bound = if text {
+                        if paragraph.is_none_or(|(start, stop)| i < start || i >= stop) {
+                            paragraph = Some((i, paragraph_end(&kept, i)));
+                        }
+                        paragraph.map_or(kept.len(), |(_, stop)| stop)
+                    } else {
+                        kept.len()
+                    };
+                    let positions = closers
                         .entry(name.clone())
-                        .or_insert_with(|| kept.rfind(&format!("</{name}")));
-                    if closer.is_none_or(|at| at < i + end) {
+                        .or_insert_with(|| tag::closing_tags(&kept, &name));
+                    let next = positions.get(positions.partition_point(|&p| p < i + end));
+                    if next.is_none_or(|&p| p >= bound) {
                         snippets.unparseable = Some(format!(
-                            "`<{name}>` opens an element that never closes (MDX has no void elements: write `<{name} />`)"
+                            "`<{name}>` opens an element that never closes{} (MDX has no void elements: write `<{name} />` for one that holds nothing)",
+                            if text { " in its paragraph" } else { "" }
                         ));
                     }
                 }
-                TagCheck::Text | TagCheck::Fine | TagCheck::Unsure => {}
+                TagCheck::OpenExpression => tags_unchecked = true,
+                TagCheck::Text | TagCheck::Fine { .. } | TagCheck::Unsure => {}
             }
         }
         match c {
@@ -1396,6 +1431,53 @@ pub fn mdx_refuses(body: &str, from_dir: &Path, policy: IncludePolicy<'_>) -> Op
     probe.unparseable
 }
 
+/// The line last asked about by [`in_link_definition`]: its start and end in `kept`, and where
+/// its definition's destination begins (after `]:`) when it reads as one.
+#[derive(Default)]
+struct DefinitionMemo {
+    line: Option<(usize, usize, Option<usize>)>,
+}
+
+/// Whether `at` lies in the destination or title of a link reference definition (`[ref]:
+/// <https://…> "title"`, after block quote and list markers): they open no tag. A definition
+/// cannot interrupt a paragraph, so some such lines are text; they are given the benefit of the
+/// doubt (a tag there goes unchecked). A footnote's (`[^1]:`) text is text. Each line is read once.
+fn in_link_definition(kept: &str, at: usize, memo: &mut DefinitionMemo) -> bool {
+    if let Some((start, end, from)) = memo.line {
+        if (start..=end).contains(&at) {
+            return from.is_some_and(|f| at >= f);
+        }
+    }
+    // Lines are asked about in order: the line's start is found after the last line's end.
+    let floor = memo.line.map_or(0, |(_, end, _)| end.min(at));
+    let start = kept[floor..at].rfind('\n').map_or(floor, |p| floor + p + 1);
+    let end = kept[at..].find('\n').map_or(kept.len(), |p| at + p);
+    let mut rest = &kept[start..end];
+    loop {
+        rest = rest.trim_start_matches([' ', '\t', '>']);
+        // A list item's marker: `-`, `*`, `+`, or a number and `.` or `)`, then a space or tab.
+        let b = rest.as_bytes();
+        let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+        let marker = match b.first() {
+            Some(b'-' | b'*' | b'+') => 1,
+            Some(_) if (1..=9).contains(&digits) && matches!(b.get(digits), Some(b'.' | b')')) => {
+                digits + 1
+            }
+            _ => break,
+        };
+        if !matches!(b.get(marker), Some(b' ' | b'\t')) {
+            break;
+        }
+        rest = &rest[marker..];
+    }
+    let from = (rest.starts_with('[') && !rest.starts_with("[^"))
+        .then(|| rest.find("]:"))
+        .flatten()
+        .map(|p| end - rest.len() + p);
+    memo.line = Some((start, end, from));
+    from.is_some_and(|f| at >= f)
+}
+
 fn utf8_len(first: u8) -> usize {
     match first {
         0x00..=0x7f => 1,
@@ -1528,6 +1610,16 @@ mod tests {
             "<a href=foo>x</a>\n",
             "<Note\n",
             "- item <2\n",
+            // An element opened in running text that its paragraph never closes.
+            "Use Vec<u8> here\n",
+            "a <b>bold c\n",
+            "a <b>bold\n\nc</b> d\n",
+            "<Note>Text here\n\nmore\n\n</Note>\n",
+            "## Title Vec<u8>\n",
+            "<Note>Vec<u8></Note>\n",
+            "a <B>x</b>\n",
+            "<br>\n\ntext\n",
+            "<div>\n<span>x\n</div>\n",
         ];
         for src in refused {
             assert!(md_read(src, Dialect::Mdx).1.is_some(), "{src:?}");
@@ -1551,9 +1643,29 @@ mod tests {
             "Ünïcode <Ñame>x</Ñame>\n",
             "<a-b $c=\"1\">y</a-b>\n",
             "```\na<2\n```\n",
+            "a <b>bold\nc</b> d\n",
+            "<Note>\nText\n\n</Note>\n",
+            "> quote <i>x\n> y</i>\n",
+            "text <a href=\"x\">link\nnext</a>\n",
+            "`Map<String, Int>` type\n",
+            // From the review: link reference definitions, JavaScript's white space in tags.
+            "[ref]: <https://x.com>\n",
+            "- [ref]: https://x.com/?a<b 'a<2'\n",
+            "> [ref]: <./img.png> \"Title\"\n",
+            "a <b\u{feff}>x</b>\n",
+            "<Card title=\"x\"\u{feff}href=\"y\">z</Card>\n",
         ];
         for src in parsed {
             assert_eq!(md_read(src, Dialect::Mdx).1, None, "{src:?}");
+        }
+        // Each tag is read once (these took minutes when tags with an expression that never
+        // closes, or definition lines, were read again to the end of the page for every `<`).
+        for page in [
+            "<a {b\n".repeat(40_000),
+            "text <a {b\n".repeat(40_000),
+            "[r]: <https://x.com> ".repeat(40_000),
+        ] {
+            assert_eq!(md_read(&page, Dialect::Mdx).1, None, "{:?}", &page[..20]);
         }
         // Markdown reads the same text as text; math keeps its text either way.
         assert_eq!(md_read("x<2 and $a<b$\n", Dialect::Markdown).1, None);

@@ -132,7 +132,7 @@ fn normalize_relative_path(p: &str) -> String {
 /// JavaScript's `String.prototype.trim`: its white space (Unicode's, less U+0085, with U+FEFF) and
 /// line terminators.
 fn js_trim(s: &str) -> &str {
-    s.trim_matches(|c: char| (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}')
+    s.trim_matches(crate::heading_id::js_space)
 }
 
 /// `formatIcon`.

@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::js::skip_balanced;
+use crate::heading_id::js_space;
 
 /// The index after the `>` that closes the tag starting at `start` (quotes and `{}` respected), or
 /// `None` when it never closes.
@@ -297,7 +298,7 @@ pub const MINTLIFY_COMPONENTS: &[&str] = &[
 
 /// HTML elements that never have content (`<br>`, `<img>`): a `hidden` on one wraps nothing. MDX
 /// has no void elements: `<br>` without its `/` opens an element that never closes.
-const VOID_ELEMENTS: &[&str] = &[
+pub(super) const VOID_ELEMENTS: &[&str] = &[
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
     "wbr",
 ];
@@ -853,23 +854,40 @@ fn id_continue(c: char) -> bool {
 pub(super) enum TagCheck {
     /// `<` then a space or line ending: text, never a tag.
     Text,
-    /// Well formed.
-    Fine,
+    /// Well formed: its name (`a.b`, `x:y`; empty for a fragment), whether it opens an element
+    /// (neither a closing nor a self-closing tag), and where it ends.
+    Fine {
+        name: String,
+        opens: bool,
+        end: usize,
+    },
     /// This reading cannot be sure (an attribute expression acorn reads; a blank line inside a
     /// tag of its own line).
     Unsure,
     /// It throws, for this reason.
     Throws(String),
-    /// A void HTML element written open (`<br>`), its tag ending at `end`: MDX has no void
-    /// elements, so it throws unless its closing tag follows.
-    OpenVoid { name: String, end: usize },
+    /// An attribute expression that never closes (to the end of the file): acorn throws there,
+    /// but this reading stops checking tags rather than decide (and reads each tag once).
+    OpenExpression,
+}
+
+/// Where `text` holds a closing tag of `name` (`</name>`, `</name >`: not `</names>`).
+pub(super) fn closing_tags(text: &str, name: &str) -> Vec<usize> {
+    let pattern = format!("</{name}");
+    (text.match_indices(&pattern))
+        .map(|(p, _)| p)
+        .filter(|&p| {
+            (text[p + pattern.len()..].chars().next())
+                .is_none_or(|c| !(id_continue(c) || c == '.' || c == ':'))
+        })
+        .collect()
 }
 
 /// Where MDX's JSX tokenizer throws at the tag `rest` starts (with `<`) when it surely does: a
 /// character no state of `factory-tag.js` accepts (`<2`, `<=`, `<-`, the `//` of an autolink
 /// `<https://…>`, an `@` in a name, an unquoted attribute value), the end of the paragraph inside a
-/// tag in running text (`text`, not a tag of its own line); and a void HTML element written open
-/// (`<br>`), for the caller to look for its closing tag.
+/// tag in running text (`text`, not a tag of its own line). Whether an element it opens closes is
+/// for the caller to see.
 pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
     use TagState::*;
     let b = rest.as_bytes();
@@ -882,7 +900,10 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
     let mut i = 1;
     let crash = |c: Option<char>, at: &str| {
         let what = c.map_or("the end of the paragraph".to_owned(), |c| format!("`{c}`"));
-        let shown: String = rest.chars().take(30).collect();
+        let shown: String = (rest.chars())
+            .filter(|c| !crate::heading_id::MARKS.contains(c))
+            .take(30)
+            .collect();
         let shown = shown.lines().next().unwrap_or_default().to_owned();
         TagCheck::Throws(format!("{what} {at} the tag `{shown}`"))
     };
@@ -894,7 +915,7 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
     };
     loop {
         let c = rest[i..].chars().next();
-        if let Some(w) = c.filter(|c| c.is_whitespace() && !is_name_state(state)) {
+        if let Some(w) = c.filter(|&c| js_space(c) && !is_name_state(state)) {
             if w == '\n' || w == '\r' {
                 let eol = if rest[i..].starts_with("\r\n") { 2 } else { 1 };
                 let after = &rest[i + eol..];
@@ -917,7 +938,7 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
         let Some(ch) = c else {
             return crash(None, "inside");
         };
-        let space = ch.is_whitespace();
+        let space = js_space(ch);
         // The next state, and whether it consumes the character (a state that only decides, at
         // the end of a name, leaves it to the next).
         let (next, consume) = match state {
@@ -938,8 +959,14 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
             PrimaryName if matches!(ch, '.' | '/' | ':' | '>' | '{') || space => {
                 (PrimaryNameAfter, false)
             }
-            PrimaryNameAfter | MemberNameAfter if ch == '.' => (MemberNameBefore, true),
-            PrimaryNameAfter if ch == ':' => (LocalNameBefore, true),
+            PrimaryNameAfter | MemberNameAfter if ch == '.' => {
+                name.push('.');
+                (MemberNameBefore, true)
+            }
+            PrimaryNameAfter if ch == ':' => {
+                name.push(':');
+                (LocalNameBefore, true)
+            }
             PrimaryNameAfter | MemberNameAfter | LocalNameAfter
                 if matches!(ch, '/' | '>' | '{') || id_start(ch) =>
             {
@@ -948,12 +975,21 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
             PrimaryNameAfter | MemberNameAfter | LocalNameAfter => {
                 return crash(Some(ch), "after a name in")
             }
-            MemberNameBefore if id_start(ch) => (MemberName, true),
-            LocalNameBefore if id_start(ch) => (LocalName, true),
+            MemberNameBefore | LocalNameBefore if id_start(ch) => {
+                name.push(ch);
+                let next = if state == MemberNameBefore {
+                    MemberName
+                } else {
+                    LocalName
+                };
+                (next, true)
+            }
             MemberNameBefore | LocalNameBefore => return crash(Some(ch), "before a name in"),
-            MemberName if id_continue(ch) => (MemberName, true),
+            MemberName | LocalName if id_continue(ch) => {
+                name.push(ch);
+                (state, true)
+            }
             MemberName if matches!(ch, '.' | '/' | '>' | '{') || space => (MemberNameAfter, false),
-            LocalName if id_continue(ch) => (LocalName, true),
             LocalName if matches!(ch, '/' | '>' | '{') || space => (LocalNameAfter, false),
             PrimaryName | MemberName | LocalName => return crash(Some(ch), "in a name in"),
             AttributeBefore if ch == '/' => {
@@ -963,7 +999,7 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
             AttributeBefore | AttributeValueBefore if ch == '{' => {
                 // An expression: acorn decides; only where it ends is read here.
                 let Some(end) = super::js::skip_balanced(b, i) else {
-                    return TagCheck::Unsure;
+                    return TagCheck::OpenExpression;
                 };
                 i = end;
                 state = AttributeBefore;
@@ -1013,9 +1049,10 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
             i += ch.len_utf8();
         }
     }
-    // At `>`: the tag is well formed. A void element written open must close later.
-    if !closing && !self_closing && VOID_ELEMENTS.contains(&name.to_ascii_lowercase().as_str()) {
-        return TagCheck::OpenVoid { name, end: i + 1 };
+    // At `>`: the tag is well formed.
+    TagCheck::Fine {
+        opens: !closing && !self_closing && !name.is_empty(),
+        name,
+        end: i + 1,
     }
-    TagCheck::Fine
 }
