@@ -693,13 +693,15 @@ fn convert(
             i += 1;
             continue;
         }
+        // (JSX inside an attribute's expression is JavaScript's: acorn reads it, not MDX.)
         if mdx
             && c == b'<'
             && snippets.unparseable.is_none()
+            && !snippets.in_attribute
             && !tags_unchecked
             && !kept[i..].starts_with("<!--")
         {
-            let text = !flow_line(&kept, i, &mut flow_memo);
+            let text = !flow_line(&kept, i, &mut flow_memo) && !alone_after_markers(&kept, i);
             match tag::jsx_tag_check(&kept[i..], text) {
                 TagCheck::Throws(why) => snippets.unparseable = Some(why),
                 // An element opened in running text closes in its paragraph (a heading, a table
@@ -1431,28 +1433,83 @@ pub fn mdx_refuses(body: &str, from_dir: &Path, policy: IncludePolicy<'_>) -> Op
     probe.unparseable
 }
 
-/// The line last asked about by [`in_link_definition`]: its start and end in `kept`, and where
-/// its definition's destination begins (after `]:`) when it reads as one.
+/// The paragraph last asked about by [`in_link_definition`]: its start and end in `kept`, how far
+/// its lines were read, and where a definition's destination begins in it (after its `]:`).
 #[derive(Default)]
 struct DefinitionMemo {
-    line: Option<(usize, usize, Option<usize>)>,
+    paragraph: Option<(usize, usize, usize, Option<usize>)>,
 }
 
-/// Whether `at` lies in the destination or title of a link reference definition (`[ref]:
-/// <https://…> "title"`, after block quote and list markers): they open no tag. A definition
-/// cannot interrupt a paragraph, so some such lines are text; they are given the benefit of the
-/// doubt (a tag there goes unchecked). A footnote's (`[^1]:`) text is text. Each line is read once.
+/// Whether `at` lies in a link reference definition's destination or title (`[ref]:
+/// <https://…> "title"`, after block quote and list markers; its label and title may run over
+/// lines, and definitions follow one another to the paragraph's end): they open no tag. A
+/// definition cannot interrupt a paragraph, so some such lines are text; they are given the
+/// benefit of the doubt (a tag there goes unchecked). A footnote's (`[^1]:`) text is text.
+/// Paragraphs are asked about in order, and each line is read once.
 fn in_link_definition(kept: &str, at: usize, memo: &mut DefinitionMemo) -> bool {
-    if let Some((start, end, from)) = memo.line {
-        if (start..=end).contains(&at) {
-            return from.is_some_and(|f| at >= f);
+    let known = memo
+        .paragraph
+        .filter(|&(start, end, _, _)| start <= at && at < end);
+    let (start, end, mut read, mut from) = match known {
+        Some(p) => p,
+        None => {
+            // The paragraph's start: back over lines that are not blank, no further than the
+            // last paragraph's end.
+            let floor = memo.paragraph.map_or(0, |(_, end, _, _)| end.min(at));
+            let mut start = kept[floor..at].rfind('\n').map_or(floor, |p| floor + p + 1);
+            while start > floor {
+                let prev = kept[floor..start - 1]
+                    .rfind('\n')
+                    .map_or(floor, |p| floor + p + 1);
+                if is_blank(&kept[prev..start - 1]) {
+                    break;
+                }
+                start = prev;
+            }
+            (start, paragraph_end(kept, at).max(at + 1), start, None)
         }
+    };
+    while from.is_none() && read <= at && read < end {
+        let line_end = kept[read..].find('\n').map_or(kept.len(), |p| read + p);
+        let rest = after_markers(&kept[read..line_end]);
+        if rest.starts_with('[') && !rest.starts_with("[^") {
+            // A label is at most 999 characters (CommonMark), over lines too.
+            let label_start = line_end - rest.len();
+            let mut stop = (label_start + 1003).min(end);
+            while !kept.is_char_boundary(stop) {
+                stop -= 1;
+            }
+            from = kept[label_start..stop].find("]:").map(|p| label_start + p);
+        }
+        read = line_end + 1;
     }
-    // Lines are asked about in order: the line's start is found after the last line's end.
-    let floor = memo.line.map_or(0, |(_, end, _)| end.min(at));
-    let start = kept[floor..at].rfind('\n').map_or(floor, |p| floor + p + 1);
+    memo.paragraph = Some((start, end, read, from));
+    from.is_some_and(|f| at >= f)
+}
+
+/// Whether the tag at `at` stands alone on its line after any number of block quote and list
+/// markers (`- - <A>`), with nothing after it but more of the line's tags: a tag of its own line
+/// (as MDX reads it), which [`flow_line`] reads after one marker only. Only the line's start is
+/// read here; a line that also holds text (`- - <A>x`) is the caller's to judge.
+fn alone_after_markers(kept: &str, at: usize) -> bool {
+    // Back to the line's start over marker characters only: a line's first tag is read, the
+    // others stop at the text or tags before them.
+    let before = kept.as_bytes()[..at].iter().rev();
+    let prefix = before
+        .take_while(|&&c| c != b'\n' && b" \t>-*+.)0123456789".contains(&c))
+        .count();
+    let start = at - prefix;
+    if start > 0 && kept.as_bytes()[start - 1] != b'\n' {
+        return false;
+    }
     let end = kept[at..].find('\n').map_or(kept.len(), |p| at + p);
-    let mut rest = &kept[start..end];
+    let line = &kept[start..end];
+    after_markers(&line[..at - start]).is_empty() && (line[at - start..].trim_end().ends_with('>'))
+}
+
+/// `line` after its block quote and list markers, any number of them.
+fn after_markers(line: &str) -> &str {
+    let mut rest = line;
     loop {
         rest = rest.trim_start_matches([' ', '\t', '>']);
         // A list item's marker: `-`, `*`, `+`, or a number and `.` or `)`, then a space or tab.
@@ -1470,12 +1527,7 @@ fn in_link_definition(kept: &str, at: usize, memo: &mut DefinitionMemo) -> bool 
         }
         rest = &rest[marker..];
     }
-    let from = (rest.starts_with('[') && !rest.starts_with("[^"))
-        .then(|| rest.find("]:"))
-        .flatten()
-        .map(|p| end - rest.len() + p);
-    memo.line = Some((start, end, from));
-    from.is_some_and(|f| at >= f)
+    rest
 }
 
 fn utf8_len(first: u8) -> usize {
@@ -1654,6 +1706,19 @@ mod tests {
             "> [ref]: <./img.png> \"Title\"\n",
             "a <b\u{feff}>x</b>\n",
             "<Card title=\"x\"\u{feff}href=\"y\">z</Card>\n",
+            // From the second review: a line of Unicode spaces is no blank line; a line of
+            // backticks that opens no fence ends no paragraph; closers with white space in them;
+            // a definition's title on the next line, its label over lines; two list markers
+            // before a tag of its own line; JSX in an attribute's expression.
+            "a <b>x\n\u{a0}\ny</b>\n",
+            "a <b>\n```a`\nx</b>\n",
+            "a <b></ b>\n",
+            "a <A.B>x</A\n.B>\n",
+            "<br>\n\n</ br>\n",
+            "[r]: /u\n\"<b>\"\n",
+            "[r\ns]: <b>\n",
+            "- - <A>\n\n    </A>\n",
+            "<Card title={<b>x\n\ny</b>} />\n",
         ];
         for src in parsed {
             assert_eq!(md_read(src, Dialect::Mdx).1, None, "{src:?}");

@@ -652,6 +652,31 @@ pub fn dropped_declarations(config: &Value) -> MintDeclarations {
     out
 }
 
+/// A division that is an external link, as `getGlobalDivisions` writes it: its label, `href`,
+/// an anchor's icon and (a string) color, and `hidden`.
+fn link_division(kind: Division, d: &Value) -> Map<String, Value> {
+    let mut m = Map::new();
+    if let Some(n) = d.get("name") {
+        m.insert(kind.label_key().into(), n.clone());
+    }
+    m.insert("href".into(), d["url"].clone());
+    if kind == Division::Anchor {
+        if truthy(d.get("icon")) {
+            m.insert("icon".into(), format_icon(&d["icon"], d.get("iconType")));
+        }
+        if let Some(c @ Value::String(_)) = d.get("color") {
+            let mut color = Map::new();
+            color.insert("light".into(), c.clone());
+            color.insert("dark".into(), c.clone());
+            m.insert("color".into(), Value::Object(color));
+        }
+    }
+    if truthy(d.get("isDefaultHidden")) {
+        m.insert("hidden".into(), d["isDefaultHidden"].clone());
+    }
+    m
+}
+
 /// docs.json's `navigation` for a `mint.json` configuration, as `updateNavigationToDocsConfig`
 /// (`@mintlify/validation`) writes it from the validated configuration; an error past
 /// [`MAX_UPGRADE_STEPS`].
@@ -662,67 +687,24 @@ pub fn upgrade_navigation(config: &Value) -> Result<Value, String> {
     let versions = items(config.get("versions"));
     let groups = items(config.get("navigation"));
 
-    // `getGlobalDivisions`: divisions that are all external links hold no pages.
+    // `getGlobalDivisions`: divisions that are all external links hold no pages (global versions
+    // are not written at all).
     let mut global = Map::new();
     let global_versions =
         !versions.is_empty() && (versions.iter()).all(|v| v.is_object() && is_remote(v.get("url")));
-    if global_versions {
-        let list = (versions.iter())
-            .map(|v| {
-                let mut m = Map::new();
-                if let Some(n) = v.get("name") {
-                    m.insert("version".into(), n.clone());
-                }
-                m.insert("href".into(), v["url"].clone());
-                Value::Object(m)
-            })
-            .collect();
-        global.insert("versions".into(), Value::Array(list));
-    }
-    let global_tabs = !tabs.is_empty()
-        && (tabs.iter()).all(|t| !truthy(t.get("version")) && is_remote(t.get("url")));
-    if global_tabs {
-        let list = (tabs.iter())
-            .map(|t| {
-                let mut m = Map::new();
-                if let Some(n) = t.get("name") {
-                    m.insert("tab".into(), n.clone());
-                }
-                m.insert("href".into(), t["url"].clone());
-                if truthy(t.get("isDefaultHidden")) {
-                    m.insert("hidden".into(), t["isDefaultHidden"].clone());
-                }
-                Value::Object(m)
-            })
-            .collect();
-        global.insert("tabs".into(), Value::Array(list));
-    }
-    let global_anchors = !anchors.is_empty()
-        && (anchors.iter()).all(|a| !truthy(a.get("version")) && is_remote(a.get("url")));
-    if global_anchors {
-        let list = (anchors.iter())
-            .map(|a| {
-                let mut m = Map::new();
-                if let Some(n) = a.get("name") {
-                    m.insert("anchor".into(), n.clone());
-                }
-                m.insert("href".into(), a["url"].clone());
-                if truthy(a.get("icon")) {
-                    m.insert("icon".into(), format_icon(&a["icon"], a.get("iconType")));
-                }
-                if let Some(c @ Value::String(_)) = a.get("color") {
-                    let mut color = Map::new();
-                    color.insert("light".into(), c.clone());
-                    color.insert("dark".into(), c.clone());
-                    m.insert("color".into(), Value::Object(color));
-                }
-                if truthy(a.get("isDefaultHidden")) {
-                    m.insert("hidden".into(), a["isDefaultHidden"].clone());
-                }
-                Value::Object(m)
-            })
-            .collect();
-        global.insert("anchors".into(), Value::Array(list));
+    let all_links = |list: &[Value]| {
+        !list.is_empty()
+            && (list.iter()).all(|d| !truthy(d.get("version")) && is_remote(d.get("url")))
+    };
+    let (global_tabs, global_anchors) = (all_links(tabs), all_links(anchors));
+    for (kind, list, is_global) in [
+        (Division::Tab, tabs, global_tabs),
+        (Division::Anchor, anchors, global_anchors),
+    ] {
+        if is_global {
+            let links = list.iter().map(|d| Value::Object(link_division(kind, d)));
+            global.insert(kind.list_key().into(), Value::Array(links.collect()));
+        }
     }
     let upgrade = Upgrade {
         config,
@@ -826,8 +808,7 @@ pub fn upgrade_navigation(config: &Value) -> Result<Value, String> {
         m.insert(key.into(), Value::Array(result));
         m
     };
-    if global.contains_key("tabs") || global.contains_key("anchors") {
-        global.remove("versions");
+    if !global.is_empty() {
         nav.insert("global".into(), Value::Object(global));
     }
     if upgrade.budget.exhausted() {

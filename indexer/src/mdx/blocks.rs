@@ -55,8 +55,12 @@ pub(super) fn paragraph_end(text: &str, at: usize) -> usize {
     while pos < text.len() {
         let next = pos + 1;
         let line_end = text[next..].find('\n').map_or(text.len(), |p| next + p);
-        let line = text[next..line_end].trim();
-        if line.is_empty() || line.starts_with("```") || line.starts_with("~~~") {
+        // Blank is spaces and tabs only (a line of no-break spaces is text); a fence is one that
+        // opens (`` ```a` `` is text), indented less than four columns.
+        let line = &text[next..line_end];
+        let trimmed = line.trim_start_matches([' ', '\t']);
+        let fence = columns(line) < 4 && fence_open(trimmed).is_some_and(|(ch, _)| ch != b'$');
+        if trimmed.trim_end_matches(['\r', ' ', '\t']).is_empty() || fence {
             return pos;
         }
         pos = line_end;

@@ -871,16 +871,39 @@ pub(super) enum TagCheck {
     OpenExpression,
 }
 
-/// Where `text` holds a closing tag of `name` (`</name>`, `</name >`: not `</names>`).
+/// Where `text` holds a closing tag of `name` (`</name>`, `</ name >`, `</a . b>` for `a.b`: JSX
+/// allows white space around a name's parts; not `</names>`).
 pub(super) fn closing_tags(text: &str, name: &str) -> Vec<usize> {
-    let pattern = format!("</{name}");
-    (text.match_indices(&pattern))
-        .map(|(p, _)| p)
-        .filter(|&p| {
-            (text[p + pattern.len()..].chars().next())
-                .is_none_or(|c| !(id_continue(c) || c == '.' || c == ':'))
-        })
-        .collect()
+    let spaces = |s: &str| s.len() - s.trim_start_matches(js_space).len();
+    let mut found = Vec::new();
+    for (p, _) in text.match_indices("</") {
+        let mut rest = &text[p + 2..];
+        let mut written = String::new();
+        loop {
+            rest = &rest[spaces(rest)..];
+            let part = rest
+                .char_indices()
+                .find(|&(k, c)| !(if k == 0 { id_start(c) } else { id_continue(c) }))
+                .map_or(rest.len(), |(k, _)| k);
+            if part == 0 || written.len() + part > name.len() {
+                break;
+            }
+            written.push_str(&rest[..part]);
+            rest = &rest[part..];
+            let after = spaces(rest);
+            match rest[after..].chars().next() {
+                Some(sep @ ('.' | ':')) => {
+                    written.push(sep);
+                    rest = &rest[after + 1..];
+                }
+                _ => break,
+            }
+        }
+        if written == name {
+            found.push(p);
+        }
+    }
+    found
 }
 
 /// Where MDX's JSX tokenizer throws at the tag `rest` starts (with `<`) when it surely does: a
