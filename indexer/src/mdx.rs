@@ -21,8 +21,8 @@ pub use blocks::LineFences;
 pub use frontmatter::{split_frontmatter, Frontmatter, MdxError};
 
 use blocks::{
-    columns, fence_open, link_resource_len, list_item, paragraph_end, raw_text_len, strip_indent,
-    BacktickRuns,
+    blank_line_end, columns, fence_open, link_resource_len, list_item, paragraph_end, raw_text_len,
+    strip_indent, BacktickRuns,
 };
 use js::{block_exports, block_imports, esm_block_end, esm_first_blank, skip_balanced};
 pub use outline::without_heading_ids;
@@ -653,7 +653,7 @@ fn convert(
     let mut out_line = OutLine::default();
     // Where the closing tags of each element name opened are (`</br`), found once per name; and
     // the paragraph last bounded (its start and end), found once per paragraph.
-    let mut closers: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut closers: Option<HashMap<String, Vec<usize>>> = None;
     let mut paragraph: Option<(usize, usize)> = None;
     // Past an attribute expression that never closes, tags are no longer checked.
     let mut tags_unchecked = false;
@@ -715,15 +715,14 @@ fn convert(
                 } if text || tag::VOID_ELEMENTS.contains(&name.to_ascii_lowercase().as_str()) => {
                     let bound = if text {
                         if paragraph.is_none_or(|(start, stop)| i < start || i >= stop) {
-                            paragraph = Some((i, paragraph_end(&kept, i)));
+                            paragraph = Some((i, blank_line_end(&kept, i)));
                         }
                         paragraph.map_or(kept.len(), |(_, stop)| stop)
                     } else {
                         kept.len()
                     };
-                    let positions = closers
-                        .entry(name.clone())
-                        .or_insert_with(|| tag::closing_tags(&kept, &name));
+                    let closers = closers.get_or_insert_with(|| tag::closing_tags(&kept));
+                    let positions = closers.get(&name).map_or(&[][..], Vec::as_slice);
                     let next = positions.get(positions.partition_point(|&p| p < i + end));
                     if next.is_none_or(|&p| p >= bound) {
                         snippets.unparseable = Some(format!(
@@ -1443,9 +1442,9 @@ struct DefinitionMemo {
 /// Whether `at` lies in a link reference definition's destination or title (`[ref]:
 /// <https://…> "title"`, after block quote and list markers; its label and title may run over
 /// lines, and definitions follow one another to the paragraph's end): they open no tag. A
-/// definition cannot interrupt a paragraph, so some such lines are text; they are given the
-/// benefit of the doubt (a tag there goes unchecked). A footnote's (`[^1]:`) text is text.
-/// Paragraphs are asked about in order, and each line is read once.
+/// definition cannot interrupt a paragraph, so some such lines are text, and a footnote's
+/// (`[^1]:`) text is text too; they are given the benefit of the doubt (a tag there goes
+/// unchecked). Paragraphs are asked about in order, and each line is read once.
 fn in_link_definition(kept: &str, at: usize, memo: &mut DefinitionMemo) -> bool {
     let known = memo
         .paragraph
@@ -1466,20 +1465,26 @@ fn in_link_definition(kept: &str, at: usize, memo: &mut DefinitionMemo) -> bool 
                 }
                 start = prev;
             }
-            (start, paragraph_end(kept, at).max(at + 1), start, None)
+            (start, blank_line_end(kept, at).max(at + 1), start, None)
         }
     };
     while from.is_none() && read <= at && read < end {
         let line_end = kept[read..].find('\n').map_or(kept.len(), |p| read + p);
         let rest = after_markers(&kept[read..line_end]);
-        if rest.starts_with('[') && !rest.starts_with("[^") {
-            // A label is at most 999 characters (CommonMark), over lines too.
+        if rest.starts_with('[') {
+            // A label is at most 999 characters (CommonMark; UTF-16 units, as micromark counts
+            // them), over lines too. The label itself opens no tag either (`[a<b]: /x`).
             let label_start = line_end - rest.len();
-            let mut stop = (label_start + 1003).min(end);
-            while !kept.is_char_boundary(stop) {
-                stop -= 1;
-            }
-            from = kept[label_start..stop].find("]:").map(|p| label_start + p);
+            let mut units = 0;
+            let stop = (kept[label_start..end].char_indices())
+                .find(|&(_, c)| {
+                    units += c.len_utf16();
+                    units > 1003
+                })
+                .map_or(end, |(k, _)| label_start + k);
+            from = kept[label_start..stop]
+                .contains("]:")
+                .then_some(label_start);
         }
         read = line_end + 1;
     }
@@ -1719,16 +1724,35 @@ mod tests {
             "[r\ns]: <b>\n",
             "- - <A>\n\n    </A>\n",
             "<Card title={<b>x\n\ny</b>} />\n",
+            // From the third review: a stray backtick or `$` pairs with nothing across a block
+            // that interrupts its paragraph (a list item, a heading, a line of tags, a math block,
+            // a table, a quote's blank line); a code span runs over a line of no-break spaces and
+            // a line of backticks that opens no fence; a definition's label.
+            "- Press the ` key to open the console\n- Wrap the text in `<Note>` to highlight it\n",
+            "Press the ` key.\n## Using `<Card>`\n",
+            "Press the ` key.\n<Note>\nWrap it in `<Card>`.\n</Note>\n",
+            "- Starter costs $10 a month\n- The bound is $x<y$ here\n",
+            "> A stray ` backtick\n>\n> then `<b>` code\n",
+            "A stray ` backtick\n$$\nx\n$$\nthen `<b>` code\n",
+            "A stray ` backtick\n| a | b |\n| - | - |\n| `<b>` | c |\n",
+            "text `a\n\u{a0}\n<b> z`\n",
+            "text `a\n``` <b> z`\n",
+            "[a<b]: /x\n",
+            "[^a b]: <https://x.io>\n",
         ];
         for src in parsed {
             assert_eq!(md_read(src, Dialect::Mdx).1, None, "{src:?}");
         }
+        let long_label = format!("[{}]: <https://example.com>\n", "é".repeat(600));
+        assert_eq!(md_read(&long_label, Dialect::Mdx).1, None);
         // Each tag is read once (these took minutes when tags with an expression that never
         // closes, or definition lines, were read again to the end of the page for every `<`).
         for page in [
             "<a {b\n".repeat(40_000),
             "text <a {b\n".repeat(40_000),
             "[r]: <https://x.com> ".repeat(40_000),
+            // Many element names, each closed once (names × closers took 97 s at 1 MB).
+            (0..40_000).map(|n| format!("<a{n}>x</a{n}> ")).collect(),
         ] {
             assert_eq!(md_read(&page, Dialect::Mdx).1, None, "{:?}", &page[..20]);
         }

@@ -49,18 +49,79 @@ impl BacktickRuns {
     }
 }
 
-/// Where the paragraph holding `at` ends: at the next blank line or fence line (or the end).
+/// Where the paragraph holding `at` ends: at the next blank line or fence line, or a line that
+/// starts a block of its own and so interrupts a paragraph (an ATX heading, a list item, a
+/// thematic break, a block quote outside one, a math block, a table row, a line of tags), or the
+/// end. A code span or math that a stray
+/// backtick or `$` would pair across list items or a heading stays in its paragraph.
 pub(super) fn paragraph_end(text: &str, at: usize) -> usize {
+    let line_start = text[..at].rfind('\n').map_or(0, |p| p + 1);
+    let in_quote = text[line_start..]
+        .trim_start_matches([' ', '\t'])
+        .starts_with('>');
     let mut pos = text[at..].find('\n').map_or(text.len(), |p| at + p);
     while pos < text.len() {
         let next = pos + 1;
         let line_end = text[next..].find('\n').map_or(text.len(), |p| next + p);
-        // Blank is spaces and tabs only (a line of no-break spaces is text); a fence is one that
-        // opens (`` ```a` `` is text), indented less than four columns.
-        let line = &text[next..line_end];
-        let trimmed = line.trim_start_matches([' ', '\t']);
-        let fence = columns(line) < 4 && fence_open(trimmed).is_some_and(|(ch, _)| ch != b'$');
-        if trimmed.trim_end_matches(['\r', ' ', '\t']).is_empty() || fence {
+        // Blank is spaces and tabs only (a line of no-break spaces is text); a fence line is one
+        // that opens a fence, however indented (`` ```a` `` is text; an indented one may be a
+        // fence in MDX, and a code span stops before it either way).
+        let lead = text[next..line_end].trim_start_matches([' ', '\t']);
+        let blank = lead.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r'));
+        let fence = fence_open(lead).is_some_and(|(ch, _)| ch != b'$');
+        let line = lead.trim_end();
+        let hashes = line.bytes().take_while(|&b| b == b'#').count();
+        let heading = (1..=6).contains(&hashes)
+            && line[hashes..]
+                .chars()
+                .next()
+                .is_none_or(|c| c == ' ' || c == '\t');
+        let rule = line.len() >= 3
+            && ["*", "-", "_"].iter().any(|m| {
+                line.replace([' ', '\t'], "")
+                    .bytes()
+                    .all(|b| b == m.as_bytes()[0])
+                    && line.matches(m).count() >= 3
+            });
+        // A line of JSX or HTML tags (`<Note>`), a math block, a table row; in a block quote, a
+        // line of `>` alone is blank.
+        let b = line.as_bytes();
+        let tags = b.first() == Some(&b'<')
+            && b.get(1)
+                .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'/')
+            && line.ends_with('>');
+        let quote_blank = in_quote && line.trim_start_matches(['>', ' ', '\t']).is_empty();
+        if blank
+            || fence
+            || line.starts_with("$$")
+            || line.starts_with('|')
+            || tags
+            || quote_blank
+            || heading
+            || rule
+            || list_item(line).is_some_and(|(_, rest)| !rest.is_empty())
+            || (!in_quote && line.starts_with('>'))
+        {
+            return pos;
+        }
+        pos = line_end;
+    }
+    text.len()
+}
+
+/// Where the text from `at` runs to before its next blank line (of spaces and tabs only: a line of
+/// no-break spaces is text), or the end. Farther than [`paragraph_end`] (which also stops at any
+/// line of backticks, so that a code span never hides a comment after one): for a bound that may
+/// only ever be too far, as where an element opened in running text must close.
+pub(super) fn blank_line_end(text: &str, at: usize) -> usize {
+    let mut pos = text[at..].find('\n').map_or(text.len(), |p| at + p);
+    while pos < text.len() {
+        let next = pos + 1;
+        let line_end = text[next..].find('\n').map_or(text.len(), |p| next + p);
+        if text[next..line_end]
+            .bytes()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\r'))
+        {
             return pos;
         }
         pos = line_end;

@@ -871,11 +871,12 @@ pub(super) enum TagCheck {
     OpenExpression,
 }
 
-/// Where `text` holds a closing tag of `name` (`</name>`, `</ name >`, `</a . b>` for `a.b`: JSX
-/// allows white space around a name's parts; not `</names>`).
-pub(super) fn closing_tags(text: &str, name: &str) -> Vec<usize> {
+/// Every closing tag of `text` by the name it closes, written as the opening tag writes it
+/// (`</ b>` and `</A .B>` close `b` and `A.B`: JSX allows white space around a name's parts), with
+/// where each starts. One pass: each `</` is read once, however many names are asked about.
+pub(super) fn closing_tags(text: &str) -> std::collections::HashMap<String, Vec<usize>> {
     let spaces = |s: &str| s.len() - s.trim_start_matches(js_space).len();
-    let mut found = Vec::new();
+    let mut found: std::collections::HashMap<String, Vec<usize>> = Default::default();
     for (p, _) in text.match_indices("</") {
         let mut rest = &text[p + 2..];
         let mut written = String::new();
@@ -885,7 +886,7 @@ pub(super) fn closing_tags(text: &str, name: &str) -> Vec<usize> {
                 .char_indices()
                 .find(|&(k, c)| !(if k == 0 { id_start(c) } else { id_continue(c) }))
                 .map_or(rest.len(), |(k, _)| k);
-            if part == 0 || written.len() + part > name.len() {
+            if part == 0 {
                 break;
             }
             written.push_str(&rest[..part]);
@@ -899,8 +900,8 @@ pub(super) fn closing_tags(text: &str, name: &str) -> Vec<usize> {
                 _ => break,
             }
         }
-        if written == name {
-            found.push(p);
+        if !written.is_empty() {
+            found.entry(written).or_default().push(p);
         }
     }
     found
