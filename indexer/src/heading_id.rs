@@ -78,6 +78,11 @@ pub(crate) fn js_space(c: char) -> bool {
     )
 }
 
+/// JavaScript's `String.prototype.trim`: [`js_space`] off both ends.
+pub(crate) fn js_trim(s: &str) -> &str {
+    s.trim_matches(js_space)
+}
+
 /// Mintlify's `slugify(title)`: lower-cased, trimmed, whitespace runs to `-`, percent-encoded as
 /// `encodeURIComponent` does; then `@sindresorhus/slugify` (keeping `_`, and `%` and case when
 /// something was encoded).

@@ -21,8 +21,8 @@ pub use blocks::LineFences;
 pub use frontmatter::{split_frontmatter, Frontmatter, MdxError};
 
 use blocks::{
-    blank_line_end, columns, fence_open, link_resource_len, list_item, paragraph_end, raw_text_len,
-    strip_indent, BacktickRuns,
+    blank_line_end, columns, fence_open, is_thematic_break, link_resource_len, list_item,
+    raw_text_len, strip_indent, BacktickRuns,
 };
 use js::{block_exports, block_imports, esm_block_end, esm_first_blank, skip_balanced};
 pub use outline::without_heading_ids;
@@ -389,17 +389,9 @@ pub fn braces_as_text(markdown: &str) -> String {
             }
             // An escape: the backslash and the character it escapes, whole.
             '\\' => 1 + markdown[i + 1..].chars().next().map_or(0, char::len_utf8),
-            '`' => {
-                // A code span, closed as the converter closes it (a run of the same length in
-                // its paragraph), found in linear time.
-                let run = b[i..].iter().take_while(|&&c| c == b'`').count();
-                if runs.as_ref().is_none_or(|r| !r.covers(i)) {
-                    let line_start = markdown[..i].rfind('\n').map_or(0, |p| p + 1);
-                    let para_end = paragraph_end(markdown, i);
-                    runs = Some(BacktickRuns::of_line(markdown, line_start, para_end));
-                }
-                (runs.as_ref().and_then(|r| r.closing(i, run))).map_or(run, |p| p + run - i)
-            }
+            // A code span, closed as the converter closes it (a run of the same length in its
+            // paragraph), found in linear time.
+            '`' => blocks::span_end(markdown, i, b'`', &mut runs) - i,
             // A tag, read as MDX ends it, within a bounded length (a longer one is text): each
             // `<` costs at most that much, however the text is written.
             '<' if b
@@ -685,15 +677,15 @@ fn convert(
             out.push('\n');
             continue;
         }
-        // A tag MDX's tokenizer throws at: Mintlify's parser refuses the file (the first reason
-        // is kept; from there no tag is checked, so the page is read in linear time).
         // A link reference definition's destination and title are text (`[r]: <https://…>`).
         if mdx && c == b'<' && in_link_definition(&kept, i, &mut definition_memo) {
             out.push('<');
             i += 1;
             continue;
         }
-        // (JSX inside an attribute's expression is JavaScript's: acorn reads it, not MDX.)
+        // A tag MDX's tokenizer throws at: Mintlify's parser refuses the file (the first reason
+        // is kept; from there no tag is checked, so the page is read in linear time). JSX inside
+        // an attribute's expression is JavaScript's: acorn reads it, not MDX.
         if mdx
             && c == b'<'
             && snippets.unparseable.is_none()
@@ -725,9 +717,15 @@ fn convert(
                     let positions = closers.get(&name).map_or(&[][..], Vec::as_slice);
                     let next = positions.get(positions.partition_point(|&p| p < i + end));
                     if next.is_none_or(|&p| p >= bound) {
+                        let void = tag::VOID_ELEMENTS.contains(&name.to_ascii_lowercase().as_str());
                         snippets.unparseable = Some(format!(
-                            "`<{name}>` opens an element that never closes{} (MDX has no void elements: write `<{name} />` for one that holds nothing)",
-                            if text { " in its paragraph" } else { "" }
+                            "`<{name}>` opens an element that never closes{}{}",
+                            if text { " in its paragraph" } else { "" },
+                            if void {
+                                format!(" (MDX has no void elements: write `<{name} />`)")
+                            } else {
+                                String::new()
+                            }
                         ));
                     }
                 }
@@ -742,39 +740,13 @@ fn convert(
                 out.push_str(&kept[i..i + 2]);
                 i += 2;
             }
-            b'`' => {
-                // Inline code: copied verbatim up to the closing run of the same length on the line.
-                let run = kept[i..].bytes().take_while(|&b| b == b'`').count();
-                if runs.as_ref().is_none_or(|r| !r.covers(i)) {
-                    // A code span may run over lines, never past its paragraph.
-                    let line_start = kept[..i].rfind('\n').map_or(0, |p| p + 1);
-                    let para_end = paragraph_end(&kept, i);
-                    runs = Some(BacktickRuns::of_line(&kept, line_start, para_end));
-                }
-                let close = runs.as_ref().and_then(|r| r.closing(i, run));
-                match close {
-                    Some(p) => {
-                        out.push_str(&kept[i..p + run]);
-                        i = p + run;
-                    }
-                    None => {
-                        out.push_str(&kept[i..i + run]);
-                        i += run;
-                    }
-                }
-            }
-            // Inline math (`$…$`, `$$…$$`: Mintlify parses with `remark-math`), read as a code
-            // span is: no tag, comment or expression opens in it (`$a<b$`), and its text is kept.
-            b'$' => {
-                let run = kept[i..].bytes().take_while(|&b| b == b'$').count();
-                if math_runs.as_ref().is_none_or(|r| !r.covers(i)) {
-                    let line_start = kept[..i].rfind('\n').map_or(0, |p| p + 1);
-                    let para_end = paragraph_end(&kept, i);
-                    math_runs = Some(BacktickRuns::of_marks(&kept, line_start, para_end, b'$'));
-                }
-                let end = (math_runs.as_ref())
-                    .and_then(|r| r.closing(i, run))
-                    .map_or(i + run, |p| p + run);
+            // Inline code, copied verbatim up to the closing run of the same length (over lines,
+            // never past its paragraph); inline math (`$…$`, `$$…$$`: Mintlify parses with
+            // `remark-math`) read as a code span is: no tag, comment or expression opens in
+            // either (`$a<b$`), and their text is kept.
+            b'`' | b'$' => {
+                let runs = if c == b'`' { &mut runs } else { &mut math_runs };
+                let end = blocks::span_end(&kept, i, c, runs);
                 out.push_str(&kept[i..end]);
                 i = end;
             }
@@ -1563,19 +1535,6 @@ fn starts_block(trimmed: &str) -> bool {
 fn is_paragraph_text(line: &str) -> bool {
     let trimmed = line.trim_start_matches([' ', '\t']);
     !starts_block(trimmed) && list_item(trimmed).is_none_or(|(_, rest)| !rest.is_empty())
-}
-
-/// A thematic break (or setext underline): three or more of one of `-`, `*`, `_` (`=` for an
-/// underline), spaces and tabs between, indented less than four columns.
-fn is_thematic_break(line: &str) -> bool {
-    let t = line.trim_end_matches(['\n', '\r']);
-    if columns(t) - columns(t.trim_start_matches([' ', '\t'])) >= 4 {
-        return false;
-    }
-    let marks: Vec<char> = t.chars().filter(|c| !matches!(c, ' ' | '\t')).collect();
-    marks.len() >= 3
-        && matches!(marks[0], '-' | '*' | '_' | '=')
-        && marks.iter().all(|&c| c == marks[0])
 }
 
 /// Whether a list item's marker may start a list after a paragraph: a bullet, or `1.` / `1)`

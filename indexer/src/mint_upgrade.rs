@@ -17,6 +17,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::heading_id::js_trim;
+
 /// The steps the upgrade may take (pages compared with division URLs, entries written): Mintlify's
 /// JavaScript does the same work, which multiplies versions by divisions by pages, and a small
 /// hostile file would otherwise hold the build for minutes in gigabytes of memory.
@@ -127,12 +129,6 @@ fn normalize_relative_path(p: &str) -> String {
         out.push('/');
     }
     out
-}
-
-/// JavaScript's `String.prototype.trim`: its white space (Unicode's, less U+0085, with U+FEFF) and
-/// line terminators.
-fn js_trim(s: &str) -> &str {
-    s.trim_matches(crate::heading_id::js_space)
 }
 
 /// `formatIcon`.

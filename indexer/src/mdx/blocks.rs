@@ -11,12 +11,8 @@ pub(super) struct BacktickRuns {
 }
 
 impl BacktickRuns {
-    pub(super) fn of_line(text: &str, line_start: usize, line_end: usize) -> Self {
-        Self::of_marks(text, line_start, line_end, b'`')
-    }
-
-    /// Runs of `mark` instead: `$` for inline math (`remark-math`), which opens and closes as a
-    /// code span does.
+    /// The runs of `mark` in `text[line_start..line_end]`: `` ` `` for code spans, `$` for inline
+    /// math (`remark-math`), which opens and closes as a code span does.
     pub(super) fn of_marks(text: &str, line_start: usize, line_end: usize, mark: u8) -> Self {
         let mut by_len: std::collections::HashMap<usize, Vec<usize>> = Default::default();
         let b = text.as_bytes();
@@ -49,12 +45,27 @@ impl BacktickRuns {
     }
 }
 
+/// Where the span that a run of `mark` (`` ` `` for code, `$` for math) at `at` opens ends: after
+/// its closing run of the same length in the paragraph, else after the run itself (text). `runs`
+/// keeps the runs of the paragraph last read, so a paragraph is read once.
+pub(super) fn span_end(text: &str, at: usize, mark: u8, runs: &mut Option<BacktickRuns>) -> usize {
+    let run = text[at..].bytes().take_while(|&b| b == mark).count();
+    if runs.as_ref().is_none_or(|r| !r.covers(at)) {
+        let line_start = text[..at].rfind('\n').map_or(0, |p| p + 1);
+        let end = paragraph_end(text, at);
+        *runs = Some(BacktickRuns::of_marks(text, line_start, end, mark));
+    }
+    (runs.as_ref())
+        .and_then(|r| r.closing(at, run))
+        .map_or(at + run, |p| p + run)
+}
+
 /// Where the paragraph holding `at` ends: at the next blank line or fence line, or a line that
 /// starts a block of its own and so interrupts a paragraph (an ATX heading, a list item, a
 /// thematic break, a block quote outside one, a math block, a table row, a line of tags), or the
 /// end. A code span or math that a stray
 /// backtick or `$` would pair across list items or a heading stays in its paragraph.
-pub(super) fn paragraph_end(text: &str, at: usize) -> usize {
+fn paragraph_end(text: &str, at: usize) -> usize {
     let line_start = text[..at].rfind('\n').map_or(0, |p| p + 1);
     let in_quote = text[line_start..]
         .trim_start_matches([' ', '\t'])
@@ -76,13 +87,8 @@ pub(super) fn paragraph_end(text: &str, at: usize) -> usize {
                 .chars()
                 .next()
                 .is_none_or(|c| c == ' ' || c == '\t');
-        let rule = line.len() >= 3
-            && ["*", "-", "_"].iter().any(|m| {
-                line.replace([' ', '\t'], "")
-                    .bytes()
-                    .all(|b| b == m.as_bytes()[0])
-                    && line.matches(m).count() >= 3
-            });
+        // (A line of `=`, a setext underline, does not end it here.)
+        let rule = is_thematic_break(line) && !line.starts_with('=');
         // A line of JSX or HTML tags (`<Note>`), a math block, a table row; in a block quote, a
         // line of `>` alone is blank.
         let b = line.as_bytes();
@@ -325,4 +331,17 @@ impl LineFences {
             }
         }
     }
+}
+
+/// A thematic break (or setext underline): three or more of one of `-`, `*`, `_` (`=` for an
+/// underline), spaces and tabs between, indented less than four columns.
+pub(super) fn is_thematic_break(line: &str) -> bool {
+    let t = line.trim_end_matches(['\n', '\r']);
+    if columns(t) - columns(t.trim_start_matches([' ', '\t'])) >= 4 {
+        return false;
+    }
+    let marks: Vec<char> = t.chars().filter(|c| !matches!(c, ' ' | '\t')).collect();
+    marks.len() >= 3
+        && matches!(marks[0], '-' | '*' | '_' | '=')
+        && marks.iter().all(|&c| c == marks[0])
 }

@@ -2,6 +2,7 @@
 
 use std::ops::Range;
 
+use crate::heading_id::{js_space, js_trim};
 use crate::visibility::{check_nesting, Declared, Flag};
 
 /// Parsed frontmatter fields we use.
@@ -74,7 +75,7 @@ pub fn split_frontmatter(src: &str) -> Result<(Frontmatter, &str, usize), MdxErr
     let applied = metadata_block(read).map(|a| (&read[a.clone()], line_of(read, a.start) - 1));
     let ours = rendered.map(|y| parse_frontmatter(y, 1)).transpose()?;
     let fm = match (rendered, applied) {
-        (Some(r), Some((a, _))) if trim_js(r) == trim_js(a) => ours.unwrap_or_default(),
+        (Some(r), Some((a, _))) if js_trim(r) == js_trim(a) => ours.unwrap_or_default(),
         (None, None) => Frontmatter::default(),
         _ => {
             let theirs = match applied {
@@ -184,7 +185,7 @@ fn metadata_block(src: &str) -> Option<Range<usize>> {
                     // `\s*$`: whitespace up to a line's end or the end of the file.
                     let mut rest = after
                         .chars()
-                        .skip_while(|&ch| is_js_space(ch) && !is_break(ch));
+                        .skip_while(|&ch| js_space(ch) && !is_break(ch));
                     rest.next().is_none_or(is_break)
                 })
             })
@@ -202,15 +203,6 @@ fn metadata_block(src: &str) -> Option<Range<usize>> {
         }
     }
     None
-}
-
-/// JavaScript's `\s` (`String.prototype.trim` trims the same).
-fn is_js_space(c: char) -> bool {
-    matches!(c, '\u{feff}' | '\u{a0}') || (c.is_whitespace() && c != '\u{85}')
-}
-
-fn trim_js(s: &str) -> &str {
-    s.trim_matches(is_js_space)
 }
 
 /// The 1-based line of byte `at`.
