@@ -799,95 +799,94 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         .collect();
     let mut used_ids: HashMap<String, usize> =
         out.pending.iter().map(|p| (p.id.clone(), 1)).collect();
-    let urls = generated_urls(&operations, &consumed, &config, &command_line);
+    let mut pages = generated_pages(&operations, &consumed, &config, &command_line);
     for (display, ops) in &operations.0 {
-        let all = config.generated_specs.get(display);
         let from_command_line = command_line.contains(display);
         let mut without_page = 0usize;
         for (i, op) in ops.iter().enumerate() {
             if consumed.contains_key(&(display.clone(), op.key())) || op.excluded {
                 continue;
             }
-            // Which operations get a page of their own, and at what URL: `generated_urls`.
-            let Some(GeneratedUrl { url, kept_by }) = urls.get(&(display.as_str(), i)).cloned()
-            else {
+            // Which operations get pages of their own, at what URLs: `generated_pages`.
+            let Some(generated) = pages.remove(&(display.as_str(), i)) else {
                 without_page += 1;
                 continue;
             };
-            let listing = config.listing(display, &op.key());
-            let nav = listing
-                .map(|(nav, _)| nav.clone())
-                .or_else(|| all.map(|(_, nav)| nav.clone()));
-            // Mintlify makes the page (hidden, or behind sign-in) whether or not this build
-            // indexes it: its id is taken either way.
-            let base = if op.operation_id.is_empty() {
-                slugify(&format!("{} {}", op.method, op.path.replace('/', " ")))
-            } else {
-                op.operation_id.clone()
-            };
-            let mut id = format!("api/{base}");
-            let n = used_ids.entry(id.clone()).or_insert(0);
-            *n += 1;
-            if *n > 1 {
-                id = format!("{id}-{n}");
-            }
-            // Two pages at one URL: the site shows the one generated last, and the other's text
-            // is on no page.
-            if let Some(other) = kept_by {
-                out.diagnostics.push(Diagnostic {
-                    file: display.clone(),
-                    line: None,
-                    message: format!(
-                        "operation `{}`: its generated page's URL {url} is also the page of {other}, which the site shows; it is not indexed",
-                        op.key()
-                    ),
+            // An operation's declaration is warned about once, however many pages it has.
+            let mut warned = false;
+            for GeneratedPage { url, nav, kept_by } in generated {
+                // Mintlify makes the page (hidden, or behind sign-in) whether or not this build
+                // indexes it: its id is taken either way.
+                let base = if op.operation_id.is_empty() {
+                    slugify(&format!("{} {}", op.method, op.path.replace('/', " ")))
+                } else {
+                    op.operation_id.clone()
+                };
+                let mut id = format!("api/{base}");
+                let n = used_ids.entry(id.clone()).or_insert(0);
+                *n += 1;
+                if *n > 1 {
+                    id = format!("{id}-{n}");
+                }
+                // Two pages at one URL: the site shows the one generated last, and the other's
+                // text is on no page.
+                if let Some(other) = kept_by {
+                    out.diagnostics.push(Diagnostic {
+                        file: display.clone(),
+                        line: None,
+                        message: format!(
+                            "operation `{}`: its generated page's URL {url} is also the page of {other}, which the site shows; it is not indexed",
+                            op.key()
+                        ),
+                    });
+                    out.withheld += 1;
+                    continue;
+                }
+                // `x-hidden`, or listed under a hidden navigation element (or its spec is): left
+                // out of search as a hidden page.
+                if (op.hidden || nav.as_ref().is_some_and(|n| n.hidden)) && !config.index_hidden
+                    || op.noindex
+                {
+                    out.noindex += 1;
+                    continue;
+                }
+                if let Some(problem) = op.declared.problem().filter(|_| !warned) {
+                    warned = true;
+                    out.diagnostics.push(Diagnostic {
+                        file: display.clone(),
+                        line: None,
+                        message: format!("operation `{}`: {problem}; it is withheld", op.key()),
+                    });
+                }
+                let sign_in = needs_sign_in(authenticated, op.public, nav.as_ref());
+                signed_in += usize::from(sign_in);
+                let visibility = match sign_in {
+                    true => op.visibility().max(Visibility::Internal),
+                    false => op.visibility(),
+                };
+                if !allowed(visibility, opts.audience) {
+                    out.withheld += 1;
+                    continue;
+                }
+                let op_json = format!(
+                    "{op:?}{}{url}",
+                    serde_json::to_string(&nav).unwrap_or_default()
+                );
+                out.pending.push(Pending {
+                    fingerprint: hash_parts(&[
+                        settings.as_bytes(),
+                        display.as_bytes(),
+                        op_json.as_bytes(),
+                    ]),
+                    id,
+                    source: Source::Operation {
+                        op: op.clone(),
+                        spec: display.clone(),
+                        nav,
+                        url,
+                    },
                 });
-                out.withheld += 1;
-                continue;
             }
-            // `x-hidden`, or listed under a hidden navigation element (or its spec is): left out
-            // of search as a hidden page.
-            if (op.hidden || nav.as_ref().is_some_and(|n| n.hidden)) && !config.index_hidden
-                || op.noindex
-            {
-                out.noindex += 1;
-                continue;
-            }
-            if let Some(problem) = op.declared.problem() {
-                out.diagnostics.push(Diagnostic {
-                    file: display.clone(),
-                    line: None,
-                    message: format!("operation `{}`: {problem}; it is withheld", op.key()),
-                });
-            }
-            let sign_in = needs_sign_in(authenticated, op.public, nav.as_ref());
-            signed_in += usize::from(sign_in);
-            let visibility = match sign_in {
-                true => op.visibility().max(Visibility::Internal),
-                false => op.visibility(),
-            };
-            if !allowed(visibility, opts.audience) {
-                out.withheld += 1;
-                continue;
-            }
-            let op_json = format!(
-                "{op:?}{}{url}",
-                serde_json::to_string(&nav).unwrap_or_default()
-            );
-            out.pending.push(Pending {
-                fingerprint: hash_parts(&[
-                    settings.as_bytes(),
-                    display.as_bytes(),
-                    op_json.as_bytes(),
-                ]),
-                id,
-                source: Source::Operation {
-                    op: op.clone(),
-                    spec: display.clone(),
-                    nav,
-                    url,
-                },
-            });
         }
         if without_page > 0 && !from_command_line {
             out.diagnostics.push(Diagnostic {
@@ -1441,87 +1440,104 @@ pub fn parse_with_markdown(
     (page, markdown, warnings)
 }
 
-/// An operation's generated page's URL, and, when a page generated after it takes the same URL
-/// (the site shows that one), which.
-#[derive(Clone)]
-struct GeneratedUrl {
+/// A generated page of an operation: its URL, where the navigation lists it (none for a spec named
+/// on our command line), and, when a page generated after it takes the same URL (the site shows
+/// that one), which.
+struct GeneratedPage {
     url: String,
+    nav: Option<NavEntry>,
     kept_by: Option<String>,
 }
 
-/// The URL of every operation that gets a generated page (by spec and position in it), numbered
+/// The generated pages of every operation that gets one (by spec and position in it), numbered
 /// as Mintlify numbers them (`processOpenApiPath` in `@mintlify/scraping`): an operation the
-/// navigation lists is generated alone, never numbered; a spec's bulk pages are numbered within
-/// their tag's navigation group (`generateUniqueFilenameWithoutExtension`: `a`, `a-1`, `a-2`, past
-/// any taken, so `a`, `a`, `a-1` give `a`, `a-1`, `a-1-1`), every operation of the spec taking its
-/// name there (one the navigation lists or a page binds too: the bulk generation makes its page
-/// all the same), but an `x-hidden` one. Listed operations are generated first, in navigation
-/// order, then each spec's bulk pages, an element's before those of the elements inside it: where
-/// two pages share a URL, the later is the page the site has. Specs named on our command line are
-/// numbered among themselves, after everything else.
-fn generated_urls<'o>(
+/// navigation lists is generated alone, never numbered, once per URL directory it is listed under;
+/// a spec's bulk pages are generated once per navigation element that names the spec without
+/// listing any of its operations, and numbered within their tag's navigation group of that element
+/// (`generateUniqueFilenameWithoutExtension`: `a`, `a-1`, `a-2`, past any taken, so `a`, `a`,
+/// `a-1` give `a`, `a-1`, `a-1-1`), every operation of the spec taking its name there (one the
+/// navigation lists or a page binds too: the bulk generation makes its page all the same), but an
+/// `x-hidden` one. Listed operations are generated first, in navigation order, then the bulk
+/// pages, an element's before those of the elements inside it: where two operations' pages share
+/// a URL, the later is the page the site has. One operation placed twice at one URL (two elements
+/// of one directory) is one page, its listings merged (the most restrictive wins). Specs named on
+/// our command line are numbered among themselves, after everything else.
+fn generated_pages<'o>(
     operations: &'o LoadedOperations,
     consumed: &BTreeMap<(String, String), ()>,
     config: &crate::site::SiteConfig,
     command_line: &HashSet<String>,
-) -> HashMap<(&'o str, usize), GeneratedUrl> {
+) -> HashMap<(&'o str, usize), Vec<GeneratedPage>> {
     // (phase, order, spec, position): the order Mintlify writes the pages in.
     type WriteOrder<'o> = (u8, usize, &'o str, usize);
-    let mut generated: Vec<(WriteOrder<'o>, String)> = Vec::new();
-    let mut groups: HashMap<(&'o str, String), NameGroup> = HashMap::new();
+    let mut placed: Vec<(WriteOrder<'o>, String, Option<&NavEntry>)> = Vec::new();
     let mut own = NameGroup::default();
     for (display, ops) in &operations.0 {
-        let all = config.generated_specs.get(display);
-        let order = config.generated_order.get(display).copied().unwrap_or(0);
-        for (i, op) in ops.iter().enumerate() {
-            if op.excluded {
-                continue;
-            }
-            let bulk = all.map(|(dir, _)| {
+        let elements = config
+            .generated_specs
+            .get(display)
+            .map_or(&[][..], Vec::as_slice);
+        let mut bulk: Vec<Vec<String>> = vec![Vec::new(); ops.len()];
+        for element in elements {
+            let mut groups: HashMap<String, NameGroup> = HashMap::new();
+            for (i, op) in ops.iter().enumerate() {
+                if op.excluded {
+                    continue;
+                }
                 let tag = op.tags.first().cloned().unwrap_or_default();
-                let group = groups.entry((display.as_str(), tag)).or_default();
-                group.name(&crate::openapi::generated_url(op, dir), !op.hidden)
-            });
-            if consumed.contains_key(&(display.clone(), op.key())) {
+                let group = groups.entry(tag).or_default();
+                let url = group.name(&crate::openapi::generated_url(op, &element.dir), !op.hidden);
+                bulk[i].push(url.clone());
+                if !consumed.contains_key(&(display.clone(), op.key())) {
+                    let order = (1, element.write_order, display.as_str(), i);
+                    placed.push((order, url, Some(&element.nav)));
+                }
+            }
+        }
+        for (i, op) in ops.iter().enumerate() {
+            if op.excluded || consumed.contains_key(&(display.clone(), op.key())) {
                 continue;
             }
-            let (key, url) = if let Some((nav, dir)) = config.listing(display, &op.key()) {
-                let dir = dir.unwrap_or(crate::site::DEFAULT_API_DIRECTORY);
-                let url = crate::openapi::generated_url(op, dir);
-                ((0, nav.order, display.as_str(), i), url)
-            } else if let Some(url) = bulk {
-                ((1, order, display.as_str(), i), url)
-            } else if command_line.contains(display) {
+            let listing = config.listing(display, &op.key());
+            for placement in listing {
+                let url = crate::openapi::generated_url(op, &placement.dir);
+                let order = (0, placement.nav.order, display.as_str(), i);
+                placed.push((order, url, Some(&placement.nav)));
+            }
+            if listing.is_empty() && bulk[i].is_empty() && command_line.contains(display) {
                 let base = crate::openapi::generated_url(op, crate::site::DEFAULT_API_DIRECTORY);
-                ((2, 0, display.as_str(), i), own.name(&base, true))
-            } else {
-                continue;
-            };
-            generated.push((key, url));
+                placed.push(((2, 0, display.as_str(), i), own.name(&base, true), None));
+            }
         }
     }
-    generated.sort();
-    let mut last: HashMap<&str, usize> = HashMap::new();
-    for (n, (_, url)) in generated.iter().enumerate() {
-        last.insert(url, n);
+    placed.sort_by(|a, b| a.0.cmp(&b.0));
+    // The page each URL shows: the operation written there last.
+    let mut last: HashMap<&str, (&str, usize)> = HashMap::new();
+    for ((_, _, display, i), url, _) in &placed {
+        last.insert(url, (display, *i));
     }
-    let name = |n: usize| {
-        let (_, _, display, i) = generated[n].0;
+    let name = |(display, i): (&str, usize)| {
         let op = &operations.0[display][i];
         format!("`{}` of {display}", op.key())
     };
-    (generated.iter().enumerate())
-        .map(|(n, ((_, _, display, i), url))| {
-            let kept = last[url.as_str()];
-            let kept_by = (kept != n).then(|| name(kept));
-            (
-                (*display, *i),
-                GeneratedUrl {
-                    url: url.clone(),
-                    kept_by,
-                },
-            )
-        })
+    // By operation, then URL: its placements there merged.
+    let mut pages: BTreeMap<(&'o str, usize), BTreeMap<&str, GeneratedPage>> = BTreeMap::new();
+    for ((_, _, display, i), url, nav) in &placed {
+        let kept = last[url.as_str()];
+        let page = (pages.entry((*display, *i)).or_default())
+            .entry(url.as_str())
+            .or_insert_with(|| GeneratedPage {
+                url: url.clone(),
+                nav: nav.cloned(),
+                kept_by: (kept != (*display, *i)).then(|| name(kept)),
+            });
+        if let (Some(page_nav), Some(nav)) = (page.nav.as_mut(), nav) {
+            page_nav.merge_listing(nav);
+        }
+    }
+    pages
+        .into_iter()
+        .map(|(op, by_url)| (op, by_url.into_values().collect()))
         .collect()
 }
 

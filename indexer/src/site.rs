@@ -67,6 +67,26 @@ impl NavEntry {
     }
 }
 
+/// Where a navigation entry `"[spec ]METHOD /path"` puts its operation's generated page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OperationPlacement {
+    pub nav: NavEntry,
+    /// The URL directory (`openapi.directory` of the nearest navigation element that names a spec,
+    /// lower-cased; `api-reference` by default).
+    pub dir: String,
+}
+
+/// A navigation element that names a spec and lists none of its operations: Mintlify generates a
+/// page for every operation of the spec, under `dir`, listed under the element.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BulkGeneration {
+    pub dir: String,
+    pub nav: NavEntry,
+    /// The order Mintlify generates the elements' pages in (`generateBulkNav`: an element before
+    /// the elements inside it): where two pages share a URL, the later is the site's.
+    pub write_order: usize,
+}
+
 /// How the site presents itself (`docs.json`/`mint.json`: `name`, `logo`, `colors.primary`), for
 /// the demo, which should look like the site a team knows. Values that are not what they claim (a
 /// colour that is not `#rgb`/`#rrggbb`, a logo that is not a site-relative path) are dropped.
@@ -133,16 +153,14 @@ pub struct SiteConfig {
     /// navigation element's (any of them when it names several); under the directory of the
     /// nearest `openapi` above the entry. None for an entry with neither: the configuration's own
     /// `api.openapi` is not a navigation default. The spec is a site-relative path.
-    pub operations: BTreeMap<(String, String), NavEntry>,
-    /// The URL directory of each listed operation's generated page (`openapi.directory` of the
-    /// nearest navigation element that names a spec, lower-cased; `api-reference` by default).
-    pub operation_dirs: BTreeMap<(String, String), String>,
+    /// One placement per URL directory: listed under two elements of one directory, an operation
+    /// has one page (its listings merged, the most restrictive wins); of two directories, two.
+    pub operations: BTreeMap<(String, String), Vec<OperationPlacement>>,
     /// Specs named by a navigation element (`"openapi": ...` on a tab, group, anchor…) that lists no
-    /// operation under it: Mintlify generates a page for every operation, under this directory.
-    pub generated_specs: BTreeMap<String, (String, NavEntry)>,
-    /// The order Mintlify generates those specs' pages in (`generateBulkNav`: an element before
-    /// the elements inside it), by spec: where two pages share a URL, the later is the site's.
-    pub generated_order: BTreeMap<String, usize>,
+    /// operation under it: Mintlify generates a page for every operation for each such element
+    /// (`processOpenApiInNav` in `@mintlify/prebuild`, one call per element), under its directory.
+    /// A spec two elements name (a visible and a hidden tab, two versions) has both sets of pages.
+    pub generated_specs: BTreeMap<String, Vec<BulkGeneration>>,
     /// OpenAPI files referenced by the configuration: site-relative, normalised.
     pub openapi: Vec<String>,
     /// Some navigation element says `public: true`: the site is behind authentication, and only
@@ -165,10 +183,9 @@ impl SiteConfig {
     /// The navigation listing that makes Mintlify generate a page for the operation `key` of the
     /// loaded spec `spec` (its site-relative path), and the page's directory: one listed for that
     /// spec.
-    pub fn listing(&self, spec: &str, key: &str) -> Option<(&NavEntry, Option<&str>)> {
+    pub fn listing(&self, spec: &str, key: &str) -> &[OperationPlacement] {
         let k = (spec.to_owned(), key.to_owned());
-        let entry = self.operations.get(&k)?;
-        Some((entry, self.operation_dirs.get(&k).map(String::as_str)))
+        self.operations.get(&k).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -443,9 +460,18 @@ impl NavWalker<'_> {
     /// Lists the operation `op` of each spec of `specs` under `entry`, its page in `dir`.
     fn list_operation(&mut self, specs: Vec<String>, op: &str, entry: &NavEntry, dir: &str) {
         for spec in specs {
-            let key = (spec, op.to_owned());
-            (self.cfg.operation_dirs.entry(key.clone())).or_insert(dir.to_owned());
-            list_in(&mut self.cfg.operations, key, entry.clone());
+            let placements = self
+                .cfg
+                .operations
+                .entry((spec, op.to_owned()))
+                .or_default();
+            match placements.iter_mut().find(|p| p.dir == dir) {
+                Some(p) => p.nav.merge_listing(entry),
+                None => placements.push(OperationPlacement {
+                    nav: entry.clone(),
+                    dir: dir.to_owned(),
+                }),
+            }
         }
     }
 
@@ -713,13 +739,13 @@ impl NavWalker<'_> {
                         entry.order = self.order;
                         self.order += 1;
                         for rel in rels {
-                            self.cfg
-                                .generated_order
-                                .entry(rel.clone())
-                                .or_insert(write_order);
-                            (self.cfg.generated_specs.entry(rel))
-                                .and_modify(|(_, e)| e.merge_listing(&entry))
-                                .or_insert((dir.clone(), entry.clone()));
+                            (self.cfg.generated_specs.entry(rel)).or_default().push(
+                                BulkGeneration {
+                                    dir: dir.clone(),
+                                    nav: entry.clone(),
+                                    write_order,
+                                },
+                            );
                         }
                     }
                 }

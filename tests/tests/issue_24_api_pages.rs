@@ -287,7 +287,7 @@ fn session_28_generated_pages_numbered_and_kept_as_mintlify_does() {
 }
 
 /// Review of the above: a spec's bulk pages take their names with every operation of the spec
-/// (one the navigation lists elsewhere, one an MDX page binds); an element's bulk pages are
+/// (one the navigation lists elsewhere, which has both pages, one an MDX page binds); an element's bulk pages are
 /// written before those of an element inside it; an operation listed without naming its spec
 /// keeps its owner from generating the rest, never an element above it nor the navigation's root;
 /// a webhook without a summary is named by its name; directories and `x-mint.href` are joined as
@@ -395,7 +395,10 @@ fn session_28_review_bulk_names_order_and_paths() {
             .find(|(i, _)| i == &format!("api/{id}"))
             .map(|(_, u)| u.clone())
     };
-    assert_eq!(url_of("listedA").as_deref(), Some("/listed/t/item"));
+    // Listed under G1 and generated in bulk by G2: a page for each (session 32; the pages of an
+    // operation are numbered by URL).
+    assert_eq!(url_of("listedA").as_deref(), Some("/api-reference/t/item"));
+    assert_eq!(url_of("listedA-2").as_deref(), Some("/listed/t/item"));
     assert_eq!(url_of("bulkB").as_deref(), Some("/api-reference/t/item-1"));
     assert_eq!(
         url_of("bulkBB").as_deref(),
@@ -456,5 +459,89 @@ fn session_28_operations_numbered_in_the_files_order() {
         };
         assert_eq!(url_of("zOp").as_deref(), Some("/api-reference/t/same"), "{name}");
         assert_eq!(url_of("aOp").as_deref(), Some("/api-reference/t/same-1"), "{name}");
+    }
+}
+
+/// A spec two navigation elements name has the pages of each (Mintlify generates them once per
+/// element, under its directory): a visible tab's pages stay indexed when a hidden tab names the
+/// same spec under another directory; an operation listed under two directories has two pages; two
+/// elements of one directory make one page per operation, hidden when either element is (the most
+/// restrictive wins).
+#[test]
+fn session_32_a_spec_named_by_two_navigation_elements() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    let ops = [
+        ("GET", "/users", "listUsers", "List users", "Users"),
+        ("POST", "/users", "createUser", "Create user", "Users"),
+    ];
+    write(&site, "spec.json", &spec("Spec", &ops));
+    write(
+        &site,
+        "same.json",
+        &spec(
+            "Same",
+            &[("GET", "/jobs", "retryJobs", "Retry jobs", "Jobs")],
+        ),
+    );
+    write(
+        &site,
+        "listed.json",
+        &spec("Listed", &[("GET", "/runs", "dryRun", "Dry run", "Runs")]),
+    );
+    let navigation = r#""navigation": {"tabs": [
+             {"tab": "Guides", "groups": [{"group": "Home", "pages": ["index"]}]},
+             {"tab": "V2", "openapi": {"source": "spec.json", "directory": "v2"}},
+             {"tab": "Internal", "hidden": true, "openapi": {"source": "spec.json", "directory": "internal"}},
+             {"tab": "Jobs", "openapi": {"source": "same.json", "directory": "jobs"}},
+             {"tab": "Jobs (old)", "hidden": true, "openapi": {"source": "same.json", "directory": "jobs"}},
+             {"tab": "Runs", "groups": [
+               {"group": "A", "openapi": {"source": "listed.json", "directory": "a"}, "pages": ["GET /runs"]},
+               {"group": "B", "openapi": {"source": "listed.json", "directory": "b"}, "pages": ["GET /runs"]}
+             ]}
+           ]}"#;
+    write(
+        &site,
+        "docs.json",
+        &format!(r#"{{"name": "Two", {navigation}}}"#),
+    );
+    write(&site, "index.mdx", "# Home\n\nWelcome to the reference.\n");
+    let out = tmp.path().join("www/_search");
+    build_with(&site, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    let urls: std::collections::BTreeSet<String> =
+        pages(&out).into_iter().map(|(_, url)| url).collect();
+    let expected = [
+        "/",
+        "/a/runs/dry-run",
+        "/b/runs/dry-run",
+        "/v2/users/create-user",
+        "/v2/users/list-users",
+    ];
+    assert_eq!(
+        urls,
+        expected.iter().map(|u| u.to_string()).collect(),
+        "the visible tab's pages, both listings' pages; nothing of the hidden tabs"
+    );
+    // With hidden pages indexed (`seo.indexing: "all"`), the hidden tabs' pages are there, at
+    // their own URLs.
+    write(
+        &site,
+        "docs.json",
+        &format!(r#"{{"name": "Two", "seo": {{"indexing": "all"}}, {navigation}}}"#),
+    );
+    let out = tmp.path().join("www2/_search");
+    build_with(&site, &out, &tmp.path().join("cache"), |o| {
+        o.embeddings = aidocs_index::build::Embeddings::Off;
+    });
+    let urls: std::collections::BTreeSet<String> =
+        pages(&out).into_iter().map(|(_, url)| url).collect();
+    for url in [
+        "/internal/users/list-users",
+        "/jobs/jobs/retry-jobs",
+        "/v2/users/list-users",
+    ] {
+        assert!(urls.contains(url), "{url} in {urls:#?}");
     }
 }
