@@ -26,6 +26,8 @@ setup() {
   fi
   rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
   rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
+  # The search module's standard library is compiled for size from its sources (build-wasm.mjs).
+  rustup component list --installed 2>/dev/null | grep -q '^rust-src' || rustup component add rust-src
   export PATH="$HOME/.cargo/bin:$PATH"
   # The wasm toolchain, pinned as ../shared/TOOLCHAIN.md says: wasm-pack uses the wasm-bindgen on PATH only
   # when it equals the crate's pin (otherwise it tries GitHub).

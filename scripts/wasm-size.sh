@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Where the lean wasm module's bytes go (issue 21). Builds the module every reader loads as
-# site-plugin/scripts/build-wasm.mjs does (wasm-search without default features, wasm-bindgen, wasm-opt
-# -Oz from npm `binaryen`), once more keeping function names, and prints: the shipped module's code and
+# site-plugin/scripts/build-wasm.mjs does (wasm-search without default features, its standard library
+# compiled for size, wasm-bindgen, wasm-opt -Oz from npm `binaryen`), once more keeping function
+# names, and prints: the shipped module's code and
 # data, raw and gzipped; twiggy's top items of the named copy (sizes after wasm-opt; an exported
 # function's size includes what was inlined into it); and the code that is copies of one generic
 # function (the same name, other type parameters or closures). Prints figures; asserts nothing.
@@ -21,12 +22,17 @@ command -v wasm-bindgen >/dev/null || { echo "wasm-bindgen is missing: run ./dev
 # each as given and resolved.
 ROOT=$(pwd -P)
 CH=$(cd wasm-search && realpath -s -m "${CARGO_HOME:-$HOME/.cargo}")
+# The standard library is compiled from its sources for size, with the immediate-abort panic strategy
+# (build-wasm.mjs says why), its sources remapped too.
+SRC=$(cd wasm-search && rustc --print sysroot)/lib/rustlib/src/rust
+[ -f "$SRC/library/std/Cargo.toml" ] || { echo "the standard library sources are missing: rustup component add rust-src"; exit 1; }
 REMAP=""
-for p in "$ROOT" "$CH" "$(realpath -m "$CH")"; do
+for p in "$ROOT" "$CH" "$(realpath -m "$CH")" "$SRC" "$(realpath -m "$SRC")"; do
   case ",$REMAP," in *"\"$p/=\""*) ;; *) REMAP="$REMAP${REMAP:+, }\"--remap-path-prefix\", \"$p/=\"" ;; esac
 done
-(cd wasm-search && cargo build -q --release --target wasm32-unknown-unknown --no-default-features \
-  --config "target.wasm32-unknown-unknown.rustflags=[$REMAP]")
+(cd wasm-search && RUSTC_BOOTSTRAP=1 cargo build -q --release --target wasm32-unknown-unknown --no-default-features \
+  -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
+  --config "target.wasm32-unknown-unknown.rustflags=[$REMAP, \"-Zunstable-options\", \"-Cpanic=immediate-abort\"]")
 TARGET=${CARGO_TARGET_DIR:-wasm-search/target}
 wasm-bindgen --target web --out-dir "$OUT" "$TARGET/wasm32-unknown-unknown/release/aidocs_wasm_search.wasm"
 FEATURES="--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-mutable-globals"

@@ -44,14 +44,42 @@ for (const p of [resolve(pkg, '..'), cargoHome]) {
     // No such directory (a vendored build without a cargo home): nothing of it to remap.
   }
 }
-const remap = [...prefixes].flatMap((p) => ['--remap-path-prefix', `${p}/=`]);
-const remapConfig = ['--config', `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(remap)}`];
 const env = { ...process.env, PATH: `${bin}:${process.env.HOME}/.cargo/bin:${process.env.PATH}` };
+// The search module is built with its standard library compiled for size (issue 21): `-Zbuild-std`
+// with core's `optimize_for_size` algorithms and the `immediate-abort` panic strategy, which drops
+// the panic machinery (messages, locations, formatting of them) that `panic = "abort"` still
+// carries: a panic was already an `unreachable` trap for the reader, now without the code that
+// formatted a message nobody saw. Lean module 111.1 -> 99.7 KB gzipped. Both flags are unstable
+// options of the stable compiler, enabled with RUSTC_BOOTSTRAP for this build only (the native
+// workspace never sees them); the standard library's sources (`rustup component add rust-src`,
+// part of ./dev.sh setup) are remapped like ours. The encoder (never shipped to browsers) is built
+// as before.
+const sizeFirstStd = !encoder;
+let sysrootSrc;
+if (sizeFirstStd) {
+  const sysroot = spawnSync('rustc', ['--print', 'sysroot'], { env, encoding: 'utf8', cwd: crate });
+  sysrootSrc = join(sysroot.stdout.trim(), 'lib', 'rustlib', 'src', 'rust');
+  if (sysroot.status !== 0 || !existsSync(join(sysrootSrc, 'library', 'std', 'Cargo.toml'))) {
+    console.error('the standard library sources are missing: run `rustup component add rust-src` (./dev.sh setup does)');
+    process.exit(1);
+  }
+  prefixes.add(sysrootSrc);
+  try {
+    prefixes.add(realpathSync(sysrootSrc));
+  } catch {
+    // Checked above: it exists.
+  }
+}
+const remap = [...prefixes].flatMap((p) => ['--remap-path-prefix', `${p}/=`]);
+const rustflags = sizeFirstStd ? [...remap, '-Zunstable-options', '-Cpanic=immediate-abort'] : remap;
+const remapConfig = ['--config', `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(rustflags)}`];
+const buildStd = sizeFirstStd ? ['-Zbuild-std=std,panic_abort', '-Zbuild-std-features=optimize_for_size'] : [];
+const packEnv = sizeFirstStd ? { ...env, RUSTC_BOOTSTRAP: '1' } : env;
 function wasmPack(outDir, extra = []) {
   const r = spawnSync(
     'wasm-pack',
-    ['build', crate, '--release', '--target', 'web', '--out-dir', outDir, '--out-name', name, '--no-pack', '--', ...remapConfig, ...extra],
-    { stdio: 'inherit', env },
+    ['build', crate, '--release', '--target', 'web', '--out-dir', outDir, '--out-name', name, '--no-pack', '--', ...remapConfig, ...buildStd, ...extra],
+    { stdio: 'inherit', env: packEnv },
   );
   if (r.status !== 0) {
     console.error(`wasm-pack build failed (exit ${r.status ?? r.error})`);
