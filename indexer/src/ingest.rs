@@ -787,11 +787,11 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         });
     }
 
-    // Operations without an MDX page of their own get one only where the site asks for it, as
-    // Mintlify generates them: listed in the navigation (`GET /users`), or every operation of a spec
-    // a navigation element names without listing any; and every operation of a spec named on our
-    // command line. The rest are searchable through the pages bound to them, never at a URL the
-    // site does not have.
+    // Operations get generated pages where the site asks for them, as Mintlify generates them
+    // (`generated_pages`), an MDX page bound to one or not: listed in the navigation (`GET /users`),
+    // or every operation of a spec a navigation element names without listing any; and every
+    // operation of a spec named on our command line. The rest are searchable through the pages
+    // bound to them, never at a URL the site does not have.
     let command_line: std::collections::HashSet<String> = opts
         .openapi
         .iter()
@@ -799,22 +799,30 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         .collect();
     let mut used_ids: HashMap<String, usize> =
         out.pending.iter().map(|p| (p.id.clone(), 1)).collect();
-    let mut pages = generated_pages(&operations, &consumed, &config, &command_line);
+    let mut pages = generated_pages(&operations, &config, &command_line);
     for (display, ops) in &operations.0 {
         let from_command_line = command_line.contains(display);
         let mut without_page = 0usize;
         for (i, op) in ops.iter().enumerate() {
-            if consumed.contains_key(&(display.clone(), op.key())) || op.excluded {
+            // An operation a page binds has that page; one with no page of its own is said below.
+            let bound = consumed.contains_key(&(display.clone(), op.key()));
+            if op.excluded {
                 continue;
             }
             // Which operations get pages of their own, at what URLs: `generated_pages`.
             let Some(generated) = pages.remove(&(display.as_str(), i)) else {
-                without_page += 1;
+                without_page += usize::from(!bound);
                 continue;
             };
             // An operation's declaration is warned about once, however many pages it has.
             let mut warned = false;
-            for GeneratedPage { url, nav, kept_by } in generated {
+            for GeneratedPage {
+                url,
+                nav,
+                listed,
+                kept_by,
+            } in generated
+            {
                 // Mintlify makes the page (hidden, or behind sign-in) whether or not this build
                 // indexes it: its id is taken either way.
                 let base = if op.operation_id.is_empty() {
@@ -842,11 +850,13 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                     out.withheld += 1;
                     continue;
                 }
-                // `x-hidden`, or listed under a hidden navigation element (or its spec is): left
-                // out of search as a hidden page.
-                if (op.hidden || nav.as_ref().is_some_and(|n| n.hidden)) && !config.index_hidden
-                    || op.noindex
-                {
+                // Its own `hidden` (`x-mint.metadata`), or listed under a hidden navigation element
+                // (any listing of its URL): left out of search as a hidden page. An `x-hidden`
+                // operation's bulk page is listed nowhere: left out as an unlisted page is (kept
+                // with `seo.indexing: "all"`, which searches unlisted pages too).
+                let hidden = op.hidden || nav.as_ref().is_some_and(|n| n.hidden);
+                let unlisted_out = !listed && !(opts.include_unlisted || config.index_hidden);
+                if hidden && !config.index_hidden || op.noindex || unlisted_out {
                     out.noindex += 1;
                     continue;
                 }
@@ -1440,100 +1450,141 @@ pub fn parse_with_markdown(
     (page, markdown, warnings)
 }
 
-/// A generated page of an operation: its URL, where the navigation lists it (none for a spec named
-/// on our command line), and, when a page generated after it takes the same URL (the site shows
-/// that one), which.
+/// A generated page of an operation: its URL; where the navigation lists it (`nav`: the listings of
+/// every page written at that URL merged, the most restrictive wins; none for a spec named on our
+/// command line) or that it is listed nowhere (`listed`: an `x-hidden` operation's bulk page);
+/// and, when a page generated after it takes the same URL (the site shows that one), which.
 struct GeneratedPage {
     url: String,
     nav: Option<NavEntry>,
+    listed: bool,
     kept_by: Option<String>,
 }
 
-/// The generated pages of every operation that gets one (by spec and position in it), numbered
-/// as Mintlify numbers them (`processOpenApiPath` in `@mintlify/scraping`): an operation the
-/// navigation lists is generated alone, never numbered, once per URL directory it is listed under;
-/// a spec's bulk pages are generated once per navigation element that names the spec without
-/// listing any of its operations, and numbered within their tag's navigation group of that element
-/// (`generateUniqueFilenameWithoutExtension`: `a`, `a-1`, `a-2`, past any taken, so `a`, `a`,
-/// `a-1` give `a`, `a-1`, `a-1-1`), every operation of the spec taking its name there (one the
-/// navigation lists or a page binds too: the bulk generation makes its page all the same), but an
-/// `x-hidden` one. Listed operations are generated first, in navigation order, then the bulk
-/// pages, an element's before those of the elements inside it: where two operations' pages share
-/// a URL, the later is the page the site has. One operation placed twice at one URL (two elements
-/// of one directory) is one page, its listings merged (the most restrictive wins). Specs named on
-/// our command line are numbered among themselves, after everything else.
+/// How a page is placed: listed under a navigation element, made by a bulk generation but left out
+/// of the navigation (`x-hidden`), or made for a spec named on our command line.
+#[derive(Clone, Copy)]
+enum Placed<'c> {
+    Listed(&'c NavEntry),
+    Unlisted,
+    CommandLine,
+}
+
+/// The generated pages of every operation that gets one (by spec and position in it), as Mintlify
+/// generates them (`generateOpenApiFromDocsConfig` in `@mintlify/prebuild`, `processOpenApiPath`
+/// in `@mintlify/scraping`), whether or not a page of the site binds the operation too (`openapi:`
+/// frontmatter: that page is another page):
+/// - an operation the navigation lists gets a page per URL directory it is listed under, never
+///   numbered;
+/// - a spec's bulk pages are made once per navigation element that names the spec without listing
+///   any of its operations, under that element's directory, and numbered within their navigation
+///   group of that element (the label of the operation's first tag;
+///   `generateUniqueFilenameWithoutExtension`: `a`, `a-1`, `a-2`, past any taken, so `a`, `a`,
+///   `a-1` give `a`, `a-1`, `a-1-1`), every operation of the spec taking its name there but an
+///   `x-hidden` one, whose page is made and listed nowhere.
+///
+/// Listed operations are written first, each listing in navigation order, then the bulk pages, an
+/// element's before those of the elements inside it: where two operations' pages share a URL, the
+/// later is the page the site has. Whether a URL is hidden from search is decided over every
+/// listing of it, whichever operation's page is written there (`generatePathToHiddenFromSearchDict`
+/// in `@mintlify/common`: any hidden listing hides it); so is whether it needs a sign-in (the most
+/// restrictive wins). Specs named on our command line are numbered among themselves, after
+/// everything else.
 fn generated_pages<'o>(
     operations: &'o LoadedOperations,
-    consumed: &BTreeMap<(String, String), ()>,
-    config: &crate::site::SiteConfig,
+    config: &'o crate::site::SiteConfig,
     command_line: &HashSet<String>,
 ) -> HashMap<(&'o str, usize), Vec<GeneratedPage>> {
     // (phase, order, spec, position): the order Mintlify writes the pages in.
     type WriteOrder<'o> = (u8, usize, &'o str, usize);
-    let mut placed: Vec<(WriteOrder<'o>, String, Option<&NavEntry>)> = Vec::new();
+    let mut placed: Vec<(WriteOrder<'o>, String, Placed<'o>)> = Vec::new();
     let mut own = NameGroup::default();
     for (display, ops) in &operations.0 {
         let elements = config
             .generated_specs
             .get(display)
             .map_or(&[][..], Vec::as_slice);
-        let mut bulk: Vec<Vec<String>> = vec![Vec::new(); ops.len()];
         for element in elements {
-            let mut groups: HashMap<String, NameGroup> = HashMap::new();
+            let mut groups: HashMap<&str, NameGroup> = HashMap::new();
             for (i, op) in ops.iter().enumerate() {
                 if op.excluded {
                     continue;
                 }
-                let tag = op.tags.first().cloned().unwrap_or_default();
-                let group = groups.entry(tag).or_default();
-                let url = group.name(&crate::openapi::generated_url(op, &element.dir), !op.hidden);
-                bulk[i].push(url.clone());
-                if !consumed.contains_key(&(display.clone(), op.key())) {
-                    let order = (1, element.write_order, display.as_str(), i);
-                    placed.push((order, url, Some(&element.nav)));
-                }
+                let group = groups.entry(op.nav_group.as_str()).or_default();
+                let base = crate::openapi::generated_url(op, &element.dir);
+                let url = group.name(&base, !op.x_hidden);
+                let how = match op.x_hidden {
+                    true => Placed::Unlisted,
+                    false => Placed::Listed(&element.nav),
+                };
+                placed.push(((1, element.write_order, display.as_str(), i), url, how));
             }
         }
         for (i, op) in ops.iter().enumerate() {
-            if op.excluded || consumed.contains_key(&(display.clone(), op.key())) {
+            if op.excluded {
                 continue;
             }
             let listing = config.listing(display, &op.key());
             for placement in listing {
                 let url = crate::openapi::generated_url(op, &placement.dir);
-                let order = (0, placement.nav.order, display.as_str(), i);
-                placed.push((order, url, Some(&placement.nav)));
+                let order = (0, placement.write_order, display.as_str(), i);
+                placed.push((order, url, Placed::Listed(&placement.nav)));
             }
-            if listing.is_empty() && bulk[i].is_empty() && command_line.contains(display) {
+            if listing.is_empty() && elements.is_empty() && command_line.contains(display) {
                 let base = crate::openapi::generated_url(op, crate::site::DEFAULT_API_DIRECTORY);
-                placed.push(((2, 0, display.as_str(), i), own.name(&base, true), None));
+                let url = own.name(&base, true);
+                placed.push(((2, 0, display.as_str(), i), url, Placed::CommandLine));
             }
         }
     }
     placed.sort_by(|a, b| a.0.cmp(&b.0));
-    // The page each URL shows: the operation written there last.
-    let mut last: HashMap<&str, (&str, usize)> = HashMap::new();
-    for ((_, _, display, i), url, _) in &placed {
-        last.insert(url, (display, *i));
+    // Each URL: the operation written there last, and what its listings say.
+    struct AtUrl {
+        kept: (usize, usize),
+        nav: Option<NavEntry>,
+        listed: bool,
     }
-    let name = |(display, i): (&str, usize)| {
-        let op = &operations.0[display][i];
-        format!("`{}` of {display}", op.key())
+    let mut at_url: HashMap<&str, AtUrl> = HashMap::new();
+    let spec_index: HashMap<&str, usize> = (operations.0.keys().enumerate())
+        .map(|(n, d)| (d.as_str(), n))
+        .collect();
+    for ((_, _, display, i), url, how) in &placed {
+        let entry = at_url.entry(url.as_str()).or_insert(AtUrl {
+            kept: (0, 0),
+            nav: None,
+            listed: false,
+        });
+        entry.kept = (spec_index[display], *i);
+        match how {
+            Placed::Listed(nav) => {
+                match entry.nav.as_mut() {
+                    Some(merged) => merged.merge_listing(nav),
+                    None => entry.nav = Some((*nav).clone()),
+                }
+                entry.listed = true;
+            }
+            Placed::CommandLine => entry.listed = true,
+            Placed::Unlisted => {}
+        }
+    }
+    let specs: Vec<&str> = operations.0.keys().map(String::as_str).collect();
+    let name = |(spec, i): (usize, usize)| {
+        let display = specs[spec];
+        format!("`{}` of {display}", operations.0[display][i].key())
     };
-    // By operation, then URL: its placements there merged.
+    // By operation, then URL.
     let mut pages: BTreeMap<(&'o str, usize), BTreeMap<&str, GeneratedPage>> = BTreeMap::new();
-    for ((_, _, display, i), url, nav) in &placed {
-        let kept = last[url.as_str()];
-        let page = (pages.entry((*display, *i)).or_default())
+    for ((_, _, display, i), url, _) in &placed {
+        let here = &at_url[url.as_str()];
+        let kept = here.kept;
+        (pages.entry((*display, *i)).or_default())
             .entry(url.as_str())
             .or_insert_with(|| GeneratedPage {
                 url: url.clone(),
-                nav: nav.cloned(),
-                kept_by: (kept != (*display, *i)).then(|| name(kept)),
+                nav: here.nav.clone(),
+                listed: here.listed,
+                kept_by: (kept != (spec_index[display], *i)).then(|| name(kept)),
             });
-        if let (Some(page_nav), Some(nav)) = (page.nav.as_mut(), nav) {
-            page_nav.merge_listing(nav);
-        }
     }
     pages
         .into_iter()

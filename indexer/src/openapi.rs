@@ -39,9 +39,16 @@ pub struct Operation {
     /// `x-excluded` (on it or its path item; any value but `false` or 0): Mintlify leaves the
     /// operation out of the site, so no page shows its text, a page bound to it included.
     pub excluded: bool,
-    /// `x-hidden` (likewise): its generated page is hidden (left out of navigation and search); a
-    /// page the navigation lists and binds to it still shows it.
+    /// `x-mint.metadata.hidden`: its generated page's own `hidden`, out of search wherever the
+    /// navigation lists it.
     pub hidden: bool,
+    /// `x-hidden` (on it or its path item): a spec's bulk generation makes its page but leaves it
+    /// out of the navigation (an unlisted page) and gives it no name in its navigation group
+    /// (`processOpenApiPath`); a navigation entry that lists it makes a page like any other.
+    pub x_hidden: bool,
+    /// The navigation group of its bulk page: the label of its first tag (`getTagDisplayName`:
+    /// the tag's `x-group`, else its name), by which pages are numbered; empty without a tag.
+    pub nav_group: String,
     /// `x-mint.metadata.public`: `declares_public` when any truthy value is there (the site is
     /// then behind authentication); `public`, when the key is there, whether it is the boolean
     /// true (its generated page needs no sign-in).
@@ -454,7 +461,8 @@ pub fn load_spec_text(
                 let flag =
                     |name: &str| Flag::from_json(item, name).combine(Flag::from_json(raw, name));
                 op.excluded = flag("x-excluded").withholds();
-                op.hidden |= flag("x-hidden").withholds();
+                op.x_hidden = flag("x-hidden").withholds();
+                op.nav_group = tag_label(&root, op.tags.first().map_or("", String::as_str));
                 if webhook {
                     op.method = "WEBHOOK".into();
                 }
@@ -475,6 +483,25 @@ pub fn load_spec_text(
         operations,
         warnings,
     })
+}
+
+/// The label of the navigation group Mintlify files a tag's bulk pages under (`getTagDisplayName`
+/// in `@mintlify/common`, OpenAPI before 3.2): the `x-group` of the document's tag of that name
+/// (the first), else the name. A label that is not a string is kept as its JSON text, apart from
+/// every string.
+fn tag_label(root: &Value, tag: &str) -> String {
+    if tag.is_empty() {
+        return String::new();
+    }
+    let defined = (root.get("tags").and_then(Value::as_array)).and_then(|tags| {
+        tags.iter()
+            .find(|t| t.get("name").and_then(Value::as_str) == Some(tag))
+    });
+    match defined.and_then(|t| t.get("x-group")) {
+        None | Some(Value::Null) => tag.to_owned(),
+        Some(Value::String(label)) => label.clone(),
+        Some(other) => format!("\u{0}{other}"),
+    }
 }
 
 /// [`resolve`], combining the declarations of every object on the way (a `$ref` with a sibling
@@ -663,6 +690,8 @@ fn flatten(
         declared: Declared::from_openapi(op).combine(meta_declared),
         excluded: false,
         hidden: meta.hidden.withholds(),
+        x_hidden: false,
+        nav_group: String::new(),
         declares_public: meta.public.withholds(),
         public: match meta.public {
             Flag::Absent => None,

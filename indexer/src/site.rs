@@ -74,6 +74,10 @@ pub struct OperationPlacement {
     /// The URL directory (`openapi.directory` of the nearest navigation element that names a spec,
     /// lower-cased; `api-reference` by default).
     pub dir: String,
+    /// The navigation order of its last listing in this directory: Mintlify writes a page for
+    /// every listing, in navigation order, so where two operations' pages share a URL the one
+    /// listed last is the site's.
+    pub write_order: usize,
 }
 
 /// A navigation element that names a spec and lists none of its operations: Mintlify generates a
@@ -466,10 +470,14 @@ impl NavWalker<'_> {
                 .entry((spec, op.to_owned()))
                 .or_default();
             match placements.iter_mut().find(|p| p.dir == dir) {
-                Some(p) => p.nav.merge_listing(entry),
+                Some(p) => {
+                    p.nav.merge_listing(entry);
+                    p.write_order = p.write_order.max(entry.order);
+                }
                 None => placements.push(OperationPlacement {
                     nav: entry.clone(),
                     dir: dir.to_owned(),
+                    write_order: entry.order,
                 }),
             }
         }

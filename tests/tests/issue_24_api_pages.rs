@@ -545,3 +545,111 @@ fn session_32_a_spec_named_by_two_navigation_elements() {
         assert!(urls.contains(url), "{url} in {urls:#?}");
     }
 }
+
+/// The review of the above against Mintlify's own page generation (`generateOpenApiFromDocsConfig`
+/// run on these sites): whether a URL is hidden from search is decided over every listing of it,
+/// whichever operation's page is written there; an `x-hidden` operation the navigation lists is a
+/// page like any other; bulk pages are numbered in their tag's navigation group by its label
+/// (`x-group`); an operation listed twice is written at its last listing; an operation an MDX page
+/// binds still has its bulk page.
+#[test]
+fn session_32_review_generated_pages_as_mintlify_writes_them() {
+    let build = |docs: &str, spec: &str, extra: &[(&str, &str)]| {
+        let tmp = tempfile::tempdir().unwrap();
+        let site = tmp.path().join("site");
+        write(&site, "docs.json", docs);
+        write(&site, "spec.json", spec);
+        write(&site, "index.mdx", "# Home\n\nWelcome to the reference.\n");
+        for (rel, text) in extra {
+            write(&site, rel, text);
+        }
+        let out = tmp.path().join("www/_search");
+        build_with(&site, &out, &tmp.path().join("cache"), |o| {
+            o.embeddings = aidocs_index::build::Embeddings::Off;
+        });
+        // An operation's second page has its id numbered (`api/opB-2`): the operation is the id.
+        let operation = |id: String| match id.rsplit_once('-') {
+            Some((op, n)) if n.bytes().all(|b| b.is_ascii_digit()) => op.to_owned(),
+            _ => id,
+        };
+        let mut by_url: Vec<(String, String)> = (pages(&out).into_iter())
+            .map(|(id, url)| (url, operation(id)))
+            .collect();
+        by_url.sort();
+        by_url.retain(|(url, _)| url != "/");
+        by_url
+    };
+    let op = |id: &str, summary: &str, extra: &str| {
+        format!(
+            r#"{{"operationId": "{id}", "summary": "{summary}", "description": "{id} does things"{extra}}}"#
+        )
+    };
+    let two = |extra_a: &str, extra_b: &str| {
+        format!(
+            r#"{{"openapi": "3.0.3", "info": {{"title": "t"}}, "tags": [{{"name": "Users", "x-group": "People"}}, {{"name": "users", "x-group": "People"}}], "paths": {{"/a": {{"get": {}}}, "/b": {{"get": {}}}}}}}"#,
+            op("opA", "Same", extra_a),
+            op("opB", "Same", extra_b)
+        )
+    };
+    let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter()
+            .map(|(u, i)| (u.to_string(), format!("api/{i}")))
+            .collect()
+    };
+    // D1: the hidden tab lists GET /b at `same`, where the visible bulk writes GET /a: hidden.
+    let d1 = build(
+        r#"{"name": "t", "navigation": {"tabs": [{"tab": "Home", "pages": ["index"]}, {"tab": "API", "openapi": "spec.json"}, {"tab": "Internal", "hidden": true, "groups": [{"group": "I", "openapi": "spec.json", "pages": ["GET /b"]}]}]}}"#,
+        &two("", ""),
+        &[],
+    );
+    assert_eq!(d1, pairs(&[("/api-reference/same-1", "opB")]));
+    // D2: a listed `x-hidden` operation is a page in search.
+    let d2 = build(
+        r#"{"name": "t", "navigation": {"groups": [{"group": "Home", "pages": ["index"]}, {"group": "API", "openapi": "spec.json", "pages": ["GET /a"]}]}}"#,
+        &two(r#", "x-hidden": true"#, ""),
+        &[],
+    );
+    assert_eq!(d2, pairs(&[("/api-reference/same", "opA")]));
+    // D3: tags `Users` and `users` share the label `People`: one group, numbered together (the
+    // folder is the tag's name).
+    let d3 = build(
+        r#"{"name": "t", "navigation": {"groups": [{"group": "Home", "pages": ["index"]}, {"group": "API", "openapi": "spec.json"}]}}"#,
+        &two(r#", "tags": ["Users"]"#, r#", "tags": ["users"]"#),
+        &[],
+    );
+    assert_eq!(
+        d3,
+        pairs(&[
+            ("/api-reference/users/same", "opA"),
+            ("/api-reference/users/same-1", "opB")
+        ])
+    );
+    // D4: GET /a listed again after GET /b is the page at `same`.
+    let d4 = build(
+        r#"{"name": "t", "navigation": {"groups": [{"group": "Home", "pages": ["index"]}, {"group": "API", "openapi": "spec.json", "pages": ["GET /a", "GET /b", "GET /a"]}]}}"#,
+        &two("", ""),
+        &[],
+    );
+    assert_eq!(d4, pairs(&[("/api-reference/same", "opA")]));
+    // D6: GET /a bound by an MDX page keeps its bulk page.
+    let e3 = build(
+        r#"{"name": "t", "navigation": {"groups": [{"group": "Home", "pages": ["index", "custom"]}, {"group": "API", "openapi": "spec.json"}]}}"#,
+        &format!(
+            r#"{{"openapi": "3.0.3", "info": {{"title": "t"}}, "paths": {{"/a": {{"get": {}}}, "/b": {{"get": {}}}}}}}"#,
+            op("opA", "Alpha", ""),
+            op("opB", "Beta", "")
+        ),
+        &[(
+            "custom.mdx",
+            "---\ntitle: Custom\nopenapi: GET /a\n---\n\nCustom page does things.\n",
+        )],
+    );
+    assert_eq!(
+        e3,
+        vec![
+            ("/api-reference/alpha".to_string(), "api/opA".to_string()),
+            ("/api-reference/beta".to_string(), "api/opB".to_string()),
+            ("/custom".to_string(), "custom".to_string()),
+        ]
+    );
+}
