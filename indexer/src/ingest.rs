@@ -855,7 +855,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 // operation's bulk page is listed nowhere: left out as an unlisted page is (kept
                 // with `seo.indexing: "all"`, which searches unlisted pages too).
                 let hidden = op.hidden || nav.as_ref().is_some_and(|n| n.hidden);
-                let unlisted_out = !listed && !(opts.include_unlisted || config.index_hidden);
+                let unlisted_out = !(listed || opts.include_unlisted || config.index_hidden);
                 if hidden && !config.index_hidden || op.noindex || unlisted_out {
                     out.noindex += 1;
                     continue;
