@@ -850,11 +850,14 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                     out.withheld += 1;
                     continue;
                 }
-                // Its own `hidden` (`x-mint.metadata`), or listed under a hidden navigation element
-                // (any listing of its URL): left out of search as a hidden page. An `x-hidden`
+                // Its own `hidden` (`x-mint.metadata`), else listed under a hidden navigation
+                // element (any listing of its URL): left out of search as a hidden page. An `x-hidden`
                 // operation's bulk page is listed nowhere: left out as an unlisted page is (kept
                 // with `seo.indexing: "all"`, which searches unlisted pages too).
-                let hidden = op.hidden || nav.as_ref().is_some_and(|n| n.hidden);
+                let hidden = match &op.hidden {
+                    Flag::Absent => nav.as_ref().is_some_and(|n| n.hidden),
+                    own => own.withholds(),
+                };
                 let unlisted_out = !(listed || opts.include_unlisted || config.index_hidden);
                 if hidden && !config.index_hidden || op.noindex || unlisted_out {
                     out.noindex += 1;

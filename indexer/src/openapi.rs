@@ -36,15 +36,18 @@ pub struct Operation {
     /// The most restrictive of what applies to it: the spec file's globs, the document's, the path
     /// item's and the operation's own `x-visibility` / `x-internal`.
     pub declared: Declared,
-    /// `x-excluded` (on it or its path item; any value but `false` or 0): Mintlify leaves the
-    /// operation out of the site, so no page shows its text, a page bound to it included.
+    /// `x-excluded` (on it or its path item, true as JavaScript reads it: any value but `false`,
+    /// 0, `""` and `null`): Mintlify leaves the operation out of the site, so no page shows its
+    /// text, a page bound to it included.
     pub excluded: bool,
-    /// `x-mint.metadata.hidden`: its generated page's own `hidden`, out of search wherever the
-    /// navigation lists it.
-    pub hidden: bool,
-    /// `x-hidden` (on it or its path item): a spec's bulk generation makes its page but leaves it
-    /// out of the navigation (an unlisted page) and gives it no name in its navigation group
-    /// (`processOpenApiPath`); a navigation entry that lists it makes a page like any other.
+    /// `x-mint.metadata.hidden`: its generated page's own `hidden`, read as a page's frontmatter
+    /// (Mintlify writes it there): set, out of search wherever the navigation lists it; `false`,
+    /// in search under a hidden navigation element too; absent, its listing decides.
+    pub hidden: Flag,
+    /// `x-hidden` (on it or its path item, true as JavaScript reads it): a spec's bulk generation
+    /// makes its page but leaves it out of the navigation (an unlisted page) and gives it no name
+    /// in its navigation group (`processOpenApiPath`); a navigation entry that lists it makes a
+    /// page like any other.
     pub x_hidden: bool,
     /// The navigation group of its bulk page: the label of its first tag (`getTagDisplayName`:
     /// the tag's `x-group`, else its name), by which pages are numbered; empty without a tag.
@@ -457,11 +460,13 @@ pub fn load_spec_text(
             for m in METHODS {
                 let Some(raw) = item.get(*m) else { continue };
                 let (mut op, truncated) = flatten(&root, m, path, raw, &shared_params);
-                // `x-excluded` / `x-hidden` on the path item apply to each of its operations.
-                let flag =
-                    |name: &str| Flag::from_json(item, name).combine(Flag::from_json(raw, name));
-                op.excluded = flag("x-excluded").withholds();
-                op.x_hidden = flag("x-hidden").withholds();
+                // `x-excluded` / `x-hidden`, read as Mintlify reads them (`operation['x-hidden']`
+                // in `processOpenApiPath`: JavaScript's truthiness), under that key written in any
+                // case too (most restrictive: `X-Hidden` was meant as one); on the path item they
+                // apply to each of its operations too.
+                let flag = |name: &str| js_flag(item, name) || js_flag(raw, name);
+                op.excluded = flag("x-excluded");
+                op.x_hidden = flag("x-hidden");
                 op.nav_group = tag_label(&root, op.tags.first().map_or("", String::as_str));
                 if webhook {
                     op.method = "WEBHOOK".into();
@@ -485,13 +490,31 @@ pub fn load_spec_text(
     })
 }
 
+/// Whether `object` has the key `name` (in any case, spaces around it trimmed) with a value
+/// JavaScript reads as true: none of `false`, 0, `""` and `null`.
+fn js_flag(object: &Value, name: &str) -> bool {
+    let truthy = |value: &Value| match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::String(s) => !s.is_empty(),
+        Value::Number(n) => n.as_f64().is_none_or(|f| f != 0.0),
+        Value::Array(_) | Value::Object(_) => true,
+    };
+    (object.as_object().into_iter().flatten())
+        .any(|(k, v)| crate::visibility::is_key(k, name) && truthy(v))
+}
+
+/// The group of the navigation Mintlify files operations without a tag under (`findNavGroup`'s
+/// default name).
+const DEFAULT_API_GROUP: &str = "API Reference";
+
 /// The label of the navigation group Mintlify files a tag's bulk pages under (`getTagDisplayName`
 /// in `@mintlify/common`, OpenAPI before 3.2): the `x-group` of the document's tag of that name
-/// (the first), else the name. A label that is not a string is kept as its JSON text, apart from
-/// every string.
+/// (the first), else the name; an operation without a tag (or with `""`) goes to "API Reference".
+/// A label that is not a string is kept as its JSON text, apart from every string.
 fn tag_label(root: &Value, tag: &str) -> String {
     if tag.is_empty() {
-        return String::new();
+        return DEFAULT_API_GROUP.to_owned();
     }
     let defined = (root.get("tags").and_then(Value::as_array)).and_then(|tags| {
         tags.iter()
@@ -689,7 +712,7 @@ fn flatten(
         response_fields,
         declared: Declared::from_openapi(op).combine(meta_declared),
         excluded: false,
-        hidden: meta.hidden.withholds(),
+        hidden: meta.hidden.clone(),
         x_hidden: false,
         nav_group: String::new(),
         declares_public: meta.public.withholds(),

@@ -529,7 +529,7 @@ fn yaml_keys<'a>(
     })
 }
 
-fn is_key(k: &str, want: &str) -> bool {
+pub(crate) fn is_key(k: &str, want: &str) -> bool {
     k.trim().eq_ignore_ascii_case(want)
 }
 

@@ -550,8 +550,9 @@ fn session_32_a_spec_named_by_two_navigation_elements() {
 /// run on these sites): whether a URL is hidden from search is decided over every listing of it,
 /// whichever operation's page is written there; an `x-hidden` operation the navigation lists is a
 /// page like any other; bulk pages are numbered in their tag's navigation group by its label
-/// (`x-group`); an operation listed twice is written at its last listing; an operation an MDX page
-/// binds still has its bulk page.
+/// (`x-group`; "API Reference" without a tag); an operation listed twice is written at its last
+/// listing; an operation an MDX page binds still has its bulk page; `x-mint.metadata.hidden: false`
+/// puts a page back in search; `x-hidden` and `x-excluded` are read as JavaScript reads them.
 #[test]
 fn session_32_review_generated_pages_as_mintlify_writes_them() {
     let build = |docs: &str, spec: &str, extra: &[(&str, &str)]| {
@@ -631,6 +632,37 @@ fn session_32_review_generated_pages_as_mintlify_writes_them() {
         &[],
     );
     assert_eq!(d4, pairs(&[("/api-reference/same", "opA")]));
+    // Second review. N1: `x-mint.metadata.hidden: false` is the page's own `hidden: false`: in
+    // search under a hidden group.
+    let n1 = build(
+        r#"{"name": "t", "navigation": {"groups": [{"group": "Home", "pages": ["index"]}, {"group": "Hidden", "hidden": true, "pages": ["spec.json GET /a"]}]}}"#,
+        &two(r#", "x-mint": {"metadata": {"hidden": false}}"#, ""),
+        &[],
+    );
+    assert_eq!(n1, pairs(&[("/api-reference/same", "opA")]));
+    // N2: `x-hidden: ""` and `x-excluded: null` are false, as JavaScript reads them.
+    let n2 = build(
+        r#"{"name": "t", "navigation": {"groups": [{"group": "Home", "pages": ["index"]}, {"group": "API", "openapi": "spec.json"}]}}"#,
+        &two(r#", "x-hidden": """#, r#", "x-excluded": null"#),
+        &[],
+    );
+    assert_eq!(
+        n2,
+        pairs(&[
+            ("/api-reference/same", "opA"),
+            ("/api-reference/same-1", "opB")
+        ])
+    );
+    // N3: an operation without a tag is in the group "API Reference", with a tag of that name.
+    let n3 = build(
+        r#"{"name": "t", "navigation": {"groups": [{"group": "Home", "pages": ["index"]}, {"group": "API", "openapi": "spec.json"}]}}"#,
+        &two(
+            r#", "x-mint": {"href": "/custom/x"}"#,
+            r#", "tags": ["API Reference"], "x-mint": {"href": "/custom/x"}"#,
+        ),
+        &[],
+    );
+    assert_eq!(n3, pairs(&[("/custom/x", "opA"), ("/custom/x-1", "opB")]));
     // D6: GET /a bound by an MDX page keeps its bulk page.
     let e3 = build(
         r#"{"name": "t", "navigation": {"groups": [{"group": "Home", "pages": ["index", "custom"]}, {"group": "API", "openapi": "spec.json"}]}}"#,
