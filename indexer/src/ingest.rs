@@ -361,6 +361,8 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
 
     // Which files are pages (as written, site-relative, and resolved), with their navigation entry.
     let mut files: BTreeMap<String, (SiteFile, Option<NavEntry>)> = BTreeMap::new();
+    // Listed pages without a file, by URL: a generated page's listing, or nothing.
+    let mut no_file: BTreeMap<String, NavEntry> = BTreeMap::new();
     let config_file = config.config_file.clone().unwrap_or_default();
     if config.config_file.is_some() {
         for (key, nav) in &config.pages {
@@ -382,11 +384,10 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                         })
                         .or_insert_with(|| (file, Some(nav.clone())));
                 }
-                Ok(None) => out.diagnostics.push(Diagnostic {
-                    file: config_file.clone(),
-                    line: None,
-                    message: format!("navigation lists page `{key}` but no `{key}.mdx`/`.md` exists; it is skipped"),
-                }),
+                // Perhaps a generated API page's URL (decided once the specs are read, below).
+                Ok(None) => {
+                    no_file.insert(format!("/{key}"), nav.clone());
+                }
                 Err((rel, e)) => out.diagnostics.push(Diagnostic {
                     file: config_file.clone(),
                     line: None,
@@ -799,7 +800,21 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
         .collect();
     let mut used_ids: HashMap<String, usize> =
         out.pending.iter().map(|p| (p.id.clone(), 1)).collect();
-    let mut pages = generated_pages(&operations, &config, &command_line);
+    let mut pages = generated_pages(&operations, &config, &command_line, &no_file);
+    let generated: HashSet<&str> = (pages.values().flatten()).map(|p| p.url.as_str()).collect();
+    for key in no_file
+        .keys()
+        .filter(|url| !generated.contains(url.as_str()))
+    {
+        let key = &key[1..];
+        out.diagnostics.push(Diagnostic {
+            file: config_file.clone(),
+            line: None,
+            message: format!(
+                "navigation lists page `{key}` but no `{key}.mdx`/`.md` exists; it is skipped"
+            ),
+        });
+    }
     for (display, ops) in &operations.0 {
         let from_command_line = command_line.contains(display);
         let mut without_page = 0usize;
@@ -1490,13 +1505,15 @@ enum Placed<'c> {
 /// element's before those of the elements inside it: where two operations' pages share a URL, the
 /// later is the page the site has. Whether a URL is hidden from search is decided over every
 /// listing of it, whichever operation's page is written there (`generatePathToHiddenFromSearchDict`
-/// in `@mintlify/common`: any hidden listing hides it); so is whether it needs a sign-in (the most
-/// restrictive wins). Specs named on our command line are numbered among themselves, after
+/// in `@mintlify/common`: any hidden listing hides it, a navigation page written as its path
+/// included); so is whether it needs a sign-in (the most restrictive wins). Specs named on our
+/// command line are numbered among themselves, after
 /// everything else.
 fn generated_pages<'o>(
     operations: &'o LoadedOperations,
     config: &'o crate::site::SiteConfig,
     command_line: &HashSet<String>,
+    listed_by_url: &'o BTreeMap<String, NavEntry>,
 ) -> HashMap<(&'o str, usize), Vec<GeneratedPage>> {
     // (phase, order, spec, position): the order Mintlify writes the pages in.
     type WriteOrder<'o> = (u8, usize, &'o str, usize);
@@ -1568,6 +1585,17 @@ fn generated_pages<'o>(
             }
             Placed::CommandLine => entry.listed = true,
             Placed::Unlisted => {}
+        }
+    }
+    // A navigation page written as a generated page's URL (`api-reference/users/list`) lists it
+    // there too: once generated, the navigation holds its pages as such paths.
+    for (url, here) in at_url.iter_mut() {
+        if let Some(nav) = listed_by_url.get(*url) {
+            match here.nav.as_mut() {
+                Some(merged) => merged.merge_listing(nav),
+                None => here.nav = Some(nav.clone()),
+            }
+            here.listed = true;
         }
     }
     let specs: Vec<&str> = operations.0.keys().map(String::as_str).collect();

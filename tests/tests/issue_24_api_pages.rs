@@ -552,7 +552,8 @@ fn session_32_a_spec_named_by_two_navigation_elements() {
 /// page like any other; bulk pages are numbered in their tag's navigation group by its label
 /// (`x-group`; "API Reference" without a tag); an operation listed twice is written at its last
 /// listing; an operation an MDX page binds still has its bulk page; `x-mint.metadata.hidden: false`
-/// puts a page back in search; `x-hidden` and `x-excluded` are read as JavaScript reads them.
+/// puts a page back in search; `x-hidden` and `x-excluded` are read as JavaScript reads them; a
+/// navigation page written as a generated page's path lists it.
 #[test]
 fn session_32_review_generated_pages_as_mintlify_writes_them() {
     let build = |docs: &str, spec: &str, extra: &[(&str, &str)]| {
@@ -663,6 +664,19 @@ fn session_32_review_generated_pages_as_mintlify_writes_them() {
         &[],
     );
     assert_eq!(n3, pairs(&[("/custom/x", "opA"), ("/custom/x-1", "opB")]));
+    // N4: a navigation page written as a generated page's path lists that page there: `beta` in
+    // a hidden group is hidden, the `x-hidden` operation's `alpha` listed in a visible one is in
+    // search.
+    let n4 = build(
+        r#"{"name": "t", "navigation": {"groups": [{"group": "Home", "pages": ["index", "api-reference/alpha"]}, {"group": "Old", "hidden": true, "pages": ["api-reference/beta"]}, {"group": "API", "openapi": "spec.json"}]}}"#,
+        &format!(
+            r#"{{"openapi": "3.0.3", "info": {{"title": "t"}}, "paths": {{"/a": {{"get": {}}}, "/b": {{"get": {}}}}}}}"#,
+            op("opA", "Alpha", r#", "x-hidden": true"#),
+            op("opB", "Beta", "")
+        ),
+        &[],
+    );
+    assert_eq!(n4, pairs(&[("/api-reference/alpha", "opA")]));
     // D6: GET /a bound by an MDX page keeps its bulk page.
     let e3 = build(
         r#"{"name": "t", "navigation": {"groups": [{"group": "Home", "pages": ["index", "custom"]}, {"group": "API", "openapi": "spec.json"}]}}"#,
