@@ -143,12 +143,12 @@ impl Searcher {
             vector.retain(|&(c, _)| plan.phrases_allow(c));
         }
         let n = opts.candidates.max(1);
-        // Only each side's top `n` candidates are ranked: sorted that far (the rest of the vector
-        // side still gives its similarities).
-        crate::sort::sort_least(&mut lexical, n, &mut |a, b| by_score(a, b).is_lt());
-        lexical.truncate(n);
-        crate::sort::sort_least(&mut vector, n, &mut |a, b| by_score(a, b).is_lt());
-        let vtop = &vector[..vector.len().min(n)];
+        // Each side's candidates are the chunks of its top `n` pages, sorted that far (the rest of
+        // the vector side still gives its similarities).
+        let cut = self.top_pages(&mut lexical, n);
+        lexical.truncate(cut);
+        let cut = self.top_pages(&mut vector, n);
+        let vtop = &vector[..cut];
         let mut fused: HashMap<u32, f32> = HashMap::new();
         match opts.fusion {
             Fusion::MinMax { lexical_weight } => {
@@ -185,6 +185,39 @@ impl Searcher {
     }
 }
 
+impl Searcher {
+    /// Sorts `list` (chunk, score) best first as far as its top `pages` pages reach and returns how
+    /// many chunks that is: the chunks before the first chunk of the page after them. Candidates
+    /// are counted in pages because a long page's sections would otherwise take most of a side's
+    /// candidates (100 sections of a few long reference pages), leaving the other side's pages
+    /// nothing to fuse with; on a site of one-section pages it is the top `pages` chunks, as before.
+    fn top_pages(&self, list: &mut [(u32, f32)], pages: usize) -> usize {
+        let by_score = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        let mut sorted = 0;
+        let mut want = pages;
+        // The pages seen so far, sorted.
+        let mut seen: Vec<u32> = Vec::new();
+        loop {
+            let k = want.min(list.len());
+            crate::sort::sort_least(list, k, &mut |a, b| by_score(a, b).is_lt());
+            for (i, &(c, _)) in list.iter().enumerate().take(k).skip(sorted) {
+                let page = self.page_of(c);
+                if let Err(at) = seen.binary_search(&page) {
+                    if seen.len() == pages {
+                        return i;
+                    }
+                    seen.insert(at, page);
+                }
+            }
+            if k == list.len() {
+                return k;
+            }
+            sorted = k;
+            want = want.saturating_mul(4);
+        }
+    }
+}
+
 /// Each chunk's similarity, for explanations. A chunk in two partitions (a hostile index: shards
 /// are checked one by one) keeps its lowest, whatever order the list is in: what the fully sorted
 /// list gave before the hybrid side was sorted only as far as its top candidates.
@@ -212,5 +245,50 @@ mod tests {
             let m = super::similarities(l);
             assert_eq!((m[&3], m[&7], m[&1], m.len()), (0.5, -0.1, 0.2, 3));
         }
+    }
+
+    /// Issue 20: a side's candidates are the chunks of its top pages, so one long page's sections
+    /// cannot take them all; on pages of one section each it is the top chunks, as before.
+    #[test]
+    fn issue_20_hybrid_candidates_are_counted_in_pages() {
+        let texts: Vec<String> = (0..30).map(|i| format!("text {i}")).collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let (s, _) = crate::search::test_index::index(&texts, 8);
+        // Pages: 0 holds chunks 0..20 (a long page), then ten pages of one chunk each.
+        let mut m = s.manifest().clone();
+        let entry = m.pages[0].clone();
+        m.pages = std::iter::once(crate::format::PageEntry {
+            chunk_count: 20,
+            ..entry.clone()
+        })
+        .chain(std::iter::repeat_n(entry, 10))
+        .collect();
+        let s = crate::search::Searcher::new(m).unwrap();
+        // The long page's chunks score highest, then pages 1.. in order.
+        let scores = |c: u32| {
+            if c < 20 {
+                10.0 - c as f32 / 100.0
+            } else {
+                5.0 - c as f32 / 100.0
+            }
+        };
+        let mut list: Vec<(u32, f32)> = (0..30).rev().map(|c| (c, scores(c))).collect();
+        let n = s.top_pages(&mut list, 3);
+        // The long page's 20 chunks and the two pages after it: 22 chunks of 3 pages.
+        assert_eq!(n, 22);
+        let kept: Vec<u32> = list[..n].iter().map(|&(c, _)| c).collect();
+        assert_eq!(kept, (0..22).collect::<Vec<u32>>());
+        // More pages than the list has: all of it, in order.
+        let n = s.top_pages(&mut list, 50);
+        assert_eq!(n, 30);
+        assert!(list.windows(2).all(|w| w[0].1 >= w[1].1));
+        // Pages of one chunk: the top chunks.
+        let (one, _) = crate::search::test_index::index(&texts, 8);
+        let mut list: Vec<(u32, f32)> = (0..30).map(|c| (c, c as f32)).collect();
+        assert_eq!(one.top_pages(&mut list, 4), 4);
+        assert_eq!(
+            list[..4].iter().map(|&(c, _)| c).collect::<Vec<_>>(),
+            [29, 28, 27, 26]
+        );
     }
 }

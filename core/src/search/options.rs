@@ -29,7 +29,8 @@ pub struct SearchOptions {
     pub fusion: Fusion,
     /// Vector partitions probed per query (0 = all, which is exact search).
     pub nprobe: usize,
-    /// Top chunks of each side that hybrid fusion considers.
+    /// Each side's top pages whose chunks hybrid fusion considers (counted in pages, so that one
+    /// long page's sections cannot take them all).
     pub candidates: usize,
     /// Read the query's last word, when no space follows it, also as the start of longer words (what
     /// a search box does while the reader types; see [`Searcher::plan_prefix`](super::Searcher::plan_prefix)).

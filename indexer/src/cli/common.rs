@@ -62,7 +62,7 @@ pub struct VectorArgs {
     /// Vector partitions probed per query (0 = all = exact).
     #[arg(long, default_value_t = aidocs_core::search::DEFAULT_NPROBE)]
     nprobe: usize,
-    /// Top chunks of each side that fusion considers.
+    /// Pages of each side whose chunks fusion considers (each side's top pages).
     #[arg(long, default_value_t = 100)]
     candidates: usize,
     /// The embedding model directory for --encoder full (see `build --model`).
