@@ -5,8 +5,6 @@
 //! shards, so a search whose shards alone exceed the bound still completes, and the bound holds between
 //! searches.
 
-use std::collections::HashMap;
-
 use aidocs_core::{FileRef, Shard};
 
 struct Entry {
@@ -20,7 +18,9 @@ pub struct ShardCache {
     limit: usize,
     used: usize,
     clock: u64,
-    entries: HashMap<FileRef, Entry>,
+    /// Sorted by key, looked up by binary search: a hash map's code would cost every reader's
+    /// module more than the few thousand entries of a cache cost in time.
+    entries: Vec<(FileRef, Entry)>,
     evictions: u64,
 }
 
@@ -30,36 +30,41 @@ impl ShardCache {
             limit,
             used: 0,
             clock: 0,
-            entries: HashMap::new(),
+            entries: Vec::new(),
             evictions: 0,
         }
     }
 
+    fn find(&self, id: FileRef) -> Result<usize, usize> {
+        self.entries.binary_search_by_key(&id, |e| e.0)
+    }
+
     pub fn contains(&self, id: FileRef) -> bool {
-        self.entries.contains_key(&id)
+        self.find(id).is_ok()
     }
 
     /// The shard, marked as just used.
     pub fn get(&mut self, id: FileRef) -> Option<Shard> {
         self.clock += 1;
-        let clock = self.clock;
-        self.entries.get_mut(&id).map(|e| {
-            e.last_used = clock;
-            e.shard.clone()
-        })
+        let at = self.find(id).ok()?;
+        let e = &mut self.entries[at].1;
+        e.last_used = self.clock;
+        Some(e.shard.clone())
     }
 
     pub fn insert(&mut self, id: FileRef, shard: Shard, cost: usize) {
         self.clock += 1;
-        if let Some(old) = self.entries.insert(
-            id,
-            Entry {
-                shard,
-                cost,
-                last_used: self.clock,
-            },
-        ) {
-            self.used -= old.cost;
+        let entry = Entry {
+            shard,
+            cost,
+            last_used: self.clock,
+        };
+        match self.find(id) {
+            Ok(at) => {
+                self.used -= self.entries[at].1.cost;
+                self.entries[at].1 = entry;
+            }
+            Err(at) => self.entries.insert(at, (id, entry)),
         }
         self.used += cost;
     }
@@ -67,13 +72,13 @@ impl ShardCache {
     /// Evicts least recently used entries until the bound holds.
     pub fn trim(&mut self) {
         while self.used > self.limit {
-            let Some((&victim, _)) = self.entries.iter().min_by_key(|(_, e)| e.last_used) else {
+            let Some(victim) = (0..self.entries.len()).min_by_key(|&i| self.entries[i].1.last_used)
+            else {
                 break;
             };
-            if let Some(e) = self.entries.remove(&victim) {
-                self.used -= e.cost;
-                self.evictions += 1;
-            }
+            let (_, e) = self.entries.remove(victim);
+            self.used -= e.cost;
+            self.evictions += 1;
         }
     }
 

@@ -1,8 +1,6 @@
 //! From scored chunks to ranked pages: a page scores its best chunk; filters, order, top k, sections
 //! per page, and explanations of the top section.
 
-use std::collections::HashMap;
-
 use super::facets::FACETS;
 use super::{Explanation, Facets, QueryPlan, SearchError, SearchOptions, Searcher};
 use crate::format::{TermShard, SCORED_FIELDS};
@@ -35,9 +33,30 @@ struct PageCandidate {
 
 /// Per-chunk ranks of each side, for explanations.
 pub(super) struct RankInfo {
-    pub(super) lexical: HashMap<u32, u32>,
-    pub(super) vector: HashMap<u32, u32>,
-    pub(super) similarity: HashMap<u32, f32>,
+    pub(super) lexical: ChunkMap<u32>,
+    pub(super) vector: ChunkMap<u32>,
+    pub(super) similarity: ChunkMap<f32>,
+}
+
+/// Values by chunk, sorted by chunk and looked up by binary search: what the query path needs of a
+/// map, without the hash map's code in every reader's wasm module.
+#[derive(Default)]
+pub(super) struct ChunkMap<V>(pub(super) Vec<(u32, V)>);
+
+impl<V: Copy> ChunkMap<V> {
+    /// From (chunk, value) pairs; of a chunk's values, the first under `first` (the least).
+    pub(super) fn new(
+        mut pairs: Vec<(u32, V)>,
+        first: impl Fn(&V, &V) -> core::cmp::Ordering,
+    ) -> Self {
+        crate::sort::sort_by(&mut pairs, |a, b| a.0.cmp(&b.0).then(first(&a.1, &b.1)));
+        pairs.dedup_by_key(|e| e.0);
+        ChunkMap(pairs)
+    }
+
+    pub(super) fn get(&self, chunk: u32) -> Option<V> {
+        (self.0.binary_search_by_key(&chunk, |e| e.0).ok()).map(|i| self.0[i].1)
+    }
 }
 
 impl Searcher {
@@ -161,9 +180,9 @@ impl Searcher {
                 let chunk = p.sections[0].chunk;
                 let mut ex = self.explain(plan, get, chunk, &params, &avg, &opts.page)?;
                 if let Some(info) = info {
-                    ex.lexical_rank = info.lexical.get(&chunk).copied();
-                    ex.vector_rank = info.vector.get(&chunk).copied();
-                    ex.similarity = info.similarity.get(&chunk).copied();
+                    ex.lexical_rank = info.lexical.get(chunk);
+                    ex.vector_rank = info.vector.get(chunk);
+                    ex.similarity = info.similarity.get(chunk);
                 }
                 if opts.mode == super::Mode::Vector {
                     ex.page = 0.0; // vector ranking adds no page credit

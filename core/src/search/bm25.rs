@@ -1,8 +1,6 @@
 //! Lexical scoring: BM25F per term and chunk, the prefix's expansions and exact-match boosts on top,
 //! and the lexical ranking of pages.
 
-use std::collections::HashMap;
-
 use super::{PageHit, QueryPlan, SearchError, SearchOptions, Searcher};
 use crate::fieldnorm::id_to_fieldnorm;
 use crate::format::{TermShard, SCORED_FIELDS};
@@ -80,20 +78,18 @@ impl Searcher {
         }
         self.add_page_credit(&terms, &touched, &mut scores, &opts.page, &params, &avg);
         // Exact-match boosts apply to chunks that carry the key.
-        let mut boosts: HashMap<u32, f32> = HashMap::new();
+        // Each chunk once, with its largest boost (and at least 0).
+        let mut boosted: Vec<(u32, f32)> = Vec::new();
         for ek in &plan.exact {
             let Some(si) = ek.shard else { continue };
             let Some(tp) = get(si)?.get(&ek.key) else {
                 continue;
             };
-            for p in &tp.postings {
-                let b = boosts.entry(p.chunk).or_insert(0.0);
-                *b = b.max(ek.boost);
-            }
+            boosted.extend(tp.postings.iter().map(|p| (p.chunk, 0f32.max(ek.boost))));
         }
         let credited = touched.len();
-        let mut boosted: Vec<(u32, f32)> = boosts.into_iter().collect();
-        crate::sort::sort_by(&mut boosted, |a, b| a.0.cmp(&b.0));
+        crate::sort::sort_by(&mut boosted, |a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+        boosted.dedup_by_key(|e| e.0);
         for (c, b) in boosted {
             let s = &mut scores[c as usize];
             if *s == 0.0 {

@@ -1,9 +1,7 @@
 //! The vector side and hybrid ranking: the static query encoder's row shards, the partitions a query
 //! vector probes, cosine ranking, and min-max or reciprocal-rank fusion with the lexical side.
 
-use std::collections::HashMap;
-
-use super::aggregate::RankInfo;
+use super::aggregate::{ChunkMap, RankInfo};
 use super::{Facets, Fusion, Mode, PageHit, QueryPlan, SearchError, SearchOptions, Searcher};
 use crate::format::TermShard;
 
@@ -111,11 +109,11 @@ impl Searcher {
             );
         }
         let by_score = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        let ranks = |list: &[(u32, f32)]| -> HashMap<u32, u32> {
-            list.iter()
-                .enumerate()
-                .map(|(i, &(c, _))| (c, i as u32 + 1))
-                .collect()
+        // A chunk twice in a list (a hostile index's partitions) is ranked where it is last, as a
+        // map filled in order kept it.
+        let ranks = |list: &[(u32, f32)]| -> ChunkMap<u32> {
+            let pairs = (list.iter().enumerate()).map(|(i, &(c, _))| (c, i as u32 + 1));
+            ChunkMap::new(pairs.collect(), |a: &u32, b: &u32| b.cmp(a))
         };
         if opts.mode == Mode::Vector {
             // Cosine similarity, shifted to be positive so aggregation (which drops scores <= 0) keeps
@@ -127,7 +125,7 @@ impl Searcher {
             let info = opts.explain.then(|| {
                 crate::sort::sort_by(&mut vector, by_score);
                 RankInfo {
-                    lexical: HashMap::new(),
+                    lexical: ChunkMap::default(),
                     vector: ranks(&vector),
                     similarity: similarities(&vector),
                 }
@@ -149,7 +147,9 @@ impl Searcher {
         lexical.truncate(cut);
         let cut = self.top_pages(&mut vector, n);
         let vtop = &vector[..cut];
-        let mut fused: HashMap<u32, f32> = HashMap::new();
+        // Each side's share of each chunk's score, in list order (lexical first): summed by chunk
+        // below, in that order.
+        let mut shares: Vec<(u32, f32)> = Vec::with_capacity(lexical.len() + vtop.len());
         match opts.fusion {
             Fusion::MinMax { lexical_weight } => {
                 let w = lexical_weight.clamp(0.0, 1.0);
@@ -160,21 +160,19 @@ impl Searcher {
                     let span = max.1 - min.1;
                     for &(c, s) in list {
                         let norm = if span > 0.0 { (s - min.1) / span } else { 1.0 };
-                        *fused.entry(c).or_insert(0.0) += weight * norm;
+                        shares.push((c, weight * norm));
                     }
                 }
             }
             Fusion::Rrf { k } => {
                 for list in [&lexical[..], vtop] {
                     for (i, &(c, _)) in list.iter().enumerate() {
-                        *fused.entry(c).or_insert(0.0) += 1.0 / (k + i as f32 + 1.0);
+                        shares.push((c, 1.0 / (k + i as f32 + 1.0)));
                     }
                 }
             }
         }
-        // A tiny floor keeps candidates that normalized to 0 on their only side.
-        let mut chunks: Vec<(u32, f32)> = fused.into_iter().map(|(c, s)| (c, s + 1e-6)).collect();
-        crate::sort::sort_by(&mut chunks, |a, b| a.0.cmp(&b.0));
+        let chunks = sum_by_chunk(shares);
         let info = opts.explain.then(|| RankInfo {
             lexical: ranks(&lexical),
             vector: ranks(vtop),
@@ -194,19 +192,23 @@ impl Searcher {
     fn top_pages(&self, list: &mut [(u32, f32)], pages: usize) -> usize {
         let by_score = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         let mut sorted = 0;
-        let mut want = pages;
-        // The pages seen so far, sorted.
-        let mut seen: Vec<u32> = Vec::new();
+        // One chunk past `pages`: on a site of one-section pages the first round is the last.
+        let mut want = pages.saturating_add(1);
+        // The pages seen so far, one bit each (chunks past the last page share one), and how many.
+        let mut seen = vec![0u64; self.page_first_chunk.len() / 64 + 1];
+        let mut count = 0;
         loop {
             let k = want.min(list.len());
             crate::sort::sort_least(list, k, &mut |a, b| by_score(a, b).is_lt());
             for (i, &(c, _)) in list.iter().enumerate().take(k).skip(sorted) {
-                let page = self.page_of(c);
-                if let Err(at) = seen.binary_search(&page) {
-                    if seen.len() == pages {
+                let page = (self.page_of(c) as usize).min(self.page_first_chunk.len());
+                let (word, bit) = (page / 64, 1u64 << (page % 64));
+                if seen[word] & bit == 0 {
+                    if count == pages {
                         return i;
                     }
-                    seen.insert(at, page);
+                    seen[word] |= bit;
+                    count += 1;
                 }
             }
             if k == list.len() {
@@ -221,13 +223,27 @@ impl Searcher {
 /// Each chunk's similarity, for explanations. A chunk in two partitions (a hostile index: shards
 /// are checked one by one) keeps its lowest, whatever order the list is in: what the fully sorted
 /// list gave before the hybrid side was sorted only as far as its top candidates.
-fn similarities(list: &[(u32, f32)]) -> HashMap<u32, f32> {
-    let mut out: HashMap<u32, f32> = HashMap::with_capacity(list.len());
-    for &(c, s) in list {
-        let e = out.entry(c).or_insert(s);
-        if s.total_cmp(e).is_lt() {
-            *e = s;
+fn similarities(list: &[(u32, f32)]) -> ChunkMap<f32> {
+    ChunkMap::new(list.to_vec(), f32::total_cmp)
+}
+
+/// Each chunk's shares (in the order given) summed from 0, sorted by chunk, plus a tiny floor that
+/// keeps candidates that normalized to 0 on their only side: what adding them into a map did.
+fn sum_by_chunk(mut shares: Vec<(u32, f32)>) -> Vec<(u32, f32)> {
+    // Sorted by chunk, a chunk's shares in the order given (the position breaks ties).
+    let mut keyed: Vec<(u32, u32, f32)> = (shares.drain(..).enumerate())
+        .map(|(i, (c, s))| (c, i as u32, s))
+        .collect();
+    crate::sort::sort_by(&mut keyed, |a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut out: Vec<(u32, f32)> = Vec::new();
+    for (c, _, s) in keyed {
+        match out.last_mut() {
+            Some(last) if last.0 == c => last.1 += s,
+            _ => out.push((c, 0.0 + s)),
         }
+    }
+    for e in &mut out {
+        e.1 += 1e-6;
     }
     out
 }
@@ -243,7 +259,8 @@ mod tests {
         reversed.reverse();
         for l in [&list[..], &reversed[..]] {
             let m = super::similarities(l);
-            assert_eq!((m[&3], m[&7], m[&1], m.len()), (0.5, -0.1, 0.2, 3));
+            let found = (m.get(3), m.get(7), m.get(1), m.0.len());
+            assert_eq!(found, (Some(0.5), Some(-0.1), Some(0.2), 3));
         }
     }
 
