@@ -438,7 +438,9 @@ impl Engine {
                 }
                 name => {
                     return Err(EngineError::Search(SearchError::MetaMismatch(
-                        name.unwrap_or_else(|| format!("{f:?}")),
+                        // Unnamed: its kind (a fieldless enum's name: no formatting
+                        // machinery of tuple variants in the module).
+                        name.unwrap_or_else(|| format!("{:?} file", f.kind())),
                     )))
                 }
             }
