@@ -441,7 +441,7 @@ impl Engine {
                         // Unnamed: its kind (a fieldless enum's name: no formatting
                         // machinery of tuple variants in the module).
                         name.unwrap_or_else(|| format!("{:?} file", f.kind())),
-                    )))
+                    )));
                 }
             }
         }
