@@ -1636,6 +1636,10 @@ mod tests {
             "a <B>x</b>\n",
             "<br>\n\ntext\n",
             "<div>\n<span>x\n</div>\n",
+            // Session 32: a fragment opened in running text closes in its paragraph too.
+            "Some text a <> b here.\n",
+            "## Title <> x\n",
+            "a <>b\n\nc</> d\n",
         ];
         for src in refused {
             assert!(md_read(src, Dialect::Mdx).1.is_some(), "{src:?}");
@@ -1651,6 +1655,8 @@ mod tests {
             "$x<y$ and more\n",
             "$$\na<b\n$$\n",
             "<>frag</>\n",
+            "a <>frag</> b\n",
+            "a <>frag</ > b\n",
             "<Card title=\"x\" icon={\"y\"}>z</Card>\n",
             "<x:y>a</x:y>\n",
             "<a.b.c>x</a.b.c>\n",

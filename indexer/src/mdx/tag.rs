@@ -872,7 +872,8 @@ pub(super) enum TagCheck {
 }
 
 /// Every closing tag of `text` by the name it closes, written as the opening tag writes it
-/// (`</ b>` and `</A .B>` close `b` and `A.B`: JSX allows white space around a name's parts), with
+/// (`</ b>` and `</A .B>` close `b` and `A.B`: JSX allows white space around a name's parts; `</>`
+/// closes a fragment, the name ""), with
 /// where each starts. One pass: each `</` is read once, however many names are asked about.
 pub(super) fn closing_tags(text: &str) -> std::collections::HashMap<String, Vec<usize>> {
     let spaces = |s: &str| s.len() - s.trim_start_matches(js_space).len();
@@ -900,7 +901,8 @@ pub(super) fn closing_tags(text: &str) -> std::collections::HashMap<String, Vec<
                 _ => break,
             }
         }
-        if !written.is_empty() {
+        // A fragment's closer (`</>`, `</ >`) closes the name "".
+        if !written.is_empty() || rest.starts_with('>') {
             found.entry(written).or_default().push(p);
         }
     }
@@ -1075,7 +1077,7 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
     }
     // At `>`: the tag is well formed.
     TagCheck::Fine {
-        opens: !closing && !self_closing && !name.is_empty(),
+        opens: !closing && !self_closing,
         name,
         end: i + 1,
     }
