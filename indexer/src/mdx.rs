@@ -1640,6 +1640,12 @@ mod tests {
             "Some text a <> b here.\n",
             "## Title <> x\n",
             "a <>b\n\nc</> d\n",
+            // An attribute's or a spread's expression that is empty (comments only).
+            "<Card a={}>x</Card>\n",
+            "<Card {/* c */}>x</Card>\n",
+            "<Card\n  a=\"1\" {/* Vec<u8> */}\n/>\n",
+            "<Card a={// c\n}>x</Card>\n",
+            "text <b a={ }>x</b> more\n",
         ];
         for src in refused {
             assert!(md_read(src, Dialect::Mdx).1.is_some(), "{src:?}");
@@ -1657,6 +1663,10 @@ mod tests {
             "<>frag</>\n",
             "a <>frag</> b\n",
             "a <>frag</ > b\n",
+            "{}\n",
+            "a {} b\n",
+            "<Card a={/* c */ 1}>x</Card>\n",
+            "<Card {...p /* c */}>x</Card>\n",
             "<Card title=\"x\" icon={\"y\"}>z</Card>\n",
             "<x:y>a</x:y>\n",
             "<a.b.c>x</a.b.c>\n",

@@ -871,6 +871,30 @@ pub(super) enum TagCheck {
     OpenExpression,
 }
 
+/// Whether a JavaScript expression's text is empty: white space and comments only (`{}`,
+/// `{/* c */}`, `{// c` then a line ending): MDX refuses an attribute's or a spread's ("Unexpected
+/// empty expression"). A comment that never ends is not read as empty.
+fn is_empty_expression(inner: &str) -> bool {
+    let mut rest = inner.trim_start_matches(js_space);
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("/*") {
+            let Some(close) = after.find("*/") else {
+                return false;
+            };
+            rest = &after[close + 2..];
+        } else if let Some(after) = rest.strip_prefix("//") {
+            let Some(eol) = after.find(['\n', '\r', '\u{2028}', '\u{2029}']) else {
+                return false;
+            };
+            rest = &after[eol..];
+        } else {
+            return false;
+        }
+        rest = rest.trim_start_matches(js_space);
+    }
+    true
+}
+
 /// Every closing tag of `text` by the name it closes, written as the opening tag writes it
 /// (`</ b>` and `</A .B>` close `b` and `A.B`: JSX allows white space around a name's parts; `</>`
 /// closes a fragment, the name ""), with
@@ -1023,10 +1047,23 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
                 (SelfClosing, true)
             }
             AttributeBefore | AttributeValueBefore if ch == '{' => {
-                // An expression: acorn decides; only where it ends is read here.
+                // An expression: acorn decides; only where it ends is read here, and whether
+                // it is empty (white space and comments only), which an attribute's may not be.
                 let Some(end) = super::js::skip_balanced(b, i) else {
                     return TagCheck::OpenExpression;
                 };
+                if is_empty_expression(&rest[i + 1..end.saturating_sub(1).max(i + 1)]) {
+                    let shown: String = rest[i..end]
+                        .lines()
+                        .next()
+                        .unwrap_or_default()
+                        .chars()
+                        .take(40)
+                        .collect();
+                    return TagCheck::Throws(format!(
+                        "an empty expression `{shown}` in an attribute of `<{name}>`"
+                    ));
+                }
                 i = end;
                 state = AttributeBefore;
                 continue;
