@@ -39,7 +39,10 @@ impl Searcher {
         if let Some(group) = &opts.group {
             ok[FACET_GROUP] = entry.group.is_some_and(|g| {
                 let name = &self.manifest.groups[g as usize];
-                let last = name.rsplit(" > ").next().unwrap_or(name);
+                // The last part of the breadcrumb (after the last ` > `), found byte-wise: a
+                // string pattern's searcher would cost every reader's module a kilobyte.
+                let last = (name.as_bytes().windows(3).rposition(|w| w == b" > "))
+                    .map_or(name.as_str(), |at| &name[at + 3..]);
                 name.eq_ignore_ascii_case(group) || last.eq_ignore_ascii_case(group)
             });
         }
@@ -231,6 +234,26 @@ mod facet_tests {
             )
             .unwrap();
         assert!(none.is_none());
+    }
+
+    /// A group filter names the whole breadcrumb or its last part, in any case; a part before the
+    /// last names nothing.
+    #[test]
+    fn issue_21_group_filter_by_breadcrumb_or_its_last_part() {
+        let (s, shards) = searcher();
+        for (group, want) in [
+            ("API > Tokens", &[1u32, 2][..]),
+            ("tokens", &[1, 2]),
+            ("API", &[]),
+            ("guides", &[0, 4]),
+            (" > Tokens", &[]),
+        ] {
+            let opts = SearchOptions {
+                group: Some(group.into()),
+                ..Default::default()
+            };
+            assert_eq!(run(&s, &shards, opts).0, want, "{group}");
+        }
     }
 
     #[test]
