@@ -696,10 +696,19 @@ fn convert(
             let text = !flow_line(&kept, i, &mut flow_memo) && !alone_after_markers(&kept, i);
             match tag::jsx_tag_check(&kept[i..], text) {
                 TagCheck::Throws(why) => snippets.unparseable = Some(why),
+                // A fence inside a block quote is not found here: its code (`a={}` in a JSX
+                // sample) would read as a tag. Only outside block quotes is it refused.
+                TagCheck::EmptyExpression(why) if !in_block_quote(&kept, i) => {
+                    snippets.unparseable = Some(why)
+                }
                 // An element opened in running text closes in its paragraph (a heading, a table
                 // cell: MDX checks it where the phrasing ends; the next blank line bounds that
                 // here, which only ever finds more closers); a void element written open on a
                 // line of its own closes somewhere after (MDX has no void elements).
+                // A fragment in a block quote is not checked: a fence inside a block quote is not
+                // found here, and code such as `new ArrayList<>()` or SQL's `a <> b` would read
+                // as one.
+                TagCheck::Fine { ref name, .. } if name.is_empty() && in_block_quote(&kept, i) => {}
                 TagCheck::Fine {
                     name,
                     opens: true,
@@ -730,7 +739,10 @@ fn convert(
                     }
                 }
                 TagCheck::OpenExpression => tags_unchecked = true,
-                TagCheck::Text | TagCheck::Fine { .. } | TagCheck::Unsure => {}
+                TagCheck::Text
+                | TagCheck::Fine { .. }
+                | TagCheck::Unsure
+                | TagCheck::EmptyExpression(_) => {}
             }
         }
         match c {
@@ -1484,6 +1496,14 @@ fn alone_after_markers(kept: &str, at: usize) -> bool {
     after_markers(&line[..at - start]).is_empty() && (line[at - start..].trim_end().ends_with('>'))
 }
 
+/// Whether the line of `at` is in a block quote: a `>` among its leading block quote and list
+/// markers.
+fn in_block_quote(kept: &str, at: usize) -> bool {
+    let start = kept[..at].rfind('\n').map_or(0, |p| p + 1);
+    let line = &kept[start..at];
+    line[..line.len() - after_markers(line).len()].contains('>')
+}
+
 /// `line` after its block quote and list markers, any number of them.
 fn after_markers(line: &str) -> &str {
     let mut rest = line;
@@ -1663,6 +1683,12 @@ mod tests {
             "<>frag</>\n",
             "a <>frag</> b\n",
             "a <>frag</ > b\n",
+            // Fences inside block quotes are not found: their code is not read for fragments or
+            // empty expressions (the review's cases; a named tag there is still misread).
+            "> ```\n> a <> b\n>\n> ```\n",
+            "> ```java\n> var a = new ArrayList<>();\n>\n> a.add(1);\n> ```\n",
+            "- > ```\n  > a <> b\n  > ```\n",
+            "> ```jsx\n> <Card title={}/>\n>\n> ```\n",
             "{}\n",
             "a {} b\n",
             "<Card a={/* c */ 1}>x</Card>\n",

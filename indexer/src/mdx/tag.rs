@@ -866,6 +866,9 @@ pub(super) enum TagCheck {
     Unsure,
     /// It throws, for this reason.
     Throws(String),
+    /// It throws at an attribute's or a spread's empty expression, for this reason (told apart:
+    /// the caller does not trust it inside a block quote, whose fences are not found).
+    EmptyExpression(String),
     /// An attribute expression that never closes (to the end of the file): acorn throws there,
     /// but this reading stops checking tags rather than decide (and reads each tag once).
     OpenExpression,
@@ -1060,7 +1063,7 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
                         .chars()
                         .take(40)
                         .collect();
-                    return TagCheck::Throws(format!(
+                    return TagCheck::EmptyExpression(format!(
                         "an empty expression `{shown}` in an attribute of `<{name}>`"
                     ));
                 }
