@@ -1660,6 +1660,8 @@ mod tests {
             "Some text a <> b here.\n",
             "## Title <> x\n",
             "a <>b\n\nc</> d\n",
+            "[a](/u \"t\n\n<> x\")\n",
+            "x [a](/u\n\n) <> y\n",
             // An attribute's or a spread's expression that is empty (comments only).
             "<Card a={}>x</Card>\n",
             "<Card {/* c */}>x</Card>\n",
@@ -1689,6 +1691,10 @@ mod tests {
             "> ```java\n> var a = new ArrayList<>();\n>\n> a.add(1);\n> ```\n",
             "- > ```\n  > a <> b\n  > ```\n",
             "> ```jsx\n> <Card title={}/>\n>\n> ```\n",
+            // A link's title runs over lines (not over a blank one): its text opens nothing.
+            "[a](/u \"t\n<> x\")\n",
+            "[a](/u\n\"a <> x\")\n",
+            "[a](/u \"t\nx <b c={}/> y\")\n",
             "{}\n",
             "a {} b\n",
             "<Card a={/* c */ 1}>x</Card>\n",

@@ -276,8 +276,23 @@ pub(super) fn link_resource_len(rest: &str) -> Option<usize> {
             }
         }
     }
+    // Spaces and tabs with at most one line ending among them, as CommonMark allows around a
+    // title; a blank line ends the paragraph, and the link with it.
+    let skip_white = |i: usize| {
+        let i = skip_spaces(i);
+        let eol = match b.get(i) {
+            Some(b'\r') if b.get(i + 1) == Some(&b'\n') => 2,
+            Some(b'\n' | b'\r') => 1,
+            _ => return i,
+        };
+        let next = skip_spaces(i + eol);
+        match b.get(next) {
+            None | Some(b'\n' | b'\r') => i,
+            Some(_) => next,
+        }
+    };
     let after_destination = i;
-    i = skip_spaces(i);
+    i = skip_white(i);
     if i > after_destination {
         let close = match b.get(i) {
             Some(b'"') => Some(b'"'),
@@ -289,13 +304,20 @@ pub(super) fn link_resource_len(rest: &str) -> Option<usize> {
             i += 1;
             loop {
                 match *b.get(i)? {
-                    b'\n' | b'\r' => return None,
+                    // A title runs over lines, never over a blank one.
+                    b'\n' | b'\r' => {
+                        let next = skip_white(i);
+                        if next == i {
+                            return None;
+                        }
+                        i = next;
+                    }
                     b'\\' => i += 2,
                     c if c == close => break,
                     _ => i += 1,
                 }
             }
-            i = skip_spaces(i + 1);
+            i = skip_white(i + 1);
         }
     }
     (b.get(i) == Some(&b')')).then_some(i + 1)
