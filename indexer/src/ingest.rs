@@ -831,6 +831,11 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             };
             // An operation's declaration is warned about once, however many pages it has.
             let mut warned = false;
+            let base = if op.operation_id.is_empty() {
+                slugify(&format!("{} {}", op.method, op.path.replace('/', " ")))
+            } else {
+                op.operation_id.clone()
+            };
             for GeneratedPage {
                 url,
                 nav,
@@ -840,11 +845,6 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
             {
                 // Mintlify makes the page (hidden, or behind sign-in) whether or not this build
                 // indexes it: its id is taken either way.
-                let base = if op.operation_id.is_empty() {
-                    slugify(&format!("{} {}", op.method, op.path.replace('/', " ")))
-                } else {
-                    op.operation_id.clone()
-                };
                 let mut id = format!("api/{base}");
                 let n = used_ids.entry(id.clone()).or_insert(0);
                 *n += 1;
@@ -866,9 +866,9 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                     continue;
                 }
                 // Its own `hidden` (`x-mint.metadata`), else listed under a hidden navigation
-                // element (any listing of its URL): left out of search as a hidden page. An `x-hidden`
-                // operation's bulk page is listed nowhere: left out as an unlisted page is (kept
-                // with `seo.indexing: "all"`, which searches unlisted pages too).
+                // element (any listing of its URL): left out of search as a hidden page. An
+                // `x-hidden` operation's bulk page is listed nowhere: left out as an unlisted page
+                // is (kept with `seo.indexing: "all"`, which searches unlisted pages too).
                 let hidden = match &op.hidden {
                     Flag::Absent => nav.as_ref().is_some_and(|n| n.hidden),
                     own => own.withholds(),
@@ -1507,8 +1507,7 @@ enum Placed<'c> {
 /// listing of it, whichever operation's page is written there (`generatePathToHiddenFromSearchDict`
 /// in `@mintlify/common`: any hidden listing hides it, a navigation page written as its path
 /// included); so is whether it needs a sign-in (the most restrictive wins). Specs named on our
-/// command line are numbered among themselves, after
-/// everything else.
+/// command line are numbered among themselves, after everything else.
 fn generated_pages<'o>(
     operations: &'o LoadedOperations,
     config: &'o crate::site::SiteConfig,
@@ -1577,10 +1576,7 @@ fn generated_pages<'o>(
         entry.kept = (spec_index[display], *i);
         match how {
             Placed::Listed(nav) => {
-                match entry.nav.as_mut() {
-                    Some(merged) => merged.merge_listing(nav),
-                    None => entry.nav = Some((*nav).clone()),
-                }
+                merge_listing_into(&mut entry.nav, nav);
                 entry.listed = true;
             }
             Placed::CommandLine => entry.listed = true,
@@ -1591,10 +1587,7 @@ fn generated_pages<'o>(
     // there too: once generated, the navigation holds its pages as such paths.
     for (url, here) in at_url.iter_mut() {
         if let Some(nav) = listed_by_url.get(*url) {
-            match here.nav.as_mut() {
-                Some(merged) => merged.merge_listing(nav),
-                None => here.nav = Some(nav.clone()),
-            }
+            merge_listing_into(&mut here.nav, nav);
             here.listed = true;
         }
     }
@@ -1621,6 +1614,14 @@ fn generated_pages<'o>(
         .into_iter()
         .map(|(op, by_url)| (op, by_url.into_values().collect()))
         .collect()
+}
+
+/// Another listing of a URL joins what its earlier listings said ([`NavEntry::merge_listing`]).
+fn merge_listing_into(merged: &mut Option<NavEntry>, nav: &NavEntry) {
+    match merged {
+        Some(merged) => merged.merge_listing(nav),
+        None => *merged = Some(nav.clone()),
+    }
 }
 
 /// The names taken in one navigation group of generated pages, and how far each base's numbers

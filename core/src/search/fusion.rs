@@ -108,7 +108,6 @@ impl Searcher {
                     .filter(|&(c, _)| c < self.manifest.num_chunks),
             );
         }
-        let by_score = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         // A chunk twice in a list (a hostile index's partitions) is ranked where it is last, as a
         // map filled in order kept it.
         let ranks = |list: &[(u32, f32)]| -> ChunkMap<u32> {
@@ -190,7 +189,6 @@ impl Searcher {
     /// candidates (100 sections of a few long reference pages), leaving the other side's pages
     /// nothing to fuse with; on a site of one-section pages it is the top `pages` chunks, as before.
     fn top_pages(&self, list: &mut [(u32, f32)], pages: usize) -> usize {
-        let by_score = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         let mut sorted = 0;
         // One chunk past `pages`: on a site of one-section pages the first round is the last.
         let mut want = pages.saturating_add(1);
@@ -220,6 +218,11 @@ impl Searcher {
     }
 }
 
+/// Best score first, then the lower chunk: a ranked list's total order.
+fn by_score(a: &(u32, f32), b: &(u32, f32)) -> core::cmp::Ordering {
+    b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
+}
+
 /// Each chunk's similarity, for explanations. A chunk in two partitions (a hostile index: shards
 /// are checked one by one) keeps its lowest, whatever order the list is in: what the fully sorted
 /// list gave before the hybrid side was sorted only as far as its top candidates.
@@ -229,9 +232,9 @@ fn similarities(list: &[(u32, f32)]) -> ChunkMap<f32> {
 
 /// Each chunk's shares (in the order given) summed from 0, sorted by chunk, plus a tiny floor that
 /// keeps candidates that normalized to 0 on their only side: what adding them into a map did.
-fn sum_by_chunk(mut shares: Vec<(u32, f32)>) -> Vec<(u32, f32)> {
+fn sum_by_chunk(shares: Vec<(u32, f32)>) -> Vec<(u32, f32)> {
     // Sorted by chunk, a chunk's shares in the order given (the position breaks ties).
-    let mut keyed: Vec<(u32, u32, f32)> = (shares.drain(..).enumerate())
+    let mut keyed: Vec<(u32, u32, f32)> = (shares.into_iter().enumerate())
         .map(|(i, (c, s))| (c, i as u32, s))
         .collect();
     crate::sort::sort_by(&mut keyed, |a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
