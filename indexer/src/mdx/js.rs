@@ -1,8 +1,10 @@
 //! Just enough JavaScript for MDX: where an ESM block (`import`/`export`) or an expression
 //! (`{…}`, a tag's attribute value) ends. Strings, template literals with `${}`, comments and
 //! regular expression literals are read as JavaScript reads them, so a brace or quote inside
-//! them never ends anything. Not a parser: JSX text inside code is the known limit (see
-//! `continues_code`).
+//! them never ends anything. Not a parser: where the code is complete, whether it parses is
+//! `js_parse`'s to say (JSX text inside code, which this scanner misreads, included).
+
+use super::js_parse;
 
 /// The state of a JavaScript scanner fed an ESM block line by line: enough to tell whether the
 /// block is complete (no open bracket, string, template literal or comment), which is where MDX
@@ -151,23 +153,65 @@ impl EsmScan {
     }
 }
 
-/// The index after the ESM block (`import`/`export`) that starts at `lines[start]`: it runs to a
-/// blank line where the code so far is complete, as MDX reads it. A block that never completes
-/// ends at its first blank line (`Err` with that index), so a broken `export` costs only itself.
-pub(super) fn esm_block_end(lines: &[&str], start: usize) -> Result<usize, usize> {
+/// Where the ESM block (`import`/`export`) that starts at `lines[start]` ends, as MDX reads it: at
+/// a blank line where its code so far parses (acorn there, [`js_parse::esm`] here); an error at the
+/// very end of the code so far reads on to the next blank line, an error anywhere else refuses the
+/// page ([`EsmEnd::refused`], the block ending there). Code still open at the end of the page is
+/// refused too; it ends at its first blank line (`Err` with that index), so that a broken `export`
+/// costs only itself. A block is parsed where the scanner finds its code complete (and at the end
+/// of the page), at most [`MAX_PARSES`] times; past that the scanner alone decides.
+pub(super) fn esm_block_end(lines: &[&str], start: usize) -> Result<EsmEnd, usize> {
     let mut scan = EsmScan::default();
     let mut first_blank = None;
+    let mut parses = 0;
+    let mut parsed_to = start;
+    let mut source = String::new();
     for (j, line) in lines.iter().enumerate().skip(start) {
         scan.feed(line);
         let next_blank = lines.get(j + 1).is_none_or(|l| l.trim().is_empty());
-        if next_blank {
-            first_blank.get_or_insert(j + 1);
-            if scan.complete() && !continues_code(&lines[j + 1..]) {
-                return Ok(j + 1);
-            }
+        if !next_blank {
+            continue;
+        }
+        first_blank.get_or_insert(j + 1);
+        let page_end = lines[j + 1..].iter().all(|l| l.trim().is_empty());
+        if parses < MAX_PARSES && (scan.complete() || page_end) {
+            parses += 1;
+            source.extend(lines[parsed_to..=j].iter().copied());
+            parsed_to = j + 1;
+            let refused = match js_parse::esm(&source) {
+                js_parse::Esm::Complete => None,
+                js_parse::Esm::Incomplete if !page_end => continue,
+                js_parse::Esm::Incomplete => {
+                    return Err(first_blank.unwrap_or(lines.len()));
+                }
+                js_parse::Esm::Refused(why) => Some(why),
+            };
+            // A refused block costs only itself: to its first blank line.
+            let end = match refused {
+                Some(_) => first_blank.unwrap_or(j + 1),
+                None => j + 1,
+            };
+            return Ok(EsmEnd { end, refused });
+        }
+        if scan.complete() && !continues_code(&lines[j + 1..]) {
+            return Ok(EsmEnd {
+                end: j + 1,
+                refused: None,
+            });
         }
     }
     Err(first_blank.unwrap_or(lines.len()))
+}
+
+/// The most times one ESM block is parsed while looking for its end (each parse reads the block
+/// so far: a block of many blank lines would otherwise cost their square).
+const MAX_PARSES: usize = 64;
+
+/// Where an ESM block ends, and why MDX refuses it, if it does.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct EsmEnd {
+    pub end: usize,
+    pub refused: Option<String>,
 }
 
 /// The index after the line before the first blank line from `start` (or the end).

@@ -866,9 +866,10 @@ pub(super) enum TagCheck {
     Unsure,
     /// It throws, for this reason.
     Throws(String),
-    /// It throws at an attribute's or a spread's empty expression, for this reason (told apart:
-    /// the caller does not trust it inside a block quote, whose fences are not found).
-    EmptyExpression(String),
+    /// It throws at an attribute's or a spread's expression, empty or not JavaScript acorn
+    /// parses, for this reason (told apart: the caller does not trust it inside a block quote,
+    /// whose fences are not found).
+    BadExpression(String),
     /// An attribute expression that never closes (to the end of the file): acorn throws there,
     /// but this reading stops checking tags rather than decide (and reads each tag once).
     OpenExpression,
@@ -1055,17 +1056,24 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
                 let Some(end) = super::js::skip_balanced(b, i) else {
                     return TagCheck::OpenExpression;
                 };
-                if is_empty_expression(&rest[i + 1..end.saturating_sub(1).max(i + 1)]) {
-                    let shown: String = rest[i..end]
-                        .lines()
-                        .next()
-                        .unwrap_or_default()
-                        .chars()
-                        .take(40)
-                        .collect();
-                    return TagCheck::EmptyExpression(format!(
-                        "an empty expression `{shown}` in an attribute of `<{name}>`"
+                let inner = &rest[i + 1..end.saturating_sub(1).max(i + 1)];
+                let shown = || -> String {
+                    let line = rest[i..end].lines().next().unwrap_or_default();
+                    line.chars().take(40).collect()
+                };
+                if is_empty_expression(inner) {
+                    return TagCheck::BadExpression(format!(
+                        "an empty expression `{}` in an attribute of `<{name}>`",
+                        shown()
                     ));
+                }
+                // A value's expression is one expression; one in place of an attribute, a spread.
+                let refused = match state {
+                    AttributeValueBefore => super::js_parse::expression_refused(inner),
+                    _ => super::js_parse::spread_refused(inner),
+                };
+                if let Some(why) = refused {
+                    return TagCheck::BadExpression(format!("`{}` in `<{name}>`: {why}", shown()));
                 }
                 i = end;
                 state = AttributeBefore;
