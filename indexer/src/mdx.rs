@@ -814,10 +814,15 @@ fn convert(
                     keep_apart(&mut out, &kept[i..]);
                 }
                 None => {
-                    // Not valid MDX; from here `{` is text (one scan to the end, not one per brace).
-                    snippets.warn(
-                        "an expression `{` never closes (not valid MDX); the rest of the page is indexed as text".into(),
-                    );
+                    // MDX throws at the end of the file ("Unexpected end of file in expression"):
+                    // Mintlify's parser refuses the page. From here `{` is text (one scan to the
+                    // end, not one per brace). Not in a block quote, whose fences are not found.
+                    if snippets.unparseable.is_none() && !in_block_quote(&kept, i) {
+                        let shown: String = kept[i..].chars().take(30).collect();
+                        let shown = shown.lines().next().unwrap_or_default();
+                        snippets.unparseable =
+                            Some(format!("an expression `{shown}` never closes"));
+                    }
                     broken_expression = true;
                     out.push('{');
                     i += 1;
@@ -1806,14 +1811,19 @@ mod tests {
         assert_eq!(md_read(&long_label, Dialect::Mdx).1, None);
         // Each tag is read once (these took minutes when tags with an expression that never
         // closes, or definition lines, were read again to the end of the page for every `<`).
-        for page in [
-            "<a {b\n".repeat(40_000),
-            "text <a {b\n".repeat(40_000),
-            "[r]: <https://x.com> ".repeat(40_000),
+        // The first two are refused (an expression never closes, session 33), as `getAST` does.
+        for (page, refused) in [
+            ("<a {b\n".repeat(40_000), true),
+            ("text <a {b\n".repeat(40_000), true),
+            ("[r]: <https://x.com> ".repeat(40_000), false),
             // Many element names, each closed once (names × closers took 97 s at 1 MB).
-            (0..40_000).map(|n| format!("<a{n}>x</a{n}> ")).collect(),
+            (
+                (0..40_000).map(|n| format!("<a{n}>x</a{n}> ")).collect(),
+                false,
+            ),
         ] {
-            assert_eq!(md_read(&page, Dialect::Mdx).1, None, "{:?}", &page[..20]);
+            let why = md_read(&page, Dialect::Mdx).1;
+            assert_eq!(why.is_some(), refused, "{:?}: {why:?}", &page[..20]);
         }
         // Markdown reads the same text as text; math keeps its text either way.
         assert_eq!(md_read("x<2 and $a<b$\n", Dialect::Markdown).1, None);
@@ -1931,7 +1941,8 @@ mod tests {
     }
 
     /// Session 33: MDX's JavaScript parses or Mintlify's parser refuses the page (acorn there, oxc
-    /// here): an ESM block, an expression in text, an attribute's value, a spread. Each case checked
+    /// here): an ESM block, an expression in text (or one that never closes), an attribute's
+    /// value, a spread. Each case checked
     /// against `getAST`; in the differential run on 9,000 mutated corpus pages, refusals missed
     /// 127 -> 53 (every "Could not parse … with acorn" and "only import/exports are supported"),
     /// none wrong.
@@ -1945,6 +1956,7 @@ mod tests {
             "<Card title={a b}>x</Card>\n",
             "<Card {a<b}>x</Card>\n",
             "<Card {...a, ...b}>x</Card>\n",
+            "Text { open\n\nmore\n",
         ];
         for src in refused {
             let (out, why) = md_read(src, Dialect::Mdx);
