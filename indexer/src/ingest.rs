@@ -841,6 +841,7 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 nav,
                 listed,
                 kept_by,
+                rivals,
             } in generated
             {
                 // Mintlify makes the page (hidden, or behind sign-in) whether or not this build
@@ -874,7 +875,9 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                     own => own.withholds(),
                 };
                 let unlisted_out = !(listed || opts.include_unlisted || config.index_hidden);
-                if hidden && !config.index_hidden || op.noindex || unlisted_out {
+                let hidden = hidden || rivals.hidden;
+                let noindex = op.noindex || rivals.noindex;
+                if hidden && !config.index_hidden || noindex || unlisted_out {
                     out.noindex += 1;
                     continue;
                 }
@@ -891,7 +894,8 @@ fn ingest_site(root: &Path, opts: &IngestOptions) -> Result<Ingested, Diagnostic
                 let visibility = match sign_in {
                     true => op.visibility().max(Visibility::Internal),
                     false => op.visibility(),
-                };
+                }
+                .max(rivals.visibility);
                 if !allowed(visibility, opts.audience) {
                     out.withheld += 1;
                     continue;
@@ -1471,12 +1475,50 @@ pub fn parse_with_markdown(
 /// A generated page of an operation: its URL; where the navigation lists it (`nav`: the listings of
 /// every page written at that URL merged, the most restrictive wins; none for a spec named on our
 /// command line) or that it is listed nowhere (`listed`: an `x-hidden` operation's bulk page);
-/// and, when a page generated after it takes the same URL (the site shows that one), which.
+/// when a page generated after it takes the same URL (the site shows that one), which; and what
+/// the other operations written at that URL would make of it ([`Rivals`]).
 struct GeneratedPage {
     url: String,
     nav: Option<NavEntry>,
     listed: bool,
     kept_by: Option<String>,
+    rivals: Rivals,
+}
+
+/// What the other operations whose pages are written at a URL say of it. Mintlify writes them
+/// asynchronously (sibling navigation elements and the pages of one are generated concurrently),
+/// so which page a reader finds there is not a fact we can rely on: the URL is kept from search
+/// if any of them would be, and needs the most restrictive audience of any of them.
+#[derive(Clone, Copy, Default)]
+struct Rivals {
+    /// One of them is hidden: its own `x-mint.metadata.hidden`, else a hidden listing.
+    hidden: bool,
+    /// One of them is `noindex`.
+    noindex: bool,
+    /// The most restrictive audience among them.
+    visibility: Visibility,
+}
+
+/// What writes a generated page, as far as the order of writes goes: the listings (phase 0, in
+/// navigation order), then the bulk generations (phase 1, an element before
+/// those inside it, up to `subtree_end`), then our command line's specs (phase 2).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Writer {
+    phase: u8,
+    element: usize,
+    subtree_end: usize,
+}
+
+impl Writer {
+    /// Whether Mintlify writes the two concurrently, so that which is written last is not known:
+    /// bulk generations of elements neither inside the other (`generateBulkNav`'s `Promise.all`
+    /// over a navigation level's items, each reading and writing a whole spec). Listings are
+    /// written as the navigation is walked (each waits on the one read of its spec, and those
+    /// waits resume in the order they were made), which the differential runs confirm.
+    fn concurrent_with(&self, other: &Writer) -> bool {
+        let inside = |a: &Writer, b: &Writer| a.element <= b.element && b.element < a.subtree_end;
+        self.phase == 1 && other.phase == 1 && !inside(self, other) && !inside(other, self)
+    }
 }
 
 /// How a page is placed: listed under a navigation element, made by a bulk generation but left out
@@ -1516,7 +1558,7 @@ fn generated_pages<'o>(
 ) -> HashMap<(&'o str, usize), Vec<GeneratedPage>> {
     // (phase, order, spec, position): the order Mintlify writes the pages in.
     type WriteOrder<'o> = (u8, usize, &'o str, usize);
-    let mut placed: Vec<(WriteOrder<'o>, String, Placed<'o>)> = Vec::new();
+    let mut placed: Vec<(WriteOrder<'o>, String, Placed<'o>, Writer)> = Vec::new();
     let mut own = NameGroup::default();
     for (display, ops) in &operations.0 {
         let elements = config
@@ -1536,7 +1578,12 @@ fn generated_pages<'o>(
                     true => Placed::Unlisted,
                     false => Placed::Listed(&element.nav),
                 };
-                placed.push(((1, element.write_order, display.as_str(), i), url, how));
+                let by = Writer {
+                    phase: 1,
+                    element: element.write_order,
+                    subtree_end: element.subtree_end,
+                };
+                placed.push(((1, element.write_order, display.as_str(), i), url, how, by));
             }
         }
         for (i, op) in ops.iter().enumerate() {
@@ -1547,12 +1594,22 @@ fn generated_pages<'o>(
             for placement in listing {
                 let url = crate::openapi::generated_url(op, &placement.dir);
                 let order = (0, placement.write_order, display.as_str(), i);
-                placed.push((order, url, Placed::Listed(&placement.nav)));
+                let by = Writer {
+                    phase: 0,
+                    element: placement.write_order,
+                    subtree_end: placement.write_order,
+                };
+                placed.push((order, url, Placed::Listed(&placement.nav), by));
             }
             if listing.is_empty() && elements.is_empty() && command_line.contains(display) {
                 let base = crate::openapi::generated_url(op, crate::site::DEFAULT_API_DIRECTORY);
                 let url = own.name(&base, true);
-                placed.push(((2, 0, display.as_str(), i), url, Placed::CommandLine));
+                let by = Writer {
+                    phase: 2,
+                    element: 0,
+                    subtree_end: 0,
+                };
+                placed.push(((2, 0, display.as_str(), i), url, Placed::CommandLine, by));
             }
         }
     }
@@ -1562,18 +1619,29 @@ fn generated_pages<'o>(
         kept: (usize, usize),
         nav: Option<NavEntry>,
         listed: bool,
+        /// Each writer there, and the operation it writes there last.
+        writers: Vec<(Writer, (usize, usize))>,
+        kept_by: Writer,
     }
     let mut at_url: HashMap<&str, AtUrl> = HashMap::new();
     let spec_index: HashMap<&str, usize> = (operations.0.keys().enumerate())
         .map(|(n, d)| (d.as_str(), n))
         .collect();
-    for ((_, _, display, i), url, how) in &placed {
+    for ((_, _, display, i), url, how, by) in &placed {
         let entry = at_url.entry(url.as_str()).or_insert(AtUrl {
             kept: (0, 0),
             nav: None,
             listed: false,
+            writers: Vec::new(),
+            kept_by: *by,
         });
         entry.kept = (spec_index[display], *i);
+        entry.kept_by = *by;
+        // What each writer writes there last (one element writes in order).
+        match entry.writers.iter_mut().find(|(b, _)| b == by) {
+            Some(last) => last.1 = entry.kept,
+            None => entry.writers.push((*by, entry.kept)),
+        }
         match how {
             Placed::Listed(nav) => {
                 merge_listing_into(&mut entry.nav, nav);
@@ -1592,13 +1660,28 @@ fn generated_pages<'o>(
         }
     }
     let specs: Vec<&str> = operations.0.keys().map(String::as_str).collect();
-    let name = |(spec, i): (usize, usize)| {
-        let display = specs[spec];
-        format!("`{}` of {display}", operations.0[display][i].key())
+    let op_at = |(spec, i): (usize, usize)| &operations.0[specs[spec]][i];
+    let name = |at: (usize, usize)| format!("`{}` of {}", op_at(at).key(), specs[at.0]);
+    let rivals = |here: &AtUrl| {
+        let nav_hidden = here.nav.as_ref().is_some_and(|n| n.hidden);
+        let rival = |(by, op): &&(Writer, (usize, usize))| {
+            *op != here.kept && by.concurrent_with(&here.kept_by)
+        };
+        let mut rivals = Rivals::default();
+        for op in (here.writers.iter()).filter(rival).map(|&(_, w)| op_at(w)) {
+            let hidden = match &op.hidden {
+                Flag::Absent => nav_hidden,
+                own => own.withholds(),
+            };
+            rivals.hidden |= hidden;
+            rivals.noindex |= op.noindex;
+            rivals.visibility = rivals.visibility.max(op.visibility());
+        }
+        rivals
     };
     // By operation, then URL.
     let mut pages: BTreeMap<(&'o str, usize), BTreeMap<&str, GeneratedPage>> = BTreeMap::new();
-    for ((_, _, display, i), url, _) in &placed {
+    for ((_, _, display, i), url, _, _) in &placed {
         let here = &at_url[url.as_str()];
         let kept = here.kept;
         (pages.entry((*display, *i)).or_default())
@@ -1608,6 +1691,7 @@ fn generated_pages<'o>(
                 nav: here.nav.clone(),
                 listed: here.listed,
                 kept_by: (kept != (spec_index[display], *i)).then(|| name(kept)),
+                rivals: rivals(here),
             });
     }
     pages

@@ -89,6 +89,10 @@ pub struct BulkGeneration {
     /// The order Mintlify generates the elements' pages in (`generateBulkNav`: an element before
     /// the elements inside it): where two pages share a URL, the later is the site's.
     pub write_order: usize,
+    /// The write order after the last element inside it: the elements from `write_order` up to
+    /// here are it and those inside it. Elements neither inside the other (siblings) are
+    /// generated concurrently, in an order we do not know.
+    pub subtree_end: usize,
 }
 
 /// How the site presents itself (`docs.json`/`mint.json`: `name`, `logo`, `colors.primary`), for
@@ -752,6 +756,7 @@ impl NavWalker<'_> {
                                     dir: dir.clone(),
                                     nav: entry.clone(),
                                     write_order,
+                                    subtree_end: self.spec_elements,
                                 },
                             );
                         }
