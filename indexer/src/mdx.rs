@@ -645,6 +645,9 @@ fn convert(
     let mut runs: Option<BacktickRuns> = None;
     let mut math_runs: Option<BacktickRuns> = None;
     let (mut broken_expression, mut broken_tag) = (false, false);
+    let (mut misread_expressions, value) = (0, js_parse::ExpressionKind::Value);
+    let mut tag_rereads = MAX_MISREAD_EXPRESSIONS;
+    let mut reread = false;
     // An element whose content the page never shows (`<Visibility for="agents">`, `<div hidden>`).
     // Its content is read as any other (so a fence or comment in it ends where it would) and cut
     // when it closes.
@@ -705,7 +708,7 @@ fn convert(
             && !kept[i..].starts_with("<!--")
         {
             let text = !flow_line(&kept, i, &mut flow_memo) && !alone_after_markers(&kept, i);
-            match tag::jsx_tag_check(&kept[i..], text) {
+            match tag::jsx_tag_check(&kept[i..], text, &mut tag_rereads) {
                 TagCheck::Throws(why) => snippets.unparseable = Some(why),
                 // A fence inside a block quote is not found here: its code (`a={}` in a JSX
                 // sample) would read as a tag. Only outside block quotes is it refused.
@@ -796,16 +799,37 @@ fn convert(
                     .map_or(kept.len(), |p| i + 4 + p + 3);
                 out.push('\n');
             }
-            b'{' if mdx && !broken_expression => match skip_balanced(bytes, i) {
+            b'{' if mdx && !broken_expression => match skip_balanced(bytes, i).or_else(|| {
+                reread = true;
+                // The scanner finds no end (JSX text in the code, `<a>don't</a>`, misleads it):
+                // MDX's (braces counted alone, acorn asked at each), a bounded number of times
+                // per page (each may read to the page's end).
+                // (A tag whose end was not found leaves its spread here: read as one too.)
+                misread_expressions += 1;
+                let spread = js_parse::ExpressionKind::Spread;
+                let reread = |kind| js_parse::expression_end(&kept[i + 1..], None, kind).ok();
+                (misread_expressions <= MAX_MISREAD_EXPRESSIONS)
+                    .then(|| reread(value).or_else(|| reread(spread)))
+                    .flatten()
+                    .map(|len| i + 1 + len + 1)
+            }) {
                 Some(end) => {
                     // Its JavaScript parses, or Mintlify's parser refuses the page (one of comments
                     // alone is none). A fence in a block quote is not found here: not checked there.
+                    // Nor in a link definition's title or a URL (`https://x.com/{id}`), which
+                    // are text to MDX.
+                    // (One read as MDX reads it above parses already.)
                     let inner = &kept[i + 1..end - 1];
                     if snippets.unparseable.is_none()
+                        && !std::mem::take(&mut reread)
                         && !js_parse::only_comments(inner)
                         && !in_block_quote(&kept, i)
+                        && !in_link_definition(&kept, i, &mut definition_memo)
+                        && !in_url(&kept, i)
                     {
-                        if let Some(why) = js_parse::expression_refused(inner) {
+                        if let Some(why) =
+                            js_parse::expression_refused(&kept[i + 1..], inner, value)
+                        {
                             let shown: String = kept[i..end].chars().take(40).collect();
                             snippets.unparseable = Some(format!("`{shown}`: {why}"));
                         }
@@ -1140,6 +1164,20 @@ fn flow_line(kept: &str, at: usize, memo: &mut FlowMemo) -> bool {
     memo.flow = flow;
     flow
 }
+
+/// Whether `at` is inside a URL written as text (`https://x.com/{id}`, `www.x.com/{id}`: GFM's
+/// autolink literals take it).
+fn in_url(kept: &str, at: usize) -> bool {
+    let word_start = kept[..at]
+        .rfind(|c: char| c.is_whitespace() || c == '(' || c == '<')
+        .map_or(0, |p| p + 1);
+    let word = &kept[word_start..at];
+    word.contains("://") || word.starts_with("www.")
+}
+
+/// The most expressions of a page whose end the scanner does not find that are read again as MDX
+/// reads them (see `js_parse::expression_end`).
+const MAX_MISREAD_EXPRESSIONS: usize = 32;
 
 /// Where the paragraph around `at` ends, for an element opened in it: at a blank line, or at a
 /// later line of JSX tags alone (after its block quote and list markers), which MDX reads as flow
@@ -1968,6 +2006,18 @@ mod tests {
             "import { A } from '/snippets/a.jsx'\nexport const b = <A x={1} />\n\nText.\n",
             "Text {/* a comment */} and {a && <b>c</b>} and {`${x}`}.\n",
             "<Card title={a ? 'b' : 'c'} {...rest}>x</Card>\n",
+            // From the review: JSX text the scanner misreads (a quote, a bracket, `//`), where
+            // MDX counts braces alone and acorn decides.
+            "export const A = () => { return <p>Don't</p> }\n\n# H\n",
+            "export const A = () => (<p>See https://x.com</p>)\n\nText.\n",
+            "Text {x && <p>Step 1) go</p>} end.\n",
+            "<Foo b={x ? <p>Yes :)</p> : null} />\n",
+            "Hello {<a b=\"it's\">don't</a>} world\n",
+            "<Foo {...<a>(see</a>} />\n",
+            "Hello {a++ / 2} world\n",
+            // Text to MDX: a URL, a link definition's title.
+            "Visit https://x.com/{a b}\n",
+            "[a]: https://x.com \"t{a b}\"\n",
         ];
         // Not checked in a block quote, whose fences pass 1 does not find (Mintlify refuses
         // `> Quoted {a b} text.`; a known gap, the safe way round for a blockquoted code sample).

@@ -153,13 +153,26 @@ impl EsmScan {
     }
 }
 
+/// The deepest nesting of brackets (and template literals' `${`) in `source`, read as JavaScript
+/// (a bracket in a string or comment is none).
+pub(super) fn max_depth(source: &str) -> usize {
+    let mut scan = EsmScan::default();
+    let (b, mut i, mut deepest) = (source.as_bytes(), 0, 0);
+    while i < b.len() {
+        i += scan.step(b, i);
+        let depth = scan.depth.max(0) as usize + scan.templates.len();
+        deepest = deepest.max(depth);
+    }
+    deepest
+}
+
 /// Where the ESM block (`import`/`export`) that starts at `lines[start]` ends, as MDX reads it: at
 /// a blank line where its code so far parses (acorn there, [`js_parse::esm`] here); an error at the
 /// very end of the code so far reads on to the next blank line, an error anywhere else refuses the
 /// page ([`EsmEnd::refused`], the block ending there). Code still open at the end of the page is
 /// refused too; it ends at its first blank line (`Err` with that index), so that a broken `export`
-/// costs only itself. A block is parsed where the scanner finds its code complete (and at the end
-/// of the page), at most [`MAX_PARSES`] times; past that the scanner alone decides.
+/// costs only itself. A block is parsed at each blank line up to [`MAX_PARSES`] times; past that
+/// the scanner decides where it ends (and the page's end whether it parses).
 pub(super) fn esm_block_end(lines: &[&str], start: usize) -> Result<EsmEnd, usize> {
     let mut scan = EsmScan::default();
     let mut first_blank = None;
@@ -174,12 +187,19 @@ pub(super) fn esm_block_end(lines: &[&str], start: usize) -> Result<EsmEnd, usiz
         }
         first_blank.get_or_insert(j + 1);
         let page_end = lines[j + 1..].iter().all(|l| l.trim().is_empty());
-        if parses < MAX_PARSES && (scan.complete() || page_end) {
+        // Parsed at every blank line (the scanner misreads JSX text such as `<p>Don't</p>`), up to
+        // a budget, then where the scanner finds the code complete; always at the page's end.
+        if parses < MAX_PARSES || page_end {
             parses += 1;
             source.extend(lines[parsed_to..=j].iter().copied());
             parsed_to = j + 1;
             let refused = match js_parse::esm(&source) {
                 js_parse::Esm::Complete => None,
+                // Too long to parse: the scanner decides, as below.
+                js_parse::Esm::Unchecked if !scan.complete() || continues_code(&lines[j + 1..]) => {
+                    continue
+                }
+                js_parse::Esm::Unchecked => None,
                 js_parse::Esm::Incomplete if !page_end => continue,
                 js_parse::Esm::Incomplete => {
                     return Err(first_blank.unwrap_or(lines.len()));

@@ -10,6 +10,34 @@ use oxc_diagnostics::OxcDiagnostic;
 use oxc_parser::Parser;
 use oxc_span::{GetSpan, SourceType};
 
+/// The most bytes of JavaScript parsed at once: longer code (an ESM block of a component past
+/// 64 KB) is left to the scanner, which finds where it ends but not whether it parses.
+const MAX_PARSED: usize = 64 * 1024;
+
+/// Brackets nested deeper than this are refused unparsed: acorn overflows its stack from about
+/// 700 levels on Node's default stack ("Maximum call stack size exceeded"), and oxc's parser
+/// recurses per level too.
+const MAX_DEPTH: usize = 1_000;
+
+/// Runs the parse `f` of `source` on a stack deep enough for it whatever its nesting (each byte
+/// opens at most one level; oxc takes about 1.1 KB of stack per level): the current one when it
+/// has room, else a new one (`stacker`). A stack overflow would abort the whole build.
+fn with_stack<R>(source: &str, f: impl FnOnce() -> R) -> R {
+    let need = 256 * 1024 + source.len() * 2048;
+    stacker::maybe_grow(need, need, f)
+}
+
+/// Why `source` is not handed to the parser, when it is not: too deeply nested (refused, as acorn
+/// refuses it), or too long (not checked).
+fn unparsed(source: &str) -> Option<Option<String>> {
+    if super::js::max_depth(source) > MAX_DEPTH {
+        return Some(Some(format!(
+            "its JavaScript nests brackets deeper than {MAX_DEPTH} levels, past what MDX's parser reads"
+        )));
+    }
+    (source.len() > MAX_PARSED).then_some(None)
+}
+
 /// What acorn makes of an ESM block's text so far.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Esm {
@@ -19,6 +47,8 @@ pub(super) enum Esm {
     Incomplete,
     /// It does not parse, or holds another statement: MDX refuses the page (why).
     Refused(String),
+    /// Too long to parse here ([`MAX_PARSED`]).
+    Unchecked,
 }
 
 fn source_type() -> SourceType {
@@ -34,6 +64,15 @@ fn at_end(error: &OxcDiagnostic, source: &str) -> bool {
 
 /// Reads `source`, an ESM block's lines so far.
 pub(super) fn esm(source: &str) -> Esm {
+    match unparsed(source) {
+        Some(Some(why)) => return Esm::Refused(why),
+        Some(None) => return Esm::Unchecked,
+        None => {}
+    }
+    with_stack(source, || esm_parsed(source))
+}
+
+fn esm_parsed(source: &str) -> Esm {
     let allocator = Allocator::default();
     let parsed = Parser::new(&allocator, source, source_type()).parse();
     if let Some(error) = parsed.errors.first() {
@@ -71,48 +110,142 @@ fn statement_kind(statement: &Statement) -> &'static str {
     }
 }
 
-/// Why acorn refuses `source`, the inside of an expression `{…}` in text or a tag's attribute
-/// value, when it does: it must be one expression, then only white space and comments. (An empty
-/// one, or one of comments alone, is the caller's to judge: text allows it, an attribute not.)
-pub(super) fn expression_refused(source: &str) -> Option<String> {
+/// What an expression `{…}` is, for what acorn must read in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ExpressionKind {
+    /// In text, or an attribute's value: one expression, then only white space and comments.
+    Value,
+    /// In place of an attribute: an object's inside (`({` … `})`), one spread and nothing else.
+    Spread,
+}
+
+/// What acorn makes of an expression's inside.
+enum Verdict {
+    Parses,
+    /// An error at its very end: MDX reads on, past the `}` it took for the end.
+    AtEnd,
+    Refused(String),
+}
+
+/// The most `}`s MDX's way of finding an expression's end is tried at, past the scanner's.
+const MAX_BRACE_TRIES: usize = 16;
+
+/// Why MDX refuses the expression `{…}` whose inside starts `from` (the text after its `{`), when
+/// it does; `scanned` is the inside the scanner found (`js::skip_balanced`), which is tried
+/// first. MDX finds the end by counting braces alone (a `)` or a quote is nothing to it) and asks
+/// acorn at each `}` that balances them: an error at the very end reads on past that `}`, any
+/// other refuses. So `{x && <p>Step 1) go</p>}`, which the scanner ends at the `)`, parses. (An
+/// empty one, or one of comments alone, is the caller's to judge: text allows it, an attribute
+/// not.)
+pub(super) fn expression_refused(
+    from: &str,
+    scanned: &str,
+    kind: ExpressionKind,
+) -> Option<String> {
+    expression_end(from, Some(scanned.len()), kind).err()
+}
+
+/// Where MDX ends the expression whose inside starts `from` (the length of its inside, up to the
+/// `}` that closes it), or why it refuses it; `scanned` is the length the scanner found, tried
+/// first (see [`expression_refused`]). Past [`MAX_BRACE_TRIES`] the scanner's end stands (or,
+/// where it found none, the brace tried last).
+pub(super) fn expression_end(
+    from: &str,
+    scanned: Option<usize>,
+    kind: ExpressionKind,
+) -> Result<usize, String> {
+    let first = match scanned.map(|n| verdict(&from[..n.min(from.len())], kind)) {
+        Some(Verdict::Parses) => return Ok(scanned.unwrap_or(0)),
+        Some(Verdict::Refused(why)) => Some(why),
+        Some(Verdict::AtEnd) | None => None,
+    };
+    let (mut depth, mut tries) = (0usize, 0);
+    for (k, c) in from.bytes().enumerate() {
+        match c {
+            b'{' => depth += 1,
+            b'}' if depth > 0 => depth -= 1,
+            b'}' => {
+                tries += 1;
+                if tries > MAX_BRACE_TRIES {
+                    return Ok(scanned.unwrap_or(k));
+                }
+                match verdict(&from[..k], kind) {
+                    Verdict::Parses => return Ok(k),
+                    Verdict::AtEnd => {}
+                    Verdict::Refused(why) => return Err(why),
+                }
+            }
+            _ => {}
+        }
+    }
+    Err(first.unwrap_or_else(|| "an expression never closes".into()))
+}
+
+fn verdict(source: &str, kind: ExpressionKind) -> Verdict {
+    if let Some(refused) = unparsed(source) {
+        return refused.map_or(Verdict::Parses, Verdict::Refused);
+    }
+    with_stack(source, || match kind {
+        ExpressionKind::Value => value_verdict(source),
+        ExpressionKind::Spread => spread_verdict(source),
+    })
+}
+
+fn value_verdict(source: &str) -> Verdict {
     let allocator = Allocator::default();
     match Parser::new(&allocator, source, source_type()).parse_expression() {
-        Err(errors) => Some(format!(
-            "an expression does not parse: {}",
-            errors.first().map_or("", |e| &e.message)
-        )),
+        Err(errors) => match errors.first() {
+            Some(error) if at_end(error, source) => Verdict::AtEnd,
+            error => Verdict::Refused(format!(
+                "an expression does not parse: {}",
+                error.map_or("", |e| &e.message)
+            )),
+        },
         Ok(expression) => {
             let rest = &source[(expression.span().end as usize).min(source.len())..];
-            (!only_comments(rest)).then(|| "an expression has content after it".to_string())
+            match only_comments(rest) {
+                true => Verdict::Parses,
+                // A comment left open runs to the end: acorn reads on.
+                false if rest.trim_start().starts_with("/*") && !rest.contains("*/") => {
+                    Verdict::AtEnd
+                }
+                false => Verdict::Refused("an expression has content after it".into()),
+            }
         }
     }
 }
 
-/// Why acorn refuses `source`, the inside of a spread in place of a tag's attribute (`{...props}`),
-/// when it does: MDX reads it as an object's inside (`({` … `})`), which must be one spread and
-/// nothing else.
-pub(super) fn spread_refused(source: &str) -> Option<String> {
+fn spread_verdict(source: &str) -> Verdict {
     let wrapped = format!("({{{source}\n}})");
     let allocator = Allocator::default();
     let expression = match Parser::new(&allocator, &wrapped, source_type()).parse_expression() {
+        // At the end of the inside (after `({`), as acorn would raise it reading the inside alone.
         Err(errors) => {
-            let why = errors.first().map_or("", |e| &e.message);
-            return Some(format!("a spread does not parse: {why}"));
+            let end = 2 + source.trim_end().len();
+            return match errors.first() {
+                Some(e) if (e.labels.iter().flatten()).any(|l| l.offset() + l.len() >= end) => {
+                    Verdict::AtEnd
+                }
+                e => Verdict::Refused(format!(
+                    "a spread does not parse: {}",
+                    e.map_or("", |e| &e.message)
+                )),
+            };
         }
         Ok(expression) => expression,
     };
     if (expression.span().end as usize) < wrapped.len() {
-        return Some("a spread has content after it".into());
+        return Verdict::Refused("a spread has content after it".into());
     }
     let object = match expression.without_parentheses() {
         Expression::ObjectExpression(object) => object,
-        _ => return Some("a spread does not parse".into()),
+        _ => return Verdict::Refused("a spread does not parse".into()),
     };
     match object.properties.as_slice() {
-        [ObjectPropertyKind::SpreadProperty(_)] => None,
-        [] => Some("a spread holds nothing".into()),
-        [_] => Some("only spread elements are supported".into()),
-        _ => Some("only a single spread is supported".into()),
+        [ObjectPropertyKind::SpreadProperty(_)] => Verdict::Parses,
+        [] => Verdict::Refused("a spread holds nothing".into()),
+        [_] => Verdict::Refused("only spread elements are supported".into()),
+        _ => Verdict::Refused("only a single spread is supported".into()),
     }
 }
 
@@ -142,6 +275,15 @@ pub(super) fn only_comments(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An expression's inside as the page holds it: the scanner's reading, then its `}`.
+    fn value(src: &str) -> Option<String> {
+        expression_refused(&format!("{src}}} after"), src, ExpressionKind::Value)
+    }
+
+    fn spread(src: &str) -> Option<String> {
+        expression_refused(&format!("{src}}} after"), src, ExpressionKind::Spread)
+    }
 
     #[test]
     fn session_33_esm_as_acorn_reads_it() {
@@ -175,6 +317,43 @@ mod tests {
         }
     }
 
+    /// The review's crash: oxc's parser recursing per level overflowed a build thread's stack at
+    /// 2,000 levels, and aborted the build. Deep brackets are refused unparsed (acorn refuses them
+    /// too); other nesting (prefix operators, `**`, `=>`) parses on a stack sized to the input.
+    #[test]
+    fn session_33_deep_javascript_never_overflows_the_stack() {
+        let deep = |open: &str, close: &str, n: usize| open.repeat(n) + "a" + &close.repeat(n);
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                for (src, refused) in [
+                    (format!("export const a = {}", deep("[", "]", 2_000)), true),
+                    (
+                        format!("export const a = {}", deep("(", ")", 100_000)),
+                        true,
+                    ),
+                    (format!("export const a = {}", deep("!", "", 50_000)), false),
+                    (
+                        format!("export const a = {}", deep("x => ", "", 10_000)),
+                        false,
+                    ),
+                    (
+                        format!("export const a = {}", deep("a ** ", "", 10_000)),
+                        false,
+                    ),
+                ] {
+                    let got = esm(&src);
+                    assert_eq!(matches!(got, Esm::Refused(_)), refused, "{:?}", &src[..40]);
+                }
+                assert!(value(&deep("{", "}", 5_000)).is_some());
+                assert!(value(&deep("- ", "", 30_000)).is_none());
+                assert!(spread(&format!("...{}", deep("(", ")", 3_000))).is_some());
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
     #[test]
     fn session_33_expressions_as_acorn_reads_them() {
         for src in [
@@ -185,15 +364,26 @@ mod tests {
             "a // c\n",
             " f(`${b}`) ",
         ] {
-            assert_eq!(expression_refused(src), None, "{src:?}");
+            assert_eq!(value(src), None, "{src:?}");
         }
         for src in ["a b", "a), (b", "<a>{</a>", "a <", "1 +", "a /* open"] {
-            assert!(expression_refused(src).is_some(), "{src:?}");
+            assert!(value(src).is_some(), "{src:?}");
         }
-        assert_eq!(spread_refused("...props"), None);
-        assert_eq!(spread_refused(" ...{a: 1} /* c */"), None);
-        for src in ["a<b", "a", "...a, ...b", "a: 1", "...a}), (b", ""] {
-            assert!(spread_refused(src).is_some(), "{src:?}");
+        assert_eq!(spread("...props"), None);
+        assert_eq!(spread(" ...{a: 1} /* c */"), None);
+        for src in ["a<b", "a", "...a, ...b", "a: 1", ""] {
+            assert!(spread(src).is_some(), "{src:?}");
+        }
+        // The scanner ends these at a `)` or `]` in JSX text; MDX counts braces alone.
+        for (from, scanned) in [
+            ("x && <p>Step 1) go</p>} after", "x && <p>Step 1"),
+            ("x && <p>a] b</p>} after", "x && <p>a"),
+            ("\"}\"} after", "\""),
+        ] {
+            assert_eq!(
+                expression_refused(from, scanned, ExpressionKind::Value),
+                None
+            );
         }
         assert!(only_comments(" /* a */ // b\n  "));
         assert!(!only_comments("/* a"));

@@ -942,7 +942,11 @@ pub(super) fn closing_tags(text: &str) -> std::collections::HashMap<String, Vec<
 /// `<https://…>`, an `@` in a name, an unquoted attribute value), the end of the paragraph inside a
 /// tag in running text (`text`, not a tag of its own line). Whether an element it opens closes is
 /// for the caller to see.
-pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
+///
+/// `rereads`: how many more expressions whose end the scanner does not find may be read as MDX
+/// reads them (each may read to the end of the page); past that one stops the checks
+/// ([`TagCheck::OpenExpression`]).
+pub(super) fn jsx_tag_check(rest: &str, text: bool, rereads: &mut usize) -> TagCheck {
     use TagState::*;
     let b = rest.as_bytes();
     if matches!(b.get(1), None | Some(b' ' | b'\t' | b'\n' | b'\r')) {
@@ -1053,8 +1057,23 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
             AttributeBefore | AttributeValueBefore if ch == '{' => {
                 // An expression: acorn decides; only where it ends is read here, and whether
                 // it is empty (white space and comments only), which an attribute's may not be.
-                let Some(end) = super::js::skip_balanced(b, i) else {
-                    return TagCheck::OpenExpression;
+                let kind = match state {
+                    AttributeValueBefore => super::js_parse::ExpressionKind::Value,
+                    _ => super::js_parse::ExpressionKind::Spread,
+                };
+                // Where the scanner finds no end (JSX text such as `<a>don't</a>` in the code),
+                // MDX's (see below), a bounded number of times.
+                let reread = || super::js_parse::expression_end(&rest[i + 1..], None, kind);
+                let end = match super::js::skip_balanced(b, i) {
+                    Some(end) => end,
+                    None if *rereads > 0 => {
+                        *rereads -= 1;
+                        match reread() {
+                            Ok(len) => i + 1 + len + 1,
+                            Err(_) => return TagCheck::OpenExpression,
+                        }
+                    }
+                    None => return TagCheck::OpenExpression,
                 };
                 let inner = &rest[i + 1..end.saturating_sub(1).max(i + 1)];
                 let shown = || -> String {
@@ -1068,13 +1087,19 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool) -> TagCheck {
                     ));
                 }
                 // A value's expression is one expression; one in place of an attribute, a spread.
-                let refused = match state {
-                    AttributeValueBefore => super::js_parse::expression_refused(inner),
-                    _ => super::js_parse::spread_refused(inner),
+                // MDX's end: braces counted alone (`b={x ? <p>Yes :)</p> : null}`: the scanner
+                // ends at the `)`).
+                let mdx_end =
+                    super::js_parse::expression_end(&rest[i + 1..], Some(inner.len()), kind);
+                let end = match mdx_end {
+                    Ok(len) => i + 1 + len + 1,
+                    Err(why) => {
+                        return TagCheck::BadExpression(format!(
+                            "`{}` in `<{name}>`: {why}",
+                            shown()
+                        ))
+                    }
                 };
-                if let Some(why) = refused {
-                    return TagCheck::BadExpression(format!("`{}` in `<{name}>`: {why}", shown()));
-                }
                 i = end;
                 state = AttributeBefore;
                 continue;
