@@ -476,6 +476,7 @@ fn convert(
     let lines: Vec<&str> = body.split_inclusive('\n').collect();
     let mut k = 0;
     let mut esm_broken = false;
+    let mut budget = js_parse::ParseBudget::for_page(body.len());
     // The content indents of the list items the last lines belong to, outermost first.
     let mut items: Vec<usize> = Vec::new();
     // Whether the line before was inside a fence (its content or its closer).
@@ -578,7 +579,7 @@ fn convert(
             let end = if esm_broken {
                 esm_first_blank(&lines, k - 1)
             } else {
-                match esm_block_end(&lines, k - 1) {
+                match esm_block_end(&lines, k - 1, &mut budget) {
                     Ok(js::EsmEnd { end, refused }) => {
                         if let Some(why) = refused.filter(|_| snippets.unparseable.is_none()) {
                             snippets.unparseable = Some(format!("the ESM block `{first}`: {why}"));
@@ -645,9 +646,12 @@ fn convert(
     let mut runs: Option<BacktickRuns> = None;
     let mut math_runs: Option<BacktickRuns> = None;
     let (mut broken_expression, mut broken_tag) = (false, false);
-    let (mut misread_expressions, value) = (0, js_parse::ExpressionKind::Value);
-    let mut tag_rereads = MAX_MISREAD_EXPRESSIONS;
-    let mut reread = false;
+    let (value, spread) = (
+        js_parse::ExpressionKind::Value,
+        js_parse::ExpressionKind::Spread,
+    );
+    let mut quote_memo = QuoteMemo::default();
+
     // An element whose content the page never shows (`<Visibility for="agents">`, `<div hidden>`).
     // Its content is read as any other (so a fence or comment in it ends where it would) and cut
     // when it closes.
@@ -708,7 +712,7 @@ fn convert(
             && !kept[i..].starts_with("<!--")
         {
             let text = !flow_line(&kept, i, &mut flow_memo) && !alone_after_markers(&kept, i);
-            match tag::jsx_tag_check(&kept[i..], text, &mut tag_rereads) {
+            match tag::jsx_tag_check(&kept[i..], text, &mut budget) {
                 TagCheck::Throws(why) => snippets.unparseable = Some(why),
                 // A fence inside a block quote is not found here: its code (`a={}` in a JSX
                 // sample) would read as a tag. Only outside block quotes is it refused.
@@ -799,59 +803,54 @@ fn convert(
                     .map_or(kept.len(), |p| i + 4 + p + 3);
                 out.push('\n');
             }
-            b'{' if mdx && !broken_expression => match skip_balanced(bytes, i).or_else(|| {
-                reread = true;
-                // The scanner finds no end (JSX text in the code, `<a>don't</a>`, misleads it):
-                // MDX's (braces counted alone, acorn asked at each), a bounded number of times
-                // per page (each may read to the page's end).
-                // (A tag whose end was not found leaves its spread here: read as one too.)
-                misread_expressions += 1;
-                let spread = js_parse::ExpressionKind::Spread;
-                let reread = |kind| js_parse::expression_end(&kept[i + 1..], None, kind).ok();
-                (misread_expressions <= MAX_MISREAD_EXPRESSIONS)
-                    .then(|| reread(value).or_else(|| reread(spread)))
-                    .flatten()
-                    .map(|len| i + 1 + len + 1)
-            }) {
-                Some(end) => {
-                    // Its JavaScript parses, or Mintlify's parser refuses the page (one of comments
-                    // alone is none). A fence in a block quote is not found here: not checked there.
-                    // Nor in a link definition's title or a URL (`https://x.com/{id}`), which
-                    // are text to MDX.
-                    // (One read as MDX reads it above parses already.)
-                    let inner = &kept[i + 1..end - 1];
-                    if snippets.unparseable.is_none()
-                        && !std::mem::take(&mut reread)
-                        && !js_parse::only_comments(inner)
-                        && !in_block_quote(&kept, i)
-                        && !in_link_definition(&kept, i, &mut definition_memo)
-                        && !in_url(&kept, i)
-                    {
-                        if let Some(why) =
-                            js_parse::expression_refused(&kept[i + 1..], inner, value)
-                        {
-                            let shown: String = kept[i..end].chars().take(40).collect();
-                            snippets.unparseable = Some(format!("`{shown}`: {why}"));
-                        }
+            b'{' if mdx && !broken_expression => {
+                let scanned = skip_balanced(bytes, i);
+                // Its JavaScript parses, or Mintlify's parser refuses the page (one of comments
+                // alone is none), where it ends as MDX ends it (`js_parse::expression_end`: the
+                // scanner misreads JSX text such as `<a>don't</a>`). Not checked in a block quote,
+                // whose fences are not found; nor in a link definition's title or a URL
+                // (`https://x.com/{id}`), which are text to MDX.
+                let checked = snippets.unparseable.is_none()
+                    && !quote_memo.in_block_quote(&kept, i)
+                    && !in_link_definition(&kept, i, &mut definition_memo)
+                    && !in_url(&kept, i);
+                // (The scanner's scan ran to the page's end: past the page's rereads, MDX's
+                // reading is not looked for either, and from here `{` is text.)
+                let checked = checked && (scanned.is_some() || budget.reread());
+                let from = &kept[i + 1..];
+                let inner = scanned.map(|end| end - 1 - (i + 1));
+                let empty = inner.is_some_and(|n| js_parse::only_comments(&from[..n]));
+                let end =
+                    match checked && !empty {
+                        false => scanned,
+                        // (A tag whose end was not found leaves its spread here: read as one too.)
+                        true => match js_parse::expression_end(from, inner, value, &mut budget)
+                            .or_else(|why| {
+                                js_parse::expression_end(from, inner, spread, &mut budget)
+                                    .map_err(|_| why)
+                            }) {
+                            Ok(len) => Some(i + 1 + len + 1),
+                            Err(why) => {
+                                let shown: String = kept[i..].chars().take(40).collect();
+                                let shown = shown.lines().next().unwrap_or_default();
+                                snippets.unparseable = Some(format!("`{shown}`: {why}"));
+                                scanned
+                            }
+                        },
+                    };
+                match end {
+                    Some(end) => {
+                        i = end;
+                        keep_apart(&mut out, &kept[i..]);
                     }
-                    i = end;
-                    keep_apart(&mut out, &kept[i..]);
-                }
-                None => {
-                    // MDX throws at the end of the file ("Unexpected end of file in expression"):
-                    // Mintlify's parser refuses the page. From here `{` is text (one scan to the
-                    // end, not one per brace). Not in a block quote, whose fences are not found.
-                    if snippets.unparseable.is_none() && !in_block_quote(&kept, i) {
-                        let shown: String = kept[i..].chars().take(30).collect();
-                        let shown = shown.lines().next().unwrap_or_default();
-                        snippets.unparseable =
-                            Some(format!("an expression `{shown}` never closes"));
+                    // Never closes: from here `{` is text (one scan to the end, not one per brace).
+                    None => {
+                        broken_expression = true;
+                        out.push('{');
+                        i += 1;
                     }
-                    broken_expression = true;
-                    out.push('{');
-                    i += 1;
                 }
-            },
+            }
             b'<' if mdx
                 && !broken_tag
                 && bytes
@@ -1168,16 +1167,18 @@ fn flow_line(kept: &str, at: usize, memo: &mut FlowMemo) -> bool {
 /// Whether `at` is inside a URL written as text (`https://x.com/{id}`, `www.x.com/{id}`: GFM's
 /// autolink literals take it).
 fn in_url(kept: &str, at: usize) -> bool {
-    let word_start = kept[..at]
-        .rfind(|c: char| c.is_whitespace() || c == '(' || c == '<')
-        .map_or(0, |p| p + 1);
+    // Back at most 2 KB (a line of no spaces is not read again for each of its braces).
+    let mut from = at.saturating_sub(2048);
+    while !kept.is_char_boundary(from) {
+        from += 1;
+    }
+    let word_start = from
+        + kept[from..at]
+            .rfind(|c: char| c.is_whitespace() || c == '(' || c == '<')
+            .map_or(0, |p| p + 1);
     let word = &kept[word_start..at];
     word.contains("://") || word.starts_with("www.")
 }
-
-/// The most expressions of a page whose end the scanner does not find that are read again as MDX
-/// reads them (see `js_parse::expression_end`).
-const MAX_MISREAD_EXPRESSIONS: usize = 32;
 
 /// Where the paragraph around `at` ends, for an element opened in it: at a blank line, or at a
 /// later line of JSX tags alone (after its block quote and list markers), which MDX reads as flow
@@ -1192,8 +1193,8 @@ fn paragraph_end(kept: &str, at: usize) -> usize {
         let text = &kept[line..stop];
         let text = &text[..text.find('\n').unwrap_or(text.len())];
         let tag = line + text.len() - after_markers(text).len();
-        if kept[tag..].starts_with('<')
-            && !kept[tag..].starts_with("<!--")
+        if (kept[tag..].starts_with('<') && !kept[tag..].starts_with("<!--")
+            || kept[tag..].starts_with('{'))
             && flow_line(kept, tag, &mut memo)
         {
             return line;
@@ -1591,6 +1592,26 @@ fn alone_after_markers(kept: &str, at: usize) -> bool {
     after_markers(&line[..at - start]).is_empty() && (line[at - start..].trim_end().ends_with('>'))
 }
 
+/// [`in_block_quote`] of the line last asked about, kept: a long line's many expressions do not
+/// each read back to its start.
+#[derive(Default)]
+struct QuoteMemo {
+    line: Range<usize>,
+    quoted: bool,
+}
+
+impl QuoteMemo {
+    fn in_block_quote(&mut self, kept: &str, at: usize) -> bool {
+        if !self.line.contains(&at) {
+            let start = kept[..at].rfind('\n').map_or(0, |p| p + 1);
+            let end = kept[at..].find('\n').map_or(kept.len(), |p| at + p);
+            self.line = start..end.max(at + 1);
+            self.quoted = in_block_quote(kept, at);
+        }
+        self.quoted
+    }
+}
+
 /// Whether the line of `at` is in a block quote: a `>` among its leading block quote and list
 /// markers.
 fn in_block_quote(kept: &str, at: usize) -> bool {
@@ -1943,9 +1964,10 @@ mod tests {
         assert!(why.is_some(), "{out}");
     }
 
-    /// Session 33: a line of JSX tags alone interrupts a paragraph (MDX reads it as flow), so an
-    /// element opened in the paragraph and closed only there never closes in it. Each case checked
-    /// against `getAST`; on 9,000 mutated corpus pages, refusals missed 53 -> 12, none wrong.
+    /// Session 33: a line of JSX tags (or expressions) alone interrupts a paragraph (MDX reads it
+    /// as flow), so an element opened in the paragraph and closed only there never closes in it.
+    /// Each case checked against `getAST`; on 9,000 mutated corpus pages, refusals missed
+    /// 53 -> 12, none wrong.
     #[test]
     fn session_33_a_line_of_tags_ends_the_paragraph_an_element_opened_in() {
         let refused = [
@@ -1957,6 +1979,8 @@ mod tests {
             "<Card> text\n<Card/>\n</Card>\n",
             "- <Card> text\n  </Card>\n",
             "> <Card> text\n> </Card>\n",
+            // A line of expressions alone too.
+            "Text <b>x\n{a}\n</b> tail\n",
         ];
         for src in refused {
             let (out, why) = md_read(src, Dialect::Mdx);
@@ -1995,6 +2019,9 @@ mod tests {
             "<Card {a<b}>x</Card>\n",
             "<Card {...a, ...b}>x</Card>\n",
             "Text { open\n\nmore\n",
+            // From the second review: a `//` comment that runs to the closing brace takes it.
+            "Text {a // c} end.\n\nMore.\n",
+            "<Foo {...b // c} />\n",
         ];
         for src in refused {
             let (out, why) = md_read(src, Dialect::Mdx);
@@ -2018,6 +2045,11 @@ mod tests {
             // Text to MDX: a URL, a link definition's title.
             "Visit https://x.com/{a b}\n",
             "[a]: https://x.com \"t{a b}\"\n",
+            // From the second review: MDX asks acorn at every `}`, a `{` in a string or JSX text
+            // counting for nothing; it ends the expression where acorn first accepts it.
+            "Text {<a>don't</a> && \"{\"} end.\n",
+            "Text {x && <p>Step 1) go</p> && f({a: 1})} end.\n",
+            "<Foo b={<a>(see</a> && x // }\n} />\n",
         ];
         // Not checked in a block quote, whose fences pass 1 does not find (Mintlify refuses
         // `> Quoted {a b} text.`; a known gap, the safe way round for a blockquoted code sample).

@@ -173,7 +173,11 @@ pub(super) fn max_depth(source: &str) -> usize {
 /// refused too; it ends at its first blank line (`Err` with that index), so that a broken `export`
 /// costs only itself. A block is parsed at each blank line up to [`MAX_PARSES`] times; past that
 /// the scanner decides where it ends (and the page's end whether it parses).
-pub(super) fn esm_block_end(lines: &[&str], start: usize) -> Result<EsmEnd, usize> {
+pub(super) fn esm_block_end(
+    lines: &[&str],
+    start: usize,
+    budget: &mut js_parse::ParseBudget,
+) -> Result<EsmEnd, usize> {
     let mut scan = EsmScan::default();
     let mut first_blank = None;
     let mut parses = 0;
@@ -181,8 +185,10 @@ pub(super) fn esm_block_end(lines: &[&str], start: usize) -> Result<EsmEnd, usiz
     let mut source = String::new();
     for (j, line) in lines.iter().enumerate().skip(start) {
         scan.feed(line);
+        // A blank line ends the block only after code (each run of blank lines is looked past
+        // once, not once per line of it).
         let next_blank = lines.get(j + 1).is_none_or(|l| l.trim().is_empty());
-        if !next_blank {
+        if !next_blank || line.trim().is_empty() {
             continue;
         }
         first_blank.get_or_insert(j + 1);
@@ -193,7 +199,7 @@ pub(super) fn esm_block_end(lines: &[&str], start: usize) -> Result<EsmEnd, usiz
             parses += 1;
             source.extend(lines[parsed_to..=j].iter().copied());
             parsed_to = j + 1;
-            let refused = match js_parse::esm(&source) {
+            let refused = match js_parse::esm(&source, budget) {
                 js_parse::Esm::Complete => None,
                 // Too long to parse: the scanner decides, as below.
                 js_parse::Esm::Unchecked if !scan.complete() || continues_code(&lines[j + 1..]) => {

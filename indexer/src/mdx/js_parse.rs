@@ -19,6 +19,44 @@ const MAX_PARSED: usize = 64 * 1024;
 /// recurses per level too.
 const MAX_DEPTH: usize = 1_000;
 
+/// What one page may spend on parsing: each parse charges the bytes it reads, and once the budget
+/// is spent the rest of the page's JavaScript is left unchecked (never refused): a hostile page
+/// cannot make the parser read it again and again (each expression MDX reads on from, each blank
+/// line of an ESM block).
+/// Also how many more expressions whose end the scanner does not find (its scan ran to the end of
+/// the page) may be read again as MDX reads them.
+#[derive(Debug)]
+pub(super) struct ParseBudget {
+    bytes: usize,
+    rereads: usize,
+}
+
+impl ParseBudget {
+    /// Eight times the page, and 1 MB more; 32 rereads.
+    pub(super) fn for_page(len: usize) -> Self {
+        ParseBudget {
+            bytes: len.saturating_mul(8).saturating_add(1 << 20),
+            rereads: 32,
+        }
+    }
+
+    /// Takes a reread; `false` when none is left (the caller stops reading such expressions).
+    pub(super) fn reread(&mut self) -> bool {
+        let ok = self.rereads > 0;
+        self.rereads = self.rereads.saturating_sub(1);
+        ok
+    }
+
+    /// Takes `n` bytes from the budget; `false` (and nothing taken) when it has not that many.
+    fn charge(&mut self, n: usize) -> bool {
+        let ok = self.bytes >= n;
+        if ok {
+            self.bytes -= n;
+        }
+        ok
+    }
+}
+
 /// Runs the parse `f` of `source` on a stack deep enough for it whatever its nesting (each byte
 /// opens at most one level; oxc takes about 1.1 KB of stack per level): the current one when it
 /// has room, else a new one (`stacker`). A stack overflow would abort the whole build.
@@ -47,7 +85,7 @@ pub(super) enum Esm {
     Incomplete,
     /// It does not parse, or holds another statement: MDX refuses the page (why).
     Refused(String),
-    /// Too long to parse here ([`MAX_PARSED`]).
+    /// Too long to parse here ([`MAX_PARSED`]), or the page's [`ParseBudget`] is spent.
     Unchecked,
 }
 
@@ -63,10 +101,11 @@ fn at_end(error: &OxcDiagnostic, source: &str) -> bool {
 }
 
 /// Reads `source`, an ESM block's lines so far.
-pub(super) fn esm(source: &str) -> Esm {
+pub(super) fn esm(source: &str, budget: &mut ParseBudget) -> Esm {
     match unparsed(source) {
         Some(Some(why)) => return Esm::Refused(why),
         Some(None) => return Esm::Unchecked,
+        None if !budget.charge(source.len()) => return Esm::Unchecked,
         None => {}
     }
     with_stack(source, || esm_parsed(source))
@@ -128,62 +167,49 @@ enum Verdict {
 }
 
 /// The most `}`s MDX's way of finding an expression's end is tried at, past the scanner's.
-const MAX_BRACE_TRIES: usize = 16;
+const MAX_BRACE_TRIES: usize = 256;
 
-/// Why MDX refuses the expression `{…}` whose inside starts `from` (the text after its `{`), when
-/// it does; `scanned` is the inside the scanner found (`js::skip_balanced`), which is tried
-/// first. MDX finds the end by counting braces alone (a `)` or a quote is nothing to it) and asks
-/// acorn at each `}` that balances them: an error at the very end reads on past that `}`, any
-/// other refuses. So `{x && <p>Step 1) go</p>}`, which the scanner ends at the `)`, parses. (An
-/// empty one, or one of comments alone, is the caller's to judge: text allows it, an attribute
-/// not.)
-pub(super) fn expression_refused(
-    from: &str,
-    scanned: &str,
-    kind: ExpressionKind,
-) -> Option<String> {
-    expression_end(from, Some(scanned.len()), kind).err()
-}
-
-/// Where MDX ends the expression whose inside starts `from` (the length of its inside, up to the
-/// `}` that closes it), or why it refuses it; `scanned` is the length the scanner found, tried
-/// first (see [`expression_refused`]). Past [`MAX_BRACE_TRIES`] the scanner's end stands (or,
-/// where it found none, the brace tried last).
+/// Where MDX ends the expression whose inside starts `from` (the text after its `{`): the length of
+/// its inside, up to the `}` that closes it; or why MDX refuses it. MDX (its expression factory,
+/// with acorn) asks acorn at every `}` in turn, whatever the braces, quotes or brackets before it
+/// (a `{` in a string, a `)` in JSX text are nothing to it), reads on past any `}` where acorn
+/// fails, and refuses only at the end of the page. `scanned`, the inside the scanner found
+/// (`js::skip_balanced`), is tried first: where it parses, so did every reading acorn accepted
+/// (`{x && <p>Step 1) go</p>}`, which the scanner ends at the `)`, parses at MDX's end). Past
+/// [`MAX_BRACE_TRIES`] `}`s, or once the page's budget is spent, the expression is taken as
+/// parsing, at the scanner's end (or the last `}` tried). (An empty one, or one of comments
+/// alone, is the caller's to judge: text allows it, an attribute not.)
 pub(super) fn expression_end(
     from: &str,
     scanned: Option<usize>,
     kind: ExpressionKind,
+    budget: &mut ParseBudget,
 ) -> Result<usize, String> {
-    let first = match scanned.map(|n| verdict(&from[..n.min(from.len())], kind)) {
-        Some(Verdict::Parses) => return Ok(scanned.unwrap_or(0)),
-        Some(Verdict::Refused(why)) => Some(why),
-        Some(Verdict::AtEnd) | None => None,
-    };
-    let (mut depth, mut tries) = (0usize, 0);
-    for (k, c) in from.bytes().enumerate() {
-        match c {
-            b'{' => depth += 1,
-            b'}' if depth > 0 => depth -= 1,
-            b'}' => {
-                tries += 1;
-                if tries > MAX_BRACE_TRIES {
-                    return Ok(scanned.unwrap_or(k));
-                }
-                match verdict(&from[..k], kind) {
-                    Verdict::Parses => return Ok(k),
-                    Verdict::AtEnd => {}
-                    Verdict::Refused(why) => return Err(why),
-                }
-            }
-            _ => {}
+    if let Some(n) = scanned.filter(|&n| n <= from.len()) {
+        if let Verdict::Parses = verdict(&from[..n], kind, budget) {
+            return Ok(n);
         }
     }
-    Err(first.unwrap_or_else(|| "an expression never closes".into()))
+    let mut last = None;
+    for (tries, (k, _)) in from.match_indices('}').enumerate() {
+        if tries >= MAX_BRACE_TRIES {
+            return Ok(scanned.unwrap_or(k));
+        }
+        match verdict(&from[..k], kind, budget) {
+            Verdict::Parses => return Ok(k),
+            Verdict::AtEnd => {}
+            Verdict::Refused(why) => last = Some(why),
+        }
+    }
+    Err(last.unwrap_or_else(|| "an expression never closes".into()))
 }
 
-fn verdict(source: &str, kind: ExpressionKind) -> Verdict {
+fn verdict(source: &str, kind: ExpressionKind, budget: &mut ParseBudget) -> Verdict {
     if let Some(refused) = unparsed(source) {
         return refused.map_or(Verdict::Parses, Verdict::Refused);
+    }
+    if !budget.charge(source.len()) {
+        return Verdict::Parses;
     }
     with_stack(source, || match kind {
         ExpressionKind::Value => value_verdict(source),
@@ -216,7 +242,9 @@ fn value_verdict(source: &str) -> Verdict {
 }
 
 fn spread_verdict(source: &str) -> Verdict {
-    let wrapped = format!("({{{source}\n}})");
+    // No line ending before the `})`: a `//` comment that runs to the closing brace takes it
+    // (acorn refuses `{...b // c}`).
+    let wrapped = format!("({{{source}}})");
     let allocator = Allocator::default();
     let expression = match Parser::new(&allocator, &wrapped, source_type()).parse_expression() {
         // At the end of the inside (after `({`), as acorn would raise it reading the inside alone.
@@ -257,10 +285,11 @@ pub(super) fn only_comments(s: &str) -> bool {
             return true;
         }
         if let Some(after) = rest.strip_prefix("//") {
-            rest = after
-                .find(['\n', '\r'])
-                .map_or("", |n| &after[n..])
-                .trim_start();
+            // One that runs to the closing brace takes it (acorn refuses `{// c}`).
+            let Some(n) = after.find(['\n', '\r']) else {
+                return false;
+            };
+            rest = after[n..].trim_start();
         } else if let Some(after) = rest.strip_prefix("/*") {
             let Some(end) = after.find("*/") else {
                 return false;
@@ -277,12 +306,21 @@ mod tests {
     use super::*;
 
     /// An expression's inside as the page holds it: the scanner's reading, then its `}`.
+    fn esm1(src: &str) -> Esm {
+        esm(src, &mut ParseBudget::for_page(src.len()))
+    }
+
+    fn refused(from: &str, scanned: usize, kind: ExpressionKind) -> Option<String> {
+        let mut budget = ParseBudget::for_page(from.len());
+        expression_end(from, Some(scanned), kind, &mut budget).err()
+    }
+
     fn value(src: &str) -> Option<String> {
-        expression_refused(&format!("{src}}} after"), src, ExpressionKind::Value)
+        refused(&format!("{src}}} after"), src.len(), ExpressionKind::Value)
     }
 
     fn spread(src: &str) -> Option<String> {
-        expression_refused(&format!("{src}}} after"), src, ExpressionKind::Spread)
+        refused(&format!("{src}}} after"), src.len(), ExpressionKind::Spread)
     }
 
     #[test]
@@ -293,7 +331,7 @@ mod tests {
             "export const a = <div>\n\n</div>",
             "import a from 'b' with { type: 'json' }",
         ] {
-            assert_eq!(esm(src), Esm::Complete, "{src:?}");
+            assert_eq!(esm1(src), Esm::Complete, "{src:?}");
         }
         // Open at its end: MDX reads on.
         for src in [
@@ -304,7 +342,7 @@ mod tests {
             "export const A = () => (<div>\n  <p>don't</p>",
             "import {a, b",
         ] {
-            assert_eq!(esm(src), Esm::Incomplete, "{src:?}");
+            assert_eq!(esm1(src), Esm::Incomplete, "{src:?}");
         }
         for src in [
             "export const a = {b c}",
@@ -313,7 +351,7 @@ mod tests {
             "export const x = 1\nexport const x = 2",
             "export const A = () => (\n  <button\n   <Foo.Bar /> aria-label=\"x\"\n  >+</button>\n)",
         ] {
-            assert!(matches!(esm(src), Esm::Refused(_)), "{src:?}");
+            assert!(matches!(esm1(src), Esm::Refused(_)), "{src:?}");
         }
     }
 
@@ -342,10 +380,10 @@ mod tests {
                         false,
                     ),
                 ] {
-                    let got = esm(&src);
+                    let got = esm(&src, &mut ParseBudget::for_page(src.len()));
                     assert_eq!(matches!(got, Esm::Refused(_)), refused, "{:?}", &src[..40]);
                 }
-                assert!(value(&deep("{", "}", 5_000)).is_some());
+                assert!(value(&deep("[", "]", 5_000)).is_some());
                 assert!(value(&deep("- ", "", 30_000)).is_none());
                 assert!(spread(&format!("...{}", deep("(", ")", 3_000))).is_some());
             })
@@ -374,18 +412,23 @@ mod tests {
         for src in ["a<b", "a", "...a, ...b", "a: 1", ""] {
             assert!(spread(src).is_some(), "{src:?}");
         }
-        // The scanner ends these at a `)` or `]` in JSX text; MDX counts braces alone.
+        // The scanner ends these at a `)` or `]` in JSX text, or a `}` in a string; MDX asks
+        // acorn at each `}`, whatever comes before it (a `{` in a string too).
         for (from, scanned) in [
             ("x && <p>Step 1) go</p>} after", "x && <p>Step 1"),
             ("x && <p>a] b</p>} after", "x && <p>a"),
             ("\"}\"} after", "\""),
+            ("<a>don't</a> && \"{\"} end", "<a>don't</a> && \"{\"} end"),
         ] {
-            assert_eq!(
-                expression_refused(from, scanned, ExpressionKind::Value),
-                None
-            );
+            assert_eq!(refused(from, scanned.len(), ExpressionKind::Value), None);
         }
         assert!(only_comments(" /* a */ // b\n  "));
         assert!(!only_comments("/* a"));
+        assert!(!only_comments("// b"));
+        for src in ["a // c", "// c", "f(x) // c"] {
+            assert!(value(src).is_some(), "{src:?}");
+        }
+        assert!(spread("...b // c").is_some());
+        assert_eq!(value("a // c\n"), None);
     }
 }

@@ -870,8 +870,8 @@ pub(super) enum TagCheck {
     /// parses, for this reason (told apart: the caller does not trust it inside a block quote,
     /// whose fences are not found).
     BadExpression(String),
-    /// An attribute expression that never closes (to the end of the file): acorn throws there,
-    /// but this reading stops checking tags rather than decide (and reads each tag once).
+    /// An attribute expression the scanner finds no end of, past the page's rereads: this reading
+    /// stops checking tags rather than decide (and reads each tag once).
     OpenExpression,
 }
 
@@ -943,10 +943,12 @@ pub(super) fn closing_tags(text: &str) -> std::collections::HashMap<String, Vec<
 /// tag in running text (`text`, not a tag of its own line). Whether an element it opens closes is
 /// for the caller to see.
 ///
-/// `rereads`: how many more expressions whose end the scanner does not find may be read as MDX
-/// reads them (each may read to the end of the page); past that one stops the checks
-/// ([`TagCheck::OpenExpression`]).
-pub(super) fn jsx_tag_check(rest: &str, text: bool, rereads: &mut usize) -> TagCheck {
+/// `budget`: what the page may still spend on parsing its JavaScript.
+pub(super) fn jsx_tag_check(
+    rest: &str,
+    text: bool,
+    budget: &mut super::js_parse::ParseBudget,
+) -> TagCheck {
     use TagState::*;
     let b = rest.as_bytes();
     if matches!(b.get(1), None | Some(b' ' | b'\t' | b'\n' | b'\r')) {
@@ -1062,18 +1064,21 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool, rereads: &mut usize) -> TagC
                     _ => super::js_parse::ExpressionKind::Spread,
                 };
                 // Where the scanner finds no end (JSX text such as `<a>don't</a>` in the code),
-                // MDX's (see below), a bounded number of times.
-                let reread = || super::js_parse::expression_end(&rest[i + 1..], None, kind);
-                let end = match super::js::skip_balanced(b, i) {
+                // MDX's (see below).
+                let scanned = super::js::skip_balanced(b, i);
+                let end = match scanned {
                     Some(end) => end,
-                    None if *rereads > 0 => {
-                        *rereads -= 1;
-                        match reread() {
+                    None if !budget.reread() => return TagCheck::OpenExpression,
+                    None => {
+                        match super::js_parse::expression_end(&rest[i + 1..], None, kind, budget) {
                             Ok(len) => i + 1 + len + 1,
-                            Err(_) => return TagCheck::OpenExpression,
+                            Err(why) => {
+                                return TagCheck::BadExpression(format!(
+                                    "an expression in `<{name}>`: {why}"
+                                ))
+                            }
                         }
                     }
-                    None => return TagCheck::OpenExpression,
                 };
                 let inner = &rest[i + 1..end.saturating_sub(1).max(i + 1)];
                 let shown = || -> String {
@@ -1087,10 +1092,14 @@ pub(super) fn jsx_tag_check(rest: &str, text: bool, rereads: &mut usize) -> TagC
                     ));
                 }
                 // A value's expression is one expression; one in place of an attribute, a spread.
-                // MDX's end: braces counted alone (`b={x ? <p>Yes :)</p> : null}`: the scanner
-                // ends at the `)`).
-                let mdx_end =
-                    super::js_parse::expression_end(&rest[i + 1..], Some(inner.len()), kind);
+                // MDX's end: acorn asked at each `}` (`b={x ? <p>Yes :)</p> : null}`: the
+                // scanner ends at the `)`).
+                let mdx_end = super::js_parse::expression_end(
+                    &rest[i + 1..],
+                    Some(inner.len()),
+                    kind,
+                    budget,
+                );
                 let end = match mdx_end {
                     Ok(len) => i + 1 + len + 1,
                     Err(why) => {
