@@ -716,7 +716,7 @@ fn convert(
                 TagCheck::Throws(why) => snippets.unparseable = Some(why),
                 // A fence inside a block quote is not found here: its code (`a={}` in a JSX
                 // sample) would read as a tag. Only outside block quotes is it refused.
-                TagCheck::BadExpression(why) if !in_block_quote(&kept, i) => {
+                TagCheck::BadExpression(why) if !quote_memo.in_block_quote(&kept, i) => {
                     snippets.unparseable = Some(why)
                 }
                 // An element opened in running text closes in its paragraph (a heading, a table
@@ -726,7 +726,8 @@ fn convert(
                 // A fragment in a block quote is not checked: a fence inside a block quote is not
                 // found here, and code such as `new ArrayList<>()` or SQL's `a <> b` would read
                 // as one.
-                TagCheck::Fine { ref name, .. } if name.is_empty() && in_block_quote(&kept, i) => {}
+                TagCheck::Fine { ref name, .. }
+                    if name.is_empty() && quote_memo.in_block_quote(&kept, i) => {}
                 TagCheck::Fine {
                     name,
                     opens: true,
@@ -1186,12 +1187,18 @@ fn in_url(kept: &str, at: usize) -> bool {
 /// open: "Expected a closing tag … before the end of `paragraph`"). Other blocks that interrupt a
 /// paragraph are not looked for: the bound only ever finds more closers than MDX.
 fn paragraph_end(kept: &str, at: usize) -> usize {
-    let stop = blank_line_end(kept, at);
+    // Line by line from the one after `at`'s, only as far as the end found (a paragraph of many
+    // such ends is not read to its blank line again from each of its elements).
     let mut memo = FlowMemo::default();
-    let mut line = kept[at..stop].find('\n').map_or(stop, |p| at + p + 1);
-    while line < stop {
-        let text = &kept[line..stop];
+    let Some(mut line) = kept[at..].find('\n').map(|p| at + p + 1) else {
+        return kept.len();
+    };
+    while line < kept.len() {
+        let text = &kept[line..];
         let text = &text[..text.find('\n').unwrap_or(text.len())];
+        if text.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+            return line - 1;
+        }
         let tag = line + text.len() - after_markers(text).len();
         if (kept[tag..].starts_with('<') && !kept[tag..].starts_with("<!--")
             || kept[tag..].starts_with('{'))
@@ -1201,7 +1208,7 @@ fn paragraph_end(kept: &str, at: usize) -> usize {
         }
         line += text.len() + 1;
     }
-    stop
+    kept.len()
 }
 
 /// After something removed (a tag, an expression, a hidden element), what follows must not join
@@ -1999,6 +2006,16 @@ mod tests {
         for src in parsed {
             let (out, why) = md_read(src, Dialect::Mdx);
             assert_eq!(why, None, "{src:?}: {out}");
+        }
+        // Read in linear time (the final review's pages, which took over a minute at 2 MB: a
+        // paragraph of many such ends, fragments or block-quoted refusals on one long line).
+        for page in [
+            "T <b>x</b>\n{a}\n".repeat(40_000),
+            "T <b>x</b>\n<br/>\n".repeat(40_000),
+            "<>x</> ".repeat(80_000),
+            format!("> {}", "<a b={}/> ".repeat(60_000)),
+        ] {
+            assert_eq!(md_read(&page, Dialect::Mdx).1, None, "{:?}", &page[..20]);
         }
     }
 
