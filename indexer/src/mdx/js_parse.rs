@@ -10,6 +10,8 @@ use oxc_diagnostics::OxcDiagnostic;
 use oxc_parser::Parser;
 use oxc_span::{GetSpan, SourceType};
 
+use crate::heading_id::js_space;
+
 /// The most bytes of JavaScript parsed at once: longer code (an ESM block of a component past
 /// 64 KB) is left to the scanner, which finds where it ends but not whether it parses.
 const MAX_PARSED: usize = 64 * 1024;
@@ -93,10 +95,9 @@ fn source_type() -> SourceType {
     SourceType::mjs().with_jsx(true)
 }
 
-/// Whether `error` is at the end of `source` (white space aside): acorn's "raised at the end",
-/// which MDX reads as "not complete yet".
-fn at_end(error: &OxcDiagnostic, source: &str) -> bool {
-    let end = source.trim_end().len();
+/// Whether `error` reaches `end`, the end of the code read (white space aside): acorn's "raised at
+/// the end", which MDX reads as "not complete yet".
+fn at_end(error: &OxcDiagnostic, end: usize) -> bool {
     (error.labels.iter().flatten()).any(|label| label.offset() + label.len() >= end)
 }
 
@@ -115,7 +116,7 @@ fn esm_parsed(source: &str) -> Esm {
     let allocator = Allocator::default();
     let parsed = Parser::new(&allocator, source, source_type()).parse();
     if let Some(error) = parsed.errors.first() {
-        return match at_end(error, source) {
+        return match at_end(error, source.trim_end().len()) {
             true => Esm::Incomplete,
             false => Esm::Refused(format!("its JavaScript does not parse: {}", error.message)),
         };
@@ -221,7 +222,7 @@ fn value_verdict(source: &str) -> Verdict {
     let allocator = Allocator::default();
     match Parser::new(&allocator, source, source_type()).parse_expression() {
         Err(errors) => match errors.first() {
-            Some(error) if at_end(error, source) => Verdict::AtEnd,
+            Some(error) if at_end(error, source.trim_end().len()) => Verdict::AtEnd,
             error => Verdict::Refused(format!(
                 "an expression does not parse: {}",
                 error.map_or("", |e| &e.message)
@@ -249,11 +250,8 @@ fn spread_verdict(source: &str) -> Verdict {
     let expression = match Parser::new(&allocator, &wrapped, source_type()).parse_expression() {
         // At the end of the inside (after `({`), as acorn would raise it reading the inside alone.
         Err(errors) => {
-            let end = 2 + source.trim_end().len();
             return match errors.first() {
-                Some(e) if (e.labels.iter().flatten()).any(|l| l.offset() + l.len() >= end) => {
-                    Verdict::AtEnd
-                }
+                Some(e) if at_end(e, 2 + source.trim_end().len()) => Verdict::AtEnd,
                 e => Verdict::Refused(format!(
                     "a spread does not parse: {}",
                     e.map_or("", |e| &e.message)
@@ -277,28 +275,29 @@ fn spread_verdict(source: &str) -> Verdict {
     }
 }
 
-/// Whether `s` is white space and JavaScript comments only (a `/*` left open is not).
-pub(super) fn only_comments(s: &str) -> bool {
-    let mut rest = s.trim_start();
-    loop {
-        if rest.is_empty() {
-            return true;
-        }
-        if let Some(after) = rest.strip_prefix("//") {
-            // One that runs to the closing brace takes it (acorn refuses `{// c}`).
-            let Some(n) = after.find(['\n', '\r']) else {
+/// Whether an expression's text is empty: white space and comments only (`{}`, `{/* c */}`,
+/// `{// c` then a line ending). MDX refuses an attribute's or a spread's ("Unexpected empty
+/// expression"); text allows it. A comment that never ends is not read as empty, nor a `//` one
+/// that runs to the closing brace, which takes it (acorn refuses `{// c}`).
+pub(super) fn only_comments(inner: &str) -> bool {
+    let mut rest = inner.trim_start_matches(js_space);
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("/*") {
+            let Some(close) = after.find("*/") else {
                 return false;
             };
-            rest = after[n..].trim_start();
-        } else if let Some(after) = rest.strip_prefix("/*") {
-            let Some(end) = after.find("*/") else {
+            rest = &after[close + 2..];
+        } else if let Some(after) = rest.strip_prefix("//") {
+            let Some(eol) = after.find(['\n', '\r', '\u{2028}', '\u{2029}']) else {
                 return false;
             };
-            rest = after[end + 2..].trim_start();
+            rest = &after[eol..];
         } else {
             return false;
         }
+        rest = rest.trim_start_matches(js_space);
     }
+    true
 }
 
 #[cfg(test)]

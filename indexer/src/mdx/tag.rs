@@ -875,30 +875,6 @@ pub(super) enum TagCheck {
     OpenExpression,
 }
 
-/// Whether a JavaScript expression's text is empty: white space and comments only (`{}`,
-/// `{/* c */}`, `{// c` then a line ending): MDX refuses an attribute's or a spread's ("Unexpected
-/// empty expression"). A comment that never ends is not read as empty.
-fn is_empty_expression(inner: &str) -> bool {
-    let mut rest = inner.trim_start_matches(js_space);
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix("/*") {
-            let Some(close) = after.find("*/") else {
-                return false;
-            };
-            rest = &after[close + 2..];
-        } else if let Some(after) = rest.strip_prefix("//") {
-            let Some(eol) = after.find(['\n', '\r', '\u{2028}', '\u{2029}']) else {
-                return false;
-            };
-            rest = &after[eol..];
-        } else {
-            return false;
-        }
-        rest = rest.trim_start_matches(js_space);
-    }
-    true
-}
-
 /// Every closing tag of `text` by the name it closes, written as the opening tag writes it
 /// (`</ b>` and `</A .B>` close `b` and `A.B`: JSX allows white space around a name's parts; `</>`
 /// closes a fragment, the name ""), with
@@ -1065,13 +1041,14 @@ pub(super) fn jsx_tag_check(
                 };
                 // Where the scanner finds no end (JSX text such as `<a>don't</a>` in the code),
                 // MDX's (see below).
+                // (`read`: that reading parsed it already.)
                 let scanned = super::js::skip_balanced(b, i);
-                let end = match scanned {
-                    Some(end) => end,
+                let (end, read) = match scanned {
+                    Some(end) => (end, false),
                     None if !budget.reread() => return TagCheck::OpenExpression,
                     None => {
                         match super::js_parse::expression_end(&rest[i + 1..], None, kind, budget) {
-                            Ok(len) => i + 1 + len + 1,
+                            Ok(len) => (i + 1 + len + 1, true),
                             Err(why) => {
                                 return TagCheck::BadExpression(format!(
                                     "an expression in `<{name}>`: {why}"
@@ -1085,7 +1062,7 @@ pub(super) fn jsx_tag_check(
                     let line = rest[i..end].lines().next().unwrap_or_default();
                     line.chars().take(40).collect()
                 };
-                if is_empty_expression(inner) {
+                if super::js_parse::only_comments(inner) {
                     return TagCheck::BadExpression(format!(
                         "an empty expression `{}` in an attribute of `<{name}>`",
                         shown()
@@ -1094,12 +1071,13 @@ pub(super) fn jsx_tag_check(
                 // A value's expression is one expression; one in place of an attribute, a spread.
                 // MDX's end: acorn asked at each `}` (`b={x ? <p>Yes :)</p> : null}`: the
                 // scanner ends at the `)`).
-                let mdx_end = super::js_parse::expression_end(
-                    &rest[i + 1..],
-                    Some(inner.len()),
-                    kind,
-                    budget,
-                );
+                let mdx_end = match read {
+                    true => Ok(inner.len()),
+                    false => {
+                        let from = &rest[i + 1..];
+                        super::js_parse::expression_end(from, Some(inner.len()), kind, budget)
+                    }
+                };
                 let end = match mdx_end {
                     Ok(len) => i + 1 + len + 1,
                     Err(why) => {
