@@ -1,15 +1,17 @@
 //! Typed errors of the shard format. Every reader returns these; none of them panics on bad bytes.
 
-use thiserror::Error;
+use crate::text::{Message, Part};
+use std::fmt;
 
 /// A payload that does not follow the v1 layout.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FormatError {
-    #[error("payload truncated while reading {what}")]
-    Truncated { what: &'static str },
-    #[error("invalid UTF-8 in {what}")]
-    InvalidUtf8 { what: &'static str },
-    #[error("invalid {what}: {detail}")]
+    Truncated {
+        what: &'static str,
+    },
+    InvalidUtf8 {
+        what: &'static str,
+    },
     Invalid {
         what: &'static str,
         detail: &'static str,
@@ -17,33 +19,131 @@ pub enum FormatError {
 }
 
 /// A shard file that cannot be used: wrong envelope, corrupt bytes or an invalid payload.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ShardError {
-    #[error("not an aidocs shard (bad magic bytes)")]
     BadMagic,
-    #[error("shard format version {found} is not supported (this reader supports {supported})")]
-    UnsupportedVersion { found: u16, supported: u16 },
-    #[error("expected a {expected} shard, found a {found} shard")]
+    UnsupportedVersion {
+        found: u16,
+        supported: u16,
+    },
     WrongKind {
         expected: &'static str,
         found: &'static str,
     },
-    #[error("unknown shard kind byte {0}")]
     UnknownKind(u8),
-    #[error("unknown payload codec byte {0}")]
     UnknownCodec(u8),
-    #[error("shard length mismatch: header says {declared} payload bytes, file has {actual}")]
-    LengthMismatch { declared: u64, actual: u64 },
-    #[error("checksum mismatch: header says {expected:08x}, payload hashes to {actual:08x}")]
-    ChecksumMismatch { expected: u32, actual: u32 },
-    #[error("payload does not inflate: {0}")]
+    LengthMismatch {
+        declared: u64,
+        actual: u64,
+    },
+    ChecksumMismatch {
+        expected: u32,
+        actual: u32,
+    },
     Inflate(&'static str),
-    #[error("inflated payload is {actual} bytes, header says {declared}")]
-    InflatedLengthMismatch { declared: u64, actual: u64 },
-    #[error("payload larger than the {limit}-byte limit")]
-    TooLarge { limit: u64 },
-    #[error(transparent)]
-    Format(#[from] FormatError),
+    InflatedLengthMismatch {
+        declared: u64,
+        actual: u64,
+    },
+    TooLarge {
+        limit: u64,
+    },
+    Format(FormatError),
+}
+
+impl From<FormatError> for ShardError {
+    fn from(e: FormatError) -> Self {
+        ShardError::Format(e)
+    }
+}
+
+impl Message for FormatError {
+    fn write_message(&self, out: &mut String) {
+        let parts: &[Part] = match *self {
+            FormatError::Truncated { what } => {
+                &["payload truncated while reading ".into(), what.into()]
+            }
+            FormatError::InvalidUtf8 { what } => &["invalid UTF-8 in ".into(), what.into()],
+            FormatError::Invalid { what, detail } => {
+                &["invalid ".into(), what.into(), ": ".into(), detail.into()]
+            }
+        };
+        crate::text::push_parts(out, parts);
+    }
+}
+
+impl Message for ShardError {
+    fn write_message(&self, out: &mut String) {
+        let parts: &[Part] = match *self {
+            ShardError::BadMagic => &["not an aidocs shard (bad magic bytes)".into()],
+            ShardError::UnsupportedVersion { found, supported } => &[
+                "shard format version ".into(),
+                found.into(),
+                " is not supported (this reader supports ".into(),
+                supported.into(),
+                ")".into(),
+            ],
+            ShardError::WrongKind { expected, found } => &[
+                "expected a ".into(),
+                expected.into(),
+                " shard, found a ".into(),
+                found.into(),
+                " shard".into(),
+            ],
+            ShardError::UnknownKind(b) => &["unknown shard kind byte ".into(), b.into()],
+            ShardError::UnknownCodec(b) => &["unknown payload codec byte ".into(), b.into()],
+            ShardError::LengthMismatch { declared, actual } => &[
+                "shard length mismatch: header says ".into(),
+                declared.into(),
+                " payload bytes, file has ".into(),
+                actual.into(),
+            ],
+            ShardError::ChecksumMismatch { expected, actual } => &[
+                "checksum mismatch: header says ".into(),
+                Part::Hex8(expected.into()),
+                ", payload hashes to ".into(),
+                Part::Hex8(actual.into()),
+            ],
+            ShardError::Inflate(why) => &["payload does not inflate: ".into(), why.into()],
+            ShardError::InflatedLengthMismatch { declared, actual } => &[
+                "inflated payload is ".into(),
+                actual.into(),
+                " bytes, header says ".into(),
+                declared.into(),
+            ],
+            ShardError::TooLarge { limit } => &[
+                "payload larger than the ".into(),
+                limit.into(),
+                "-byte limit".into(),
+            ],
+            ShardError::Format(ref e) => return e.write_message(out),
+        };
+        crate::text::push_parts(out, parts);
+    }
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::text::display(self, f)
+    }
+}
+
+impl fmt::Display for ShardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::text::display(self, f)
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+impl std::error::Error for ShardError {
+    /// As `thiserror`'s `transparent` was: the payload error is this error, not its cause.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ShardError::Format(e) => e.source(),
+            _ => None,
+        }
+    }
 }
 
 impl ShardError {

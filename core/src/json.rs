@@ -10,6 +10,7 @@
 //! Scores are rounded to 6 decimals: the two sides compare textually.
 
 use crate::search::SearchResult;
+use crate::text::push_uint;
 
 /// Appends `s` as a JSON string literal.
 pub fn push_str(out: &mut String, s: &str) {
@@ -22,33 +23,13 @@ pub fn push_str(out: &mut String, s: &str) {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                let v = c as u32;
                 out.push_str("\\u");
-                for shift in [12, 8, 4, 0] {
-                    out.push(HEX[((v >> shift) & 0xf) as usize] as char);
-                }
+                crate::text::push_hex(out, c as u64, 4);
             }
             c => out.push(c),
         }
     }
     out.push('"');
-}
-
-pub(crate) fn push_uint(out: &mut String, mut v: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    for &b in &buf[i..] {
-        out.push(b as char);
-    }
 }
 
 /// Appends `x` rounded to 6 decimals, shortest form (`1.5`, `0.000123`, `2`). Integer arithmetic only,
@@ -232,7 +213,7 @@ fn write_result(w: &mut JsonWriter, r: &SearchResult, explain: bool) {
     if let Some(api) = &r.api {
         write_api(w, api);
     }
-    if let (true, Some(e)) = (explain, &r.explanation) {
+    if let (true, Some(e)) = (cfg!(feature = "explain") && explain, &r.explanation) {
         w.key("explain")
             .begin_object()
             .score_field("bm25", e.bm25)

@@ -31,6 +31,7 @@ mod quantize;
 pub mod search;
 mod sort;
 pub mod term_rows;
+pub mod text;
 #[cfg(feature = "evidence")]
 pub mod tokens;
 pub mod typos;

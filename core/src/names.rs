@@ -68,10 +68,8 @@ impl<'d> NameList<'d> {
                 let mut name = String::with_capacity(dir.len() + HASH_HEX + 5);
                 name.push_str(dir);
                 name.push('/');
-                for b in bytes {
-                    for nib in [b >> 4, b & 0xf] {
-                        name.push(char::from_digit(nib as u32, 16).unwrap_or('0'));
-                    }
+                for &b in bytes {
+                    crate::text::push_hex(&mut name, b.into(), 2);
                 }
                 name.push_str(".bin");
                 Ok(name)
@@ -79,6 +77,16 @@ impl<'d> NameList<'d> {
             NameList::Strings => read_file_name(r),
         }
     }
+}
+
+/// File `i` of a numbered series: `<prefix><i in lowercase hex>.bin` (row shards, vector
+/// partitions, position shards before v10).
+pub fn numbered_file(prefix: &str, i: u64) -> String {
+    let mut name = String::with_capacity(prefix.len() + 8);
+    name.push_str(prefix);
+    crate::text::push_hex(&mut name, i, 1);
+    name.push_str(".bin");
+    name
 }
 
 /// The 6 bytes of `dir/<12 lowercase hex digits>.bin`, or `None` for any other name.

@@ -54,7 +54,7 @@ impl TermRowsRef {
         }
         let prefix = r.str("term rows prefix")?.to_owned();
         // The prefix becomes a path: the same rules as every other file name of the index.
-        crate::names::check_file_name(&format!("{prefix}0.bin"))?;
+        crate::names::check_file_name(&crate::names::numbered_file(&prefix, 0))?;
         let terms = r.varint_u32("term rows count")?;
         let mean_scale = read_scale(r, "term rows mean scale")?;
         let mean = r
@@ -79,7 +79,7 @@ impl TermRowsRef {
 
     /// File name of row shard `i`.
     pub fn file(&self, i: u32) -> String {
-        format!("{}{i:x}.bin", self.prefix)
+        crate::names::numbered_file(&self.prefix, i.into())
     }
 
     /// The row shard index of a file name of this table.

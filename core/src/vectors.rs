@@ -117,7 +117,7 @@ pub struct VectorDir {
 
 /// The file of partition `i` under `prefix` (format v5).
 pub fn partition_file(prefix: &str, i: usize) -> String {
-    format!("{prefix}{i:x}.bin")
+    crate::names::numbered_file(prefix, i as u64)
 }
 
 impl VectorDir {

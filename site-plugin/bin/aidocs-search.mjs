@@ -106,9 +106,9 @@ async function main(argv) {
   let index;
   try {
     // The reader's language picks the module (the full one has the other languages' stemmers);
-    // `--wasm FILE` names one instead.
+    // `--explain` and `context` need the full one too. `--wasm FILE` names one instead.
     const wasm = v.wasm == null ? undefined : await readFile(resolve(v.wasm));
-    index = await openIndex(load, { encoder, language: v.language, wasm, evidence: command === 'context' });
+    index = await openIndex(load, { encoder, language: v.language, wasm, evidence: command === 'context', explain: Boolean(v.explain) });
   } catch (e) {
     fail(1, e.message);
   }

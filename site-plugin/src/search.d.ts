@@ -77,7 +77,7 @@ export interface SearchOptions {
   /** Only pages in this docs version (the navigation's `versions`), and pages in none. Ignored when the index has no page in it. */
   version?: string;
   minScore?: number;
-  /** Attach a per-term score breakdown to each result. */
+  /** Attach a per-term score breakdown to each result (the full module only: `openIndex`'s `explain` option). */
   explain?: boolean;
   /**
    * `lexical` (BM25F, the default), `vector` (semantic: the query encoded by the index's static
@@ -190,6 +190,8 @@ export interface OpenOptions {
   stemmers?: boolean;
   /** Load the full module, which `context` needs (the lean one leaves evidence out). */
   evidence?: boolean;
+  /** Load the full module, which `search`'s `explain` needs (the lean one leaves explanations out). */
+  explain?: boolean;
   /** Called when a newly deployed build replaced the one in use. */
   onReload?: (buildId: string) => void;
   /** A full encoder for every vector and hybrid search of this index (see SearchOptions.encoder). */
@@ -222,7 +224,7 @@ export function openIndex(source: string | URL | ShardLoader, options?: OpenOpti
 /** A loader fetching files relative to `base`. */
 export function urlLoader(base: string, fetchImpl?: typeof fetch): ShardLoader;
 /** Loads the wasm module (done by openIndex; call early to overlap it with other work). */
-export function loadWasm(source?: string | URL | BufferSource | WebAssembly.Module, options?: { inflate?: 'auto' | 'wasm'; language?: string; stemmers?: boolean; evidence?: boolean }): Promise<void>;
+export function loadWasm(source?: string | URL | BufferSource | WebAssembly.Module, options?: { inflate?: 'auto' | 'wasm'; language?: string; stemmers?: boolean; evidence?: boolean; explain?: boolean }): Promise<void>;
 /** Whether a reader in `language` needs a stemmer only the full module has. */
 export function needsStemmer(language?: string): boolean;
 export const MANIFEST_FILE: 'manifest.bin';

@@ -69,12 +69,14 @@ const STEMMED_LANGUAGES = new Set('fr es de pt it nl sv da no nb nn fi ru uk pl 
  * (`aidocs_search_full_bg.wasm`: an inflater and the Snowball stemmers of the other languages, about
  * 75 KB more gzipped) where DecompressionStream is missing, `inflate` is 'wasm' or the language needs
  * a stemmer (or `stemmers` is true: a server answering readers of every language; or `evidence` is
- * true: `context` selects evidence for agents, which the lean module leaves out). A page loads one module: the first `openIndex` decides (with the lean module loaded, a
- * query in a language whose pages were stemmed by a stemmer it lacks fails with `missing_stemmer`).
+ * true: `context` selects evidence for agents, which the lean module leaves out; or `explain` is
+ * true: `search`'s `explain` option, for developers tuning ranking). A page loads one module: the first `openIndex` decides (with the lean module loaded, a
+ * query in a language whose pages were stemmed by a stemmer it lacks fails with `missing_stemmer`,
+ * and one asking for explanations with `no_explain`).
  */
-export function loadWasm(source, { inflate, language, stemmers, evidence } = {}) {
+export function loadWasm(source, { inflate, language, stemmers, evidence, explain } = {}) {
   const needInflater = inflate === 'wasm' || !canStream;
-  const needFull = needInflater || Boolean(stemmers) || Boolean(evidence) || needsStemmer(language);
+  const needFull = needInflater || Boolean(stemmers) || Boolean(evidence) || Boolean(explain) || needsStemmer(language);
   wasmReady ??= (async () => {
     if (source instanceof WebAssembly.Module || ArrayBuffer.isView(source) || source instanceof ArrayBuffer) {
       initSync({ module: source });
@@ -449,7 +451,8 @@ export class AidocsIndex {
    * `tags` (all required), `tagsAny` (at least one required), `tagsNone` (none allowed), `group`
    * (navigation group), `version` (docs version: its pages and pages in none), `facets` (the
    * resolved array's `facets` counts the matching pages by `kind`, `tag`, `group`, `language` and
-   * `version`, as `[[value, count], …]` commonest first, each facet ignoring its own filter), `minScore`, `explain`, `mode` ('lexical',
+   * `version`, as `[[value, count], …]` commonest first, each facet ignoring its own filter), `minScore`, `explain` (each result's terms, boosts and ranks:
+   * the full module only, `openIndex`'s `explain` option; the lean one fails with `no_explain`), `mode` ('lexical',
    * 'vector' or 'hybrid': semantic ranking with the index's static query encoder; an index without
    * vectors ranks lexically), `nprobe` (vector partitions probed; 0 = all), `prefix` (the last word,
    * with no space after it, also matches longer words: what a search box wants as the reader types),
@@ -537,7 +540,8 @@ export class AidocsIndex {
  * reader's: on a site built as one index per language it picks the index opened, that language's
  * or else the default one; one that needs a Snowball stemmer, such as 'fr', loads the full module), `stemmers` (true:
  * load the full module whatever the language, for a server answering every language), `evidence` (true:
- * load the full module, which `context` needs), `onReload(buildId)`,
+ * load the full module, which `context` needs), `explain` (true: load the full module, which `search`'s
+ * `explain` needs), `onReload(buildId)`,
  * `encoder` (a full encoder for vector and hybrid searches, see aidocs-search/full-encoder).
  */
 export async function openIndex(source, options = {}) {
@@ -559,7 +563,7 @@ export async function openIndex(source, options = {}) {
   // never an unhandled rejection meanwhile.
   const rootFetch = fetchFile(MANIFEST_FILE, false);
   rootFetch.catch(() => {});
-  await loadWasm(options.wasm, { inflate: options.inflate, language: options.language, stemmers: options.stemmers, evidence: options.evidence });
+  await loadWasm(options.wasm, { inflate: options.inflate, language: options.language, stemmers: options.stemmers, evidence: options.evidence, explain: options.explain });
   const { name, file, raw } = await fetchManifest(fetchFile, options.language, options.inflate, false, rootFetch);
   let engine;
   try {

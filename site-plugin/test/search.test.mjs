@@ -71,6 +71,25 @@ test('the module readers load leaves the inflater and the stemmers out; the full
   assert.ok(full - lean > 50000, `lean ${lean} B, full ${full} B gzipped`);
 });
 
+test('issue 21: the lean module refuses explanations (no_explain); openIndex with explain loads the full one, which explains', async () => {
+  // This process loads the lean module (the first openIndex of this file decides).
+  const index = await openIndex(dirLoader(FIXTURE).fn);
+  await assert.rejects(index.search('refresh tokens', { explain: true }), (e) => e instanceof AidocsSearchError && e.code === 'no_explain' && /openIndex's `explain` option/.test(e.message));
+  assert.equal((await index.search('refresh tokens', { k: 1 }))[0].explain, undefined);
+  index.close();
+  const script = `
+    import { openIndex } from ${JSON.stringify(new URL('../src/search.js', import.meta.url).href)};
+    import { readFile } from 'node:fs/promises';
+    const index = await openIndex(async (n) => new Uint8Array(await readFile(${JSON.stringify(FIXTURE)} + '/' + n)), { explain: true });
+    const [top] = await index.search('refresh tokens', { k: 1, explain: true });
+    process.stdout.write(JSON.stringify(top.explain));
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const explain = JSON.parse(r.stdout);
+  assert.ok(explain.bm25 > 0 && explain.terms.some((t) => t.term === 'refresh'), r.stdout);
+});
+
 test('issue 6: needsStemmer names exactly the languages core stems with a stemmer other than English', () => {
   // The table in core/src/analyzer.rs (`language_stemming`): `"fr" => ("french", …)` arms.
   const src = readFileSync(join(repo, 'core', 'src', 'analyzer.rs'), 'utf8');

@@ -15,9 +15,11 @@
 use std::rc::Rc;
 
 use aidocs_core::envelope::{self, ShardKind};
+use aidocs_core::message;
 use aidocs_core::partitions::{root_kind, PartitionTable};
 #[cfg(feature = "evidence")]
 use aidocs_core::search::{EVIDENCE_TOKENS, MAX_EVIDENCE_PAGES};
+use aidocs_core::text::{concat, Message};
 use aidocs_core::typos::TypoDirectory;
 use aidocs_core::vectors::VectorDir;
 #[cfg(feature = "evidence")]
@@ -63,6 +65,7 @@ impl EngineError {
             EngineError::Search(SearchError::MetaMismatch(_)) => "meta_mismatch",
             EngineError::Search(SearchError::MissingStemmer { .. }) => "missing_stemmer",
             EngineError::Search(SearchError::NoEvidence) => "no_evidence",
+            EngineError::Search(SearchError::NoExplain) => "no_explain",
             EngineError::Search(SearchError::PositionsMismatch(_)) => "positions_mismatch",
             EngineError::Search(SearchError::Shard { source, .. }) => source.code(),
             EngineError::Search(SearchError::BadQueryVector(_)) => "bad_option",
@@ -88,16 +91,20 @@ impl EngineError {
 
     pub fn message(&self) -> String {
         match self {
-            EngineError::Shard { file, source } => format!("{file}: {source}"),
-            EngineError::Search(e) => e.to_string(),
+            EngineError::Shard { file, source } => concat(&[file, ": ", &source.message()]),
+            EngineError::Search(e) => e.message(),
             EngineError::UnknownFile(f) => {
-                format!("{f} is not a file of this index (manifest changed?)")
+                concat(&[f, " is not a file of this index (manifest changed?)"])
             }
             EngineError::BadOption(m) => m.clone(),
-            EngineError::UnknownTicket(t) => format!("search ticket {t} expired or unknown"),
-            EngineError::NotReady(t) => {
-                format!("search ticket {t} still needs files: call need() until it returns none")
+            EngineError::UnknownTicket(t) => {
+                message!["search ticket ", *t, " expired or unknown"]
             }
+            EngineError::NotReady(t) => message![
+                "search ticket ",
+                *t,
+                " still needs files: call need() until it returns none"
+            ],
         }
     }
 }
@@ -155,9 +162,11 @@ pub fn parse_mode(mode: &str) -> Result<Mode, EngineError> {
     match mode {
         "" => Ok(Mode::Lexical),
         m => Mode::parse(m).ok_or_else(|| {
-            EngineError::BadOption(format!(
-                "unknown mode `{m}`: expected lexical, vector or hybrid"
-            ))
+            EngineError::BadOption(concat(&[
+                "unknown mode `",
+                m,
+                "`: expected lexical, vector or hybrid",
+            ]))
         }),
     }
 }
@@ -165,10 +174,12 @@ pub fn parse_mode(mode: &str) -> Result<Mode, EngineError> {
 impl QueryOptions {
     fn to_search_options(&self) -> Result<SearchOptions, EngineError> {
         if self.k == 0 || self.k > MAX_K {
-            return Err(EngineError::BadOption(format!(
-                "k must be between 1 and {MAX_K}, got {}",
+            return Err(EngineError::BadOption(message![
+                "k must be between 1 and ",
+                MAX_K,
+                ", got ",
                 self.k
-            )));
+            ]));
         }
         let mut kinds = Vec::new();
         for k in self
@@ -178,7 +189,11 @@ impl QueryOptions {
             .filter(|k| !k.is_empty())
         {
             kinds.push(Kind::parse(k).ok_or_else(|| {
-                EngineError::BadOption(format!("unknown kind `{k}`: expected docs, api or custom"))
+                EngineError::BadOption(concat(&[
+                    "unknown kind `",
+                    k,
+                    "`: expected docs, api or custom",
+                ]))
             })?);
         }
         let mode = parse_mode(&self.mode)?;
@@ -195,20 +210,26 @@ impl QueryOptions {
             None => None,
             Some(tokens) => {
                 let mut e = EvidenceOptions::new(tokens).ok_or_else(|| {
-                    EngineError::BadOption(format!(
-                        "tokens must be between {} and {}, got {tokens}",
-                        EVIDENCE_TOKENS.start(),
-                        EVIDENCE_TOKENS.end()
-                    ))
+                    EngineError::BadOption(message![
+                        "tokens must be between ",
+                        *EVIDENCE_TOKENS.start(),
+                        " and ",
+                        *EVIDENCE_TOKENS.end(),
+                        ", got ",
+                        tokens
+                    ])
                 })?;
                 if self.evidence_pages == Some(0) {
                     // The query is a page's URL: its text (`EvidenceOptions::read`).
                     e.read = true;
                 } else if let Some(p) = self.evidence_pages {
                     if p as usize > MAX_EVIDENCE_PAGES {
-                        return Err(EngineError::BadOption(format!(
-                            "pages must be between 1 and {MAX_EVIDENCE_PAGES}, got {p}"
-                        )));
+                        return Err(EngineError::BadOption(message![
+                            "pages must be between 1 and ",
+                            MAX_EVIDENCE_PAGES,
+                            ", got ",
+                            p
+                        ]));
                     }
                     e.pages = p as usize;
                 }
@@ -438,9 +459,8 @@ impl Engine {
                 }
                 name => {
                     return Err(EngineError::Search(SearchError::MetaMismatch(
-                        // Unnamed: its kind (a fieldless enum's name: no formatting
-                        // machinery of tuple variants in the module).
-                        name.unwrap_or_else(|| format!("{:?} file", f.kind())),
+                        // Unnamed: its kind.
+                        name.unwrap_or_else(|| concat(&[f.kind().name(), " file"])),
                     )));
                 }
             }

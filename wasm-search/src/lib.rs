@@ -19,16 +19,18 @@ pub mod engine;
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 use aidocs_core::envelope::ShardKind;
+use aidocs_core::text::concat;
 use engine::{Engine, EngineError, QueryOptions};
 use wasm_bindgen::prelude::*;
 
 fn js_err(e: EngineError) -> JsValue {
-    JsValue::from_str(&format!(
-        "{}\u{1f}{}\u{1f}{}",
+    JsValue::from_str(&concat(&[
         e.code(),
+        "\u{1f}",
         e.file(),
-        e.message()
-    ))
+        "\u{1f}",
+        &e.message(),
+    ]))
 }
 
 /// Whether this build inflates payloads itself (the `aidocs_search_full_bg.wasm` module, for

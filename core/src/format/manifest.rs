@@ -110,13 +110,13 @@ const POSITIONS_DIR: &str = "p";
 /// The position shard beside term shard `term_file` (format v10): `t/<h>.bin` is `p/<h>.bin`'s.
 pub(crate) fn positions_beside(term_file: &str) -> Option<String> {
     let stem = term_file.strip_prefix("t/")?;
-    Some(format!("{POSITIONS_DIR}/{stem}"))
+    Some(crate::text::concat(&[POSITIONS_DIR, "/", stem]))
 }
 
 /// The term shard position shard `name` sits beside (the inverse of [`positions_beside`]).
 pub(crate) fn term_file_beside(name: &str) -> Option<String> {
     let stem = name.strip_prefix(POSITIONS_DIR)?.strip_prefix('/')?;
-    Some(format!("t/{stem}"))
+    Some(crate::text::concat(&["t/", stem]))
 }
 
 impl Manifest {
@@ -375,7 +375,7 @@ impl Manifest {
                 1 => {
                     let prefix = r.str("positions prefix")?.to_owned();
                     // The prefix becomes a path: the same rules as every other file name.
-                    check_file_name(&format!("{prefix}0.bin"))?;
+                    check_file_name(&crate::names::numbered_file(&prefix, 0))?;
                     Some(PositionFiles::Prefix(prefix))
                 }
                 // v10: each beside its term shard, which must be a `t/` file for that to name one.
@@ -425,7 +425,7 @@ impl Manifest {
     /// The position shard of term shard `i`, when the index has positions.
     pub fn positions_file(&self, i: usize) -> Option<String> {
         match self.positions.as_ref()? {
-            PositionFiles::Prefix(p) => Some(format!("{p}{i:x}.bin")),
+            PositionFiles::Prefix(p) => Some(crate::names::numbered_file(p, i as u64)),
             PositionFiles::BesideTerms => positions_beside(&self.term_shards.get(i)?.file),
         }
     }

@@ -176,7 +176,7 @@ impl Searcher {
                     .is_lt()
             });
             p.sections.truncate(shown);
-            if opts.explain {
+            if opts.explains() {
                 let chunk = p.sections[0].chunk;
                 let mut ex = self.explain(plan, get, chunk, &params, &avg, &opts.page)?;
                 if let Some(info) = info {

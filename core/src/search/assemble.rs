@@ -55,7 +55,7 @@ impl Searcher {
                         url: if c.anchor.is_empty() {
                             page_meta.url.clone()
                         } else {
-                            format!("{}#{}", page_meta.url, c.anchor)
+                            crate::text::concat(&[&page_meta.url, "#", &c.anchor])
                         },
                         score: s.score,
                         excerpt: c.excerpt.clone(),
@@ -85,7 +85,8 @@ impl Searcher {
         page: u32,
         meta: &impl Fn(usize) -> Option<&'s MetaShard>,
     ) -> Result<&'s PageMeta, SearchError> {
-        let no_meta = || SearchError::MetaMismatch(format!("page {page}: no metadata shard"));
+        let no_meta =
+            || SearchError::MetaMismatch(crate::message!["page ", page, ": no metadata shard"]);
         let mi = self.meta_shard_for(page).ok_or_else(no_meta)?;
         let file = self.meta_entry(mi).ok_or_else(no_meta)?.file;
         let shard = meta(mi).ok_or_else(|| SearchError::MissingMetaShard(file.clone()))?;

@@ -80,7 +80,7 @@ impl Searcher {
                 let (_, x, term) = scores[i];
                 ex.bm25 += x;
                 ex.terms.push(TermExplanation {
-                    term: format!("{}* → {term}", p.text),
+                    term: crate::text::concat(&[&p.text, "* → ", term]),
                     idf: 0.0,
                     weight: p.weight * PREFIX_DAMPING,
                     fields: Vec::new(),

@@ -121,7 +121,7 @@ impl Searcher {
             crate::sort::sort_by(&mut chunks, |a, b| a.0.cmp(&b.0));
             // Ranks and similarities only explain: built when explanations are asked for, with
             // every probed chunk ranked (the whole list in order).
-            let info = opts.explain.then(|| {
+            let info = opts.explains().then(|| {
                 crate::sort::sort_by(&mut vector, by_score);
                 RankInfo {
                     lexical: ChunkMap::default(),
@@ -172,7 +172,7 @@ impl Searcher {
             }
         }
         let chunks = sum_by_chunk(shares);
-        let info = opts.explain.then(|| RankInfo {
+        let info = opts.explains().then(|| RankInfo {
             lexical: ranks(&lexical),
             vector: ranks(vtop),
             similarity: similarities(&vector),

@@ -73,40 +73,105 @@ use crate::analyzer::Analyzer;
 use crate::format::Manifest;
 
 /// Why a search could not complete.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SearchError {
-    #[error(
-        "index built with analyzer version {found}, this reader has {expected}: rebuild the index"
-    )]
-    AnalyzerMismatch { found: u32, expected: u32 },
-    #[error("term shard {0} was needed but not provided")]
+    AnalyzerMismatch {
+        found: u32,
+        expected: u32,
+    },
     MissingTermShard(String),
-    #[error("metadata shard {0} was needed but not provided")]
     MissingMetaShard(String),
-    #[error("metadata shard {0} does not match the manifest's page table")]
     MetaMismatch(String),
-    #[error("position shard {0} does not match its term shard")]
     PositionsMismatch(String),
-    #[error("{language} pages need the {stemmer} stemmer: load aidocs_search_full_bg.wasm (openIndex's `language` option)")]
     MissingStemmer {
         language: String,
         stemmer: &'static str,
     },
     /// A fetched file that failed verification or decoding ([`Searcher::open_file`]).
-    #[error("{file}: {source}")]
     Shard {
         file: String,
         source: crate::ShardError,
     },
     /// A query vector that cannot be used (empty, not finite, the wrong width).
-    #[error("{0}")]
     BadQueryVector(String),
     /// Evidence asked of a reader built without the `evidence` feature (the lean wasm module).
-    #[error("evidence needs aidocs_search_full_bg.wasm (openIndex's `evidence` option)")]
     NoEvidence,
+    /// Explanations asked of a reader built without the `explain` feature (the lean wasm module).
+    NoExplain,
     /// [`QuerySession::finish`] before the session had everything it needs.
-    #[error("the query still needs files: advance the session until nothing is missing")]
     NotReady,
+}
+
+impl crate::text::Message for SearchError {
+    fn write_message(&self, out: &mut String) {
+        use crate::text::Part;
+        let parts: &[Part] = match self {
+            SearchError::AnalyzerMismatch { found, expected } => &[
+                "index built with analyzer version ".into(),
+                (*found).into(),
+                ", this reader has ".into(),
+                (*expected).into(),
+                ": rebuild the index".into(),
+            ],
+            SearchError::MissingTermShard(f) => &[
+                "term shard ".into(),
+                f.into(),
+                " was needed but not provided".into(),
+            ],
+            SearchError::MissingMetaShard(f) => &[
+                "metadata shard ".into(),
+                f.into(),
+                " was needed but not provided".into(),
+            ],
+            SearchError::MetaMismatch(f) => &[
+                "metadata shard ".into(),
+                f.into(),
+                " does not match the manifest's page table".into(),
+            ],
+            SearchError::PositionsMismatch(f) => &[
+                "position shard ".into(),
+                f.into(),
+                " does not match its term shard".into(),
+            ],
+            SearchError::MissingStemmer { language, stemmer } => &[
+                language.into(),
+                " pages need the ".into(),
+                (*stemmer).into(),
+                " stemmer: load aidocs_search_full_bg.wasm (openIndex's `language` option)".into(),
+            ],
+            SearchError::Shard { file, source } => {
+                out.push_str(file);
+                out.push_str(": ");
+                return source.write_message(out);
+            }
+            SearchError::BadQueryVector(m) => &[m.into()],
+            SearchError::NoEvidence => &[
+                "evidence needs aidocs_search_full_bg.wasm (openIndex's `evidence` option)".into(),
+            ],
+            SearchError::NoExplain => &[
+                "explain needs aidocs_search_full_bg.wasm (openIndex's `explain` option)".into(),
+            ],
+            SearchError::NotReady => &[
+                "the query still needs files: advance the session until nothing is missing".into(),
+            ],
+        };
+        crate::text::push_parts(out, parts);
+    }
+}
+
+impl std::fmt::Display for SearchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        crate::text::display(self, f)
+    }
+}
+
+impl std::error::Error for SearchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SearchError::Shard { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 /// A manifest prepared for querying.

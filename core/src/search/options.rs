@@ -20,6 +20,8 @@ pub struct SearchOptions {
     pub min_score: f32,
     /// Sections returned per page.
     pub max_sections: usize,
+    /// Explain each result (needs the `explain` feature: the lean wasm module fails with
+    /// [`SearchError::NoExplain`](super::SearchError::NoExplain)).
     pub explain: bool,
     /// Overrides the manifest's BM25 parameters (used by tuning and the tantivy parity test).
     pub params: Option<crate::format::Bm25Params>,
@@ -169,6 +171,14 @@ pub const DEFAULT_PAGE_B: f32 = 0.0;
 /// The default number of vector partitions probed (0 = all): at about 32 chunks per partition, 24
 /// probes kept recall@10 against exact search at 0.97 on SciFact train with the static encoder.
 pub const DEFAULT_NPROBE: usize = 24;
+
+impl SearchOptions {
+    /// Whether results carry explanations: asked for, and built with the `explain` feature (a
+    /// constant false otherwise, so that the explaining code leaves the lean module).
+    pub(super) fn explains(&self) -> bool {
+        cfg!(feature = "explain") && self.explain
+    }
+}
 
 impl Default for SearchOptions {
     fn default() -> Self {

@@ -339,6 +339,7 @@ mod tests {
         assert_eq!(pages(&s, &shards, DEFAULT_PAGE_WEIGHT), [0, 1, 2]);
     }
 
+    #[cfg(feature = "explain")]
     #[test]
     fn issue_20_page_credit_keeps_the_order_of_a_pages_sections_and_is_explained() {
         let (s, shards) = long_and_short();

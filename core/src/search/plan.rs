@@ -123,10 +123,13 @@ pub fn percent_decoded(s: &str) -> std::borrow::Cow<'_, str> {
 /// The exact-match term for `text` under `prefix`: a hash of the normalized text, so that long titles
 /// cost a few bytes in the term shards and filters.
 pub fn exact_key(prefix: &str, text: &str) -> String {
-    format!(
-        "{prefix}{:016x}",
-        crate::filter::term_hash(&normalize_exact(text))
-    )
+    let mut key = prefix.to_owned();
+    crate::text::push_hex(
+        &mut key,
+        crate::filter::term_hash(&normalize_exact(text)),
+        16,
+    );
+    key
 }
 
 /// What files an exact-match key under a term of its text (format v12): it sorts right after the

@@ -295,6 +295,7 @@ mod prefix_tests {
         assert_eq!(w("get-user-by-id"), None);
     }
 
+    #[cfg(feature = "explain")]
     #[test]
     fn issue_6_exact_words_outrank_their_extensions() {
         let (s, shards) = index(&TEXTS, 4);

@@ -129,17 +129,22 @@ impl QuerySession {
                 ));
             }
             if r.projection.is_none() && v.len() != r.dims as usize {
-                return Err(SearchError::BadQueryVector(format!(
-                    "the query vector has {} values; this index's vectors ({}) have {}",
+                return Err(SearchError::BadQueryVector(crate::message![
+                    "the query vector has ",
                     v.len(),
-                    r.model,
+                    " values; this index's vectors (",
+                    &r.model,
+                    ") have ",
                     r.dims
-                )));
+                ]));
             }
         }
         let mut opts = opts;
         if opts.evidence.is_some() && !cfg!(feature = "evidence") {
             return Err(SearchError::NoEvidence);
+        }
+        if opts.explain && !cfg!(feature = "explain") {
+            return Err(SearchError::NoExplain);
         }
         if let Some(e) = &opts.evidence {
             // Evidence reads the top pages and more of their sections than a result list shows.
@@ -529,7 +534,7 @@ impl QuerySession {
             return want;
         }
         // Hybrid ranks both sides; an explanation names every query term's statistics.
-        if self.opts.mode == Mode::Hybrid || self.opts.explain {
+        if self.opts.mode == Mode::Hybrid || self.opts.explains() {
             want.extend(plan_terms);
         }
         want.push(FileRef::VectorDir);
@@ -601,11 +606,12 @@ impl QuerySession {
             QueryVector::Model(v) => match find(shards, FileRef::Projection) {
                 Some(Shard::Projection(p)) => {
                     if v.len() != p.in_dims as usize {
-                        return Err(SearchError::BadQueryVector(format!(
-                            "the query vector has {} values; this index's model embeds into {}",
+                        return Err(SearchError::BadQueryVector(crate::message![
+                            "the query vector has ",
                             v.len(),
+                            " values; this index's model embeds into ",
                             p.in_dims
-                        )));
+                        ]));
                     }
                     p.apply(v)
                 }

@@ -286,7 +286,7 @@ pub(super) fn piece_header(
 
 fn header_of(n: usize, title: &str, section: &str, url: &str, api: Option<&ApiMeta>) -> String {
     let mut out = String::from("### [");
-    crate::json::push_uint(&mut out, n as u64);
+    crate::text::push_uint(&mut out, n as u64);
     out.push_str("] ");
     out.push_str(&one_line(title));
     if !section.is_empty() && section != title {

@@ -82,6 +82,24 @@ fn issue_22_a_reader_without_evidence_refuses_it() {
     assert!(matches!(err, SearchError::NoEvidence), "{err}");
 }
 
+/// Issue 21: a reader without the `explain` feature (the lean wasm module) refuses explanations at
+/// once, and never writes any.
+#[cfg(not(feature = "explain"))]
+#[test]
+fn issue_21_a_reader_without_explain_refuses_it() {
+    let s = Searcher::new(Manifest::decode(&read_in(V9, "manifest.bin")).unwrap()).unwrap();
+    let opts = SearchOptions {
+        explain: true,
+        ..Default::default()
+    };
+    let err = QuerySession::new(&s, "refresh tokens", opts, QueryVector::Static).unwrap_err();
+    assert!(matches!(err, SearchError::NoExplain), "{err}");
+    assert!(
+        err.to_string().contains("openIndex's `explain` option"),
+        "{err}"
+    );
+}
+
 #[cfg(feature = "evidence")]
 #[test]
 fn issue_22_evidence_reads_the_top_pages_text_in_a_round_after_their_metadata() {
@@ -479,6 +497,7 @@ fn issue_19_file_names_and_refs_are_inverse() {
 
 /// Issue 20: the page credit an explanation reports is the one the ranking added, also when an
 /// exact-match boost or the prefix decides which section is explained.
+#[cfg(feature = "explain")]
 #[test]
 fn issue_20_explanations_report_the_page_credit_the_ranking_added() {
     let s = searcher();
