@@ -22,7 +22,7 @@ pub fn push_uint(out: &mut String, mut v: u64) {
     push_ascii(out, &buf[i..]);
 }
 
-/// Appends `v` in lowercase hex, zero-padded to at least `min_digits` digits.
+/// Appends `v` in lowercase hex, zero-padded to at least `min_digits` digits (`{v:0min_digits$x}`).
 pub fn push_hex(out: &mut String, mut v: u64, min_digits: usize) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut buf = [b'0'; 16];
@@ -31,6 +31,9 @@ pub fn push_hex(out: &mut String, mut v: u64, min_digits: usize) {
         i -= 1;
         buf[i] = HEX[(v & 0xf) as usize];
         v >>= 4;
+    }
+    for _ in 16..min_digits {
+        out.push('0');
     }
     push_ascii(out, &buf[i.min(16 - min_digits.clamp(1, 16))..]);
 }
@@ -160,14 +163,10 @@ mod tests {
             let mut s = String::new();
             push_uint(&mut s, v);
             assert_eq!(s, format!("{v}"));
-            for width in [0, 1, 2, 8, 16, 20] {
+            for width in [0, 1, 2, 8, 15, 16, 17, 24] {
                 let mut h = String::new();
                 push_hex(&mut h, v, width);
-                assert_eq!(
-                    h,
-                    format!("{v:0w$x}", w = width.clamp(1, 16)),
-                    "{v} {width}"
-                );
+                assert_eq!(h, format!("{v:0width$x}"), "{v} {width}");
             }
         }
         assert_eq!(

@@ -5,7 +5,7 @@ export type AidocsErrorCode =
   | 'not_found' | 'fetch_failed' | 'bad_magic' | 'unsupported_version' | 'wrong_kind' | 'unknown_kind'
   | 'unknown_codec' | 'length_mismatch' | 'checksum_mismatch' | 'inflate_failed' | 'too_large'
   | 'invalid_payload' | 'analyzer_mismatch' | 'missing_shard' | 'meta_mismatch' | 'unknown_file'
-  | 'bad_option' | 'model_mismatch' | 'unknown_ticket' | 'not_ready' | 'missing_stemmer' | 'positions_mismatch' | 'closed'
+  | 'bad_option' | 'model_mismatch' | 'model_not_found' | 'unknown_ticket' | 'not_ready' | 'missing_stemmer' | 'no_evidence' | 'no_explain' | 'positions_mismatch' | 'closed'
   | 'wasm_trap' | 'wasm_load_failed' | 'internal';
 
 export class AidocsSearchError extends Error {

@@ -75,7 +75,7 @@ test('issue 21: the lean module refuses explanations (no_explain); openIndex wit
   // This process loads the lean module (the first openIndex of this file decides).
   const index = await openIndex(dirLoader(FIXTURE).fn);
   await assert.rejects(index.search('refresh tokens', { explain: true }), (e) => e instanceof AidocsSearchError && e.code === 'no_explain' && /openIndex's `explain` option/.test(e.message));
-  assert.equal((await index.search('refresh tokens', { k: 1 }))[0].explain, undefined);
+  assert.equal((await index.search('refresh tokens', { k: 1 }))[0].id, 'guides/refresh-tokens', 'the index stays usable');
   index.close();
   const script = `
     import { openIndex } from ${JSON.stringify(new URL('../src/search.js', import.meta.url).href)};
@@ -88,6 +88,30 @@ test('issue 21: the lean module refuses explanations (no_explain); openIndex wit
   assert.equal(r.status, 0, r.stderr);
   const explain = JSON.parse(r.stdout);
   assert.ok(explain.bm25 > 0 && explain.terms.some((t) => t.term === 'refresh'), r.stdout);
+});
+
+test('issue 21: every error code the engine or the wrapper can give is typed and documented', () => {
+  const read = (p) => readFileSync(join(repo, p), 'utf8');
+  const codes = new Set();
+  // The engine's codes (`EngineError::code`, `ShardError::code`), then the wrappers' own.
+  for (const [file, from, to] of [['wasm-search/src/engine.rs', 'fn code', 'fn file'], ['core/src/error.rs', 'fn code', '/// A payload that breaks']]) {
+    const src = read(file);
+    const body = src.slice(src.indexOf(from), src.indexOf(to));
+    assert.ok(body.length > 100, file);
+    for (const m of body.matchAll(/=> "([a-z_]+)"/g)) codes.add(m[1]);
+  }
+  for (const file of ['site-plugin/src/search.js', 'site-plugin/src/full-encoder.js']) {
+    for (const m of read(file).matchAll(/AidocsSearchError\(\s*'([a-z_]+)'/g)) codes.add(m[1]);
+  }
+  assert.ok(codes.has('no_explain') && codes.has('checksum_mismatch') && codes.has('wasm_trap'), [...codes].join());
+  const dts = read('site-plugin/src/search.d.ts');
+  const union = dts.slice(dts.indexOf('export type AidocsErrorCode'), dts.indexOf('export class AidocsSearchError'));
+  const readme = read('README.md');
+  const table = readme.slice(readme.indexOf('### Errors in the browser'), readme.indexOf('### Visibility'));
+  for (const code of codes) {
+    assert.ok(union.includes(`'${code}'`), `${code} is missing from search.d.ts's AidocsErrorCode`);
+    assert.ok(table.includes(`\`${code}\``), `${code} is missing from the README's error table`);
+  }
 });
 
 test('issue 6: needsStemmer names exactly the languages core stems with a stemmer other than English', () => {

@@ -26,7 +26,7 @@ const BUDGETS = {
   // 117,333 B with format v9 (issue 22): the metadata's text-file names (+366 B raw), the evidence
   // options and entry points of the shared glue (evidence itself and the engine's text-file
   // bookkeeping are compiled out of the lean module: +7 KB otherwise). Over the 116,403 B before
-  // issue 22; issue 21 asks for 90 KB.
+  // issue 22.
   // 117,820 B with format v10 (issue 25): the typo directory's per-shard names and the position
   // shards named beside their term shards, read beside the v6–v9 prefixes (+487 B); 118,011 B with
   // the bound on front-coded lists (a hostile list decoded to gigabytes) and one name per typo shard.

@@ -20,8 +20,9 @@ pub struct SearchOptions {
     pub min_score: f32,
     /// Sections returned per page.
     pub max_sections: usize,
-    /// Explain each result (needs the `explain` feature: the lean wasm module fails with
-    /// [`SearchError::NoExplain`](super::SearchError::NoExplain)).
+    /// Explain each result. Needs the `explain` feature: without it a [`QuerySession`](super::QuerySession)
+    /// fails with [`SearchError::NoExplain`](super::SearchError::NoExplain) (the lean wasm module),
+    /// and `Searcher::rank` explains nothing.
     pub explain: bool,
     /// Overrides the manifest's BM25 parameters (used by tuning and the tantivy parity test).
     pub params: Option<crate::format::Bm25Params>,

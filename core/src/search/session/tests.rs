@@ -83,7 +83,7 @@ fn issue_22_a_reader_without_evidence_refuses_it() {
 }
 
 /// Issue 21: a reader without the `explain` feature (the lean wasm module) refuses explanations at
-/// once, and never writes any.
+/// once.
 #[cfg(not(feature = "explain"))]
 #[test]
 fn issue_21_a_reader_without_explain_refuses_it() {
