@@ -141,15 +141,18 @@ enum Stemming {
     LeftOut(&'static str),
 }
 
+/// A language tag's primary subtag, lowercased: `zh` for `zh-CN` or `zh_Hans`. (Byte-wise: no
+/// pattern searcher in every reader's wasm module.)
+pub(crate) fn primary_subtag(tag: &str) -> String {
+    let end = (tag.bytes().position(|b| b == b'-' || b == b'_')).unwrap_or(tag.len());
+    tag[..end].to_ascii_lowercase()
+}
+
 /// The stemming and stopwords of a language tag (`fr`, `pt-BR`, `zh-Hans`), by its primary subtag;
 /// Mintlify's `cn` and `jp` are read as `zh` and `ja`. CJK languages stem their Latin words as
 /// English (their docs name APIs and terms in English).
 fn language_stemming(tag: &str) -> (Stemming, &'static [&'static str]) {
-    let primary = tag
-        .split(['-', '_'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let primary = primary_subtag(tag);
     let (name, stopwords): (&'static str, &'static [&'static str]) = match primary.as_str() {
         "" | "en" | "zh" | "cn" | "ja" | "jp" | "ko" | "kr" => {
             return (Stemming::Snowball(frostem::Algorithm::English), STOPWORDS)

@@ -119,16 +119,67 @@ pub(crate) fn read_file_name(r: &mut ByteReader<'_>) -> Result<String, ShardErro
 
 /// Index file names are `dir/name.bin`-shaped: they become paths and URLs on the reading side.
 pub(crate) fn check_file_name(name: &str) -> Result<(), ShardError> {
-    let ok = name.len() <= 80
-        && name.split('/').count() == 2
-        && name.split('/').all(|p| {
-            !p.is_empty()
-                && p.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
-        })
-        && !name.contains("..");
+    // Byte by byte: two non-empty parts around one '/', of [A-Za-z0-9._-], no "..". (No string
+    // searcher or split iterator: this runs in every reader's wasm module.)
+    let b = name.as_bytes();
+    let ok = b.len() <= 80
+        && b.iter().filter(|&&c| c == b'/').count() == 1
+        && b.first() != Some(&b'/')
+        && b.last() != Some(&b'/')
+        && b.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-' | b'/'))
+        && !b.windows(2).any(|w| w == b"..");
     if !ok {
         return Err(invalid("shard file name", "not of the form dir/name.bin"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The check as it was written with `split` and `contains` (what the byte-wise one replaced).
+    fn reference(name: &str) -> bool {
+        name.len() <= 80
+            && name.split('/').count() == 2
+            && name.split('/').all(|p| {
+                !p.is_empty()
+                    && p.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
+            })
+            && !name.contains("..")
+    }
+
+    #[test]
+    fn issue_21_file_names_are_checked_as_before_byte_by_byte() {
+        // Every name of up to 5 characters over an alphabet of what matters, and long ones.
+        let alphabet = ["a", "0", ".", "/", "-", "_", "é", " ", "\\"];
+        let mut names = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..5 {
+            last = (last.iter())
+                .flat_map(|n| alphabet.iter().map(move |c| format!("{n}{c}")))
+                .collect();
+            names.extend(last.iter().cloned());
+        }
+        for len in [78, 79, 80, 81] {
+            names.push(format!("t/{}", "a".repeat(len - 2)));
+        }
+        names.extend(
+            [
+                "t/abc.bin",
+                "p/x-1_2.bin",
+                "../x.bin",
+                "t/../x",
+                "t//x",
+                "/t/x",
+            ]
+            .map(String::from),
+        );
+        for name in &names {
+            assert_eq!(check_file_name(name).is_ok(), reference(name), "{name:?}");
+        }
+        assert!(check_file_name("t/0123456789ab.bin").is_ok());
+    }
 }

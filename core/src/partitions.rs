@@ -39,13 +39,7 @@ pub struct PartitionTable {
     pub default: usize,
 }
 
-/// `zh` for `zh-CN`, lowercased.
-fn primary_subtag(tag: &str) -> String {
-    tag.split(['-', '_'])
-        .next()
-        .unwrap_or(tag)
-        .to_ascii_lowercase()
-}
+use crate::analyzer::primary_subtag;
 
 impl PartitionTable {
     pub fn encode_payload(&self) -> Vec<u8> {

@@ -53,6 +53,26 @@ pub fn concat(parts: &[&str]) -> String {
     out
 }
 
+/// The parts of `s` between the ASCII byte `sep`, as `s.split(sep as char)` gives them, without
+/// the standard library's pattern searcher (and its `memchr`) in every reader's wasm module.
+pub fn split_ascii(s: &str, sep: u8) -> impl Iterator<Item = &str> {
+    debug_assert!(sep.is_ascii());
+    let mut rest = Some(s);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.bytes().position(|b| b == sep) {
+            Some(i) => {
+                rest = Some(&r[i + 1..]);
+                Some(&r[..i])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
 /// One piece of a message: text or a number.
 pub enum Part<'a> {
     Str(&'a str),
@@ -174,5 +194,11 @@ mod tests {
             "a3bc000000ab"
         );
         assert_eq!(concat(&["x/", "y", ".bin"]), "x/y.bin");
+        for s in ["", ",", "a", "a,b", ",a,,b,", "é,ü\u{1f}x", "\u{1f}\u{1f}"] {
+            for sep in [b',', 0x1f] {
+                let want: Vec<&str> = s.split(sep as char).collect();
+                assert_eq!(split_ascii(s, sep).collect::<Vec<_>>(), want, "{s:?}");
+            }
+        }
     }
 }

@@ -19,7 +19,7 @@ use aidocs_core::message;
 use aidocs_core::partitions::{root_kind, PartitionTable};
 #[cfg(feature = "evidence")]
 use aidocs_core::search::{EVIDENCE_TOKENS, MAX_EVIDENCE_PAGES};
-use aidocs_core::text::{concat, Message};
+use aidocs_core::text::{concat, split_ascii, Message};
 use aidocs_core::typos::TypoDirectory;
 use aidocs_core::vectors::VectorDir;
 #[cfg(feature = "evidence")]
@@ -182,9 +182,7 @@ impl QueryOptions {
             ]));
         }
         let mut kinds = Vec::new();
-        for k in self
-            .kinds
-            .split(',')
+        for k in split_ascii(&self.kinds, b',')
             .map(str::trim)
             .filter(|k| !k.is_empty())
         {

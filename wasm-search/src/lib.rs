@@ -19,7 +19,7 @@ pub mod engine;
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 use aidocs_core::envelope::ShardKind;
-use aidocs_core::text::concat;
+use aidocs_core::text::{concat, split_ascii};
 use engine::{Engine, EngineError, QueryOptions};
 use wasm_bindgen::prelude::*;
 
@@ -198,8 +198,7 @@ impl SearchEngine {
         evidence_site: Option<String>,
     ) -> Result<u32, JsValue> {
         let split = |t: Option<String>| -> Vec<String> {
-            t.unwrap_or_default()
-                .split('\u{1f}')
+            split_ascii(&t.unwrap_or_default(), 0x1f)
                 .filter(|t| !t.is_empty())
                 .map(str::to_owned)
                 .collect()

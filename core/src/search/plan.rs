@@ -139,7 +139,8 @@ pub const EXACT_ANCHOR_SEPARATOR: char = '\u{1}';
 /// Whether an indexed term is an exact-match or URL key, not a word: prefix expansion and the
 /// static encoder's fit leave keys out.
 pub fn is_exact_key(term: &str) -> bool {
-    term.starts_with('~') || term.as_bytes().contains(&(EXACT_ANCHOR_SEPARATOR as u8))
+    // A byte loop, not `contains` (memchr): every reader's wasm module.
+    term.starts_with('~') || term.bytes().any(|b| b == EXACT_ANCHOR_SEPARATOR as u8)
 }
 
 /// The term an exact-match key for `text` is filed under (format v12): of the terms `analyzer`
@@ -463,7 +464,7 @@ impl Searcher {
     /// The index's language a reader's language tag selects: equal ignoring case, or one is the
     /// other's primary subtag (`zh-CN` reads `zh` pages; `pt` reads `pt-BR` pages).
     pub fn language_id(&self, lang: &str) -> Option<u32> {
-        let primary = |t: &str| t.split(['-', '_']).next().unwrap_or(t).to_ascii_lowercase();
+        let primary = crate::analyzer::primary_subtag;
         let langs = &self.manifest.languages;
         langs
             .iter()
