@@ -12,6 +12,7 @@
 //! Pages without a language are in every partition. A single-language site has no table: its
 //! `manifest.bin` is the index manifest, as before v8.
 
+use crate::analyzer::primary_subtag;
 use crate::bytes::{ByteReader, ByteWriter};
 use crate::envelope::{self, ShardKind};
 use crate::error::{invalid, ShardError};
@@ -38,8 +39,6 @@ pub struct PartitionTable {
     /// The partition readers of no listed language open: the site's language with the most pages.
     pub default: usize,
 }
-
-use crate::analyzer::primary_subtag;
 
 impl PartitionTable {
     pub fn encode_payload(&self) -> Vec<u8> {

@@ -56,7 +56,8 @@ pub fn concat(parts: &[&str]) -> String {
 /// The parts of `s` between the ASCII byte `sep`, as `s.split(sep as char)` gives them, without
 /// the standard library's pattern searcher (and its `memchr`) in every reader's wasm module.
 pub fn split_ascii(s: &str, sep: u8) -> impl Iterator<Item = &str> {
-    debug_assert!(sep.is_ascii());
+    // A byte past ASCII could fall inside a character, and slicing there would trap.
+    assert!(sep.is_ascii(), "split_ascii splits at an ASCII byte");
     let mut rest = Some(s);
     std::iter::from_fn(move || {
         let r = rest?;

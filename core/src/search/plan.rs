@@ -135,6 +135,8 @@ pub fn exact_key(prefix: &str, text: &str) -> String {
 /// What files an exact-match key under a term of its text (format v12): it sorts right after the
 /// term, before any longer term.
 pub const EXACT_ANCHOR_SEPARATOR: char = '\u{1}';
+// `is_exact_key` looks for it as one byte.
+const _: () = assert!(EXACT_ANCHOR_SEPARATOR.is_ascii());
 
 /// Whether an indexed term is an exact-match or URL key, not a word: prefix expansion and the
 /// static encoder's fit leave keys out.
