@@ -2039,6 +2039,8 @@ mod tests {
             // From the second review: a `//` comment that runs to the closing brace takes it.
             "Text {a // c} end.\n\nMore.\n",
             "<Foo {...b // c} />\n",
+            // A hyphen read as acorn reads it, and then what acorn refuses after it.
+            "export const a = <a.b-c />; a <= b\n\nText.\n",
         ];
         for src in refused {
             let (out, why) = md_read(src, Dialect::Mdx);
@@ -2067,6 +2069,9 @@ mod tests {
             "Text {<a>don't</a> && \"{\"} end.\n",
             "Text {x && <p>Step 1) go</p> && f({a: 1})} end.\n",
             "<Foo b={<a>(see</a> && x // }\n} />\n",
+            // acorn-jsx reads a hyphen in a JSX member name as part of the name (oxc refuses it).
+            "export const a = <a.b-c />\n\nText.\n",
+            "Text {<x.y-z>w</x.y-z>} end.\n",
         ];
         // Not checked in a block quote, whose fences pass 1 does not find (Mintlify refuses
         // `> Quoted {a b} text.`; a known gap, the safe way round for a blockquoted code sample).

@@ -101,6 +101,37 @@ fn at_end(error: &OxcDiagnostic, end: usize) -> bool {
     (error.labels.iter().flatten()).any(|label| label.offset() + label.len() >= end)
 }
 
+/// `code` with the hyphens of the JSX names `errors` refuse written as `_`, when the first error
+/// is oxc's refusal of a hyphen in a JSX member name (`<a.b-c />`), which acorn-jsx, MDX's parser,
+/// reads as a name (its JSX identifiers may hold hyphens, after a dot too). Every such error of the
+/// list is mended at once (oxc may report only the first); the text keeps its length, so offsets
+/// hold. `None` for any other first error. Each round removes a hyphen at least, and its callers
+/// charge each parse past the first to the page's [`ParseBudget`] (spent, the code is taken as
+/// parsing, as everywhere), so mending ends and stays linear in the page.
+fn jsx_hyphens_read_as_acorn(code: &str, errors: &[OxcDiagnostic]) -> Option<String> {
+    const HYPHEN: &str = "Identifiers in JSX cannot contain hyphens";
+    if errors.first()?.message != HYPHEN {
+        return None;
+    }
+    let is_name = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'-';
+    let mut out = code.as_bytes().to_vec();
+    for error in errors.iter().filter(|e| e.message == HYPHEN) {
+        let label = error.labels.as_ref()?.first()?;
+        let span = label.offset()..label.offset().checked_add(label.len())?;
+        let name = code.as_bytes().get(span.clone())?;
+        if !name.contains(&b'-') || !name.iter().all(|&b| is_name(b)) {
+            return None;
+        }
+        for b in &mut out[span] {
+            if *b == b'-' {
+                *b = b'_';
+            }
+        }
+    }
+    // ASCII bytes were swapped for ASCII bytes.
+    String::from_utf8(out).ok()
+}
+
 /// Reads `source`, an ESM block's lines so far.
 pub(super) fn esm(source: &str, budget: &mut ParseBudget) -> Esm {
     match unparsed(source) {
@@ -109,12 +140,21 @@ pub(super) fn esm(source: &str, budget: &mut ParseBudget) -> Esm {
         None if !budget.charge(source.len()) => return Esm::Unchecked,
         None => {}
     }
-    with_stack(source, || esm_parsed(source))
+    with_stack(source, || esm_parsed(source, budget))
 }
 
-fn esm_parsed(source: &str) -> Esm {
+fn esm_parsed(source: &str, budget: &mut ParseBudget) -> Esm {
     let allocator = Allocator::default();
-    let parsed = Parser::new(&allocator, source, source_type()).parse();
+    let mut patched = None;
+    let parsed = loop {
+        let code = patched.as_deref().unwrap_or(source);
+        let parsed = Parser::new(&allocator, code, source_type()).parse();
+        match jsx_hyphens_read_as_acorn(code, &parsed.errors) {
+            Some(next) if budget.charge(next.len()) => patched = Some(next),
+            Some(_) => return Esm::Unchecked,
+            None => break parsed,
+        }
+    };
     if let Some(error) = parsed.errors.first() {
         return match at_end(error, source.trim_end().len()) {
             true => Esm::Incomplete,
@@ -213,14 +253,24 @@ fn verdict(source: &str, kind: ExpressionKind, budget: &mut ParseBudget) -> Verd
         return Verdict::Parses;
     }
     with_stack(source, || match kind {
-        ExpressionKind::Value => value_verdict(source),
-        ExpressionKind::Spread => spread_verdict(source),
+        ExpressionKind::Value => value_verdict(source, budget),
+        ExpressionKind::Spread => spread_verdict(source, budget),
     })
 }
 
-fn value_verdict(source: &str) -> Verdict {
+fn value_verdict(source: &str, budget: &mut ParseBudget) -> Verdict {
     let allocator = Allocator::default();
-    match Parser::new(&allocator, source, source_type()).parse_expression() {
+    let mut patched = None;
+    let parsed = loop {
+        let code = patched.as_deref().unwrap_or(source);
+        let parsed = Parser::new(&allocator, code, source_type()).parse_expression();
+        match (parsed.as_ref().err()).and_then(|e| jsx_hyphens_read_as_acorn(code, e)) {
+            Some(next) if budget.charge(next.len()) => patched = Some(next),
+            Some(_) => return Verdict::Parses,
+            None => break parsed,
+        }
+    };
+    match parsed {
         Err(errors) => match errors.first() {
             Some(error) if at_end(error, source.trim_end().len()) => Verdict::AtEnd,
             error => Verdict::Refused(format!(
@@ -242,12 +292,20 @@ fn value_verdict(source: &str) -> Verdict {
     }
 }
 
-fn spread_verdict(source: &str) -> Verdict {
+fn spread_verdict(source: &str, budget: &mut ParseBudget) -> Verdict {
     // No line ending before the `})`: a `//` comment that runs to the closing brace takes it
     // (acorn refuses `{...b // c}`).
-    let wrapped = format!("({{{source}}})");
+    let mut wrapped = format!("({{{source}}})");
     let allocator = Allocator::default();
-    let expression = match Parser::new(&allocator, &wrapped, source_type()).parse_expression() {
+    let parsed = loop {
+        let parsed = Parser::new(&allocator, &wrapped, source_type()).parse_expression();
+        match (parsed.as_ref().err()).and_then(|e| jsx_hyphens_read_as_acorn(&wrapped, e)) {
+            Some(next) if budget.charge(next.len()) => wrapped = next,
+            Some(_) => return Verdict::Parses,
+            None => break parsed,
+        }
+    };
+    let expression = match parsed {
         // At the end of the inside (after `({`), as acorn would raise it reading the inside alone.
         Err(errors) => {
             return match errors.first() {
@@ -357,6 +415,30 @@ mod tests {
     /// The review's crash: oxc's parser recursing per level overflowed a build thread's stack at
     /// 2,000 levels, and aborted the build. Deep brackets are refused unparsed (acorn refuses them
     /// too); other nesting (prefix operators, `**`, `=>`) parses on a stack sized to the input.
+    #[test]
+    fn session_35_a_hyphen_in_a_jsx_member_name_parses_as_acorn_jsx_reads_it() {
+        for src in [
+            "export const a = <a.b-c />",
+            "export const a = <a.b-c></a.b-c>",
+            "export const a = <a.b-c-d.e-f g-h=\"1\" />",
+        ] {
+            assert_eq!(esm1(src), Esm::Complete, "{src:?}");
+        }
+        // Each parse that mends is charged to the page's budget: many such names in one block
+        // stay linear (oxc reports one at a time), and past the budget the code is unchecked.
+        let many = format!("export const a = <>{}</>", "<a.b-c />".repeat(20_000));
+        assert_eq!(esm1(&many), Esm::Unchecked);
+        assert_eq!(value("<a.b-c>x</a.b-c>"), None);
+        assert_eq!(spread("...{a: <x.y-z />}"), None);
+        // What acorn refuses after the mended name is still refused, and the rest is unchanged.
+        assert!(matches!(
+            esm1("export const a = <a.b-c />; a <= b"),
+            Esm::Refused(_)
+        ));
+        assert!(value("<a.b-c> + </a.b-d>").is_some());
+        assert_eq!(esm1("export const a = <a.b-c"), Esm::Incomplete);
+    }
+
     #[test]
     fn session_33_deep_javascript_never_overflows_the_stack() {
         let deep = |open: &str, close: &str, n: usize| open.repeat(n) + "a" + &close.repeat(n);
