@@ -101,31 +101,70 @@ fn at_end(error: &OxcDiagnostic, end: usize) -> bool {
     (error.labels.iter().flatten()).any(|label| label.offset() + label.len() >= end)
 }
 
-/// `code` with the hyphens of the JSX names `errors` refuse written as `_`, when the first error
-/// is oxc's refusal of a hyphen in a JSX member name (`<a.b-c />`), which acorn-jsx, MDX's parser,
-/// reads as a name (its JSX identifiers may hold hyphens, after a dot too). Every such error of the
-/// list is mended at once (oxc may report only the first); the text keeps its length, so offsets
-/// hold. `None` for any other first error. Each round removes a hyphen at least, and its callers
-/// charge each parse past the first to the page's [`ParseBudget`] (spent, the code is taken as
-/// parsing, as everywhere), so mending ends and stays linear in the page.
-fn jsx_hyphens_read_as_acorn(code: &str, errors: &[OxcDiagnostic]) -> Option<String> {
-    const HYPHEN: &str = "Identifiers in JSX cannot contain hyphens";
-    if errors.first()?.message != HYPHEN {
+/// oxc's refusal of a hyphen in a JSX member name (`<a.b-c />`), which acorn-jsx, MDX's parser,
+/// reads as part of the name (its JSX identifiers may hold hyphens, after a dot too).
+const JSX_HYPHEN: &str = "Identifiers in JSX cannot contain hyphens";
+
+/// The bytes a JSX name's hyphen may be written as for oxc: name characters; the first the source
+/// lacks is taken.
+const HYPHEN_MARKS: &[u8] = b"_$ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/// The verdict of `read` on `source`, where a hyphen in a JSX member name is read as acorn-jsx
+/// reads it. `read` parses the code it is given (with an allocator of its own) and gives its
+/// verdict and, when oxc's first error is [`JSX_HYPHEN`], that error: the name's hyphens are then
+/// written as a name byte `source` lacks, so names differ after that as they did before
+/// (`<a.b-c></a.b_c>` stays refused, as acorn refuses it), and the code is read again. oxc stops
+/// at the first such name, so each round mends one; each round is charged to the page's
+/// [`ParseBudget`] (spent: `unchecked`, as everywhere past the budget), so mending stays linear.
+fn read_as_acorn<R>(
+    source: &str,
+    budget: &mut ParseBudget,
+    unchecked: R,
+    mut read: impl FnMut(&str) -> (R, Option<OxcDiagnostic>),
+) -> R {
+    let mark = (HYPHEN_MARKS.iter().copied()).find(|m| !source.as_bytes().contains(m));
+    let mut code = std::borrow::Cow::Borrowed(source);
+    loop {
+        let (verdict, hyphen) = read(&code);
+        let next = match (hyphen, mark) {
+            (Some(error), Some(mark)) => mend_jsx_hyphens(&code, &error, mark),
+            _ => None,
+        };
+        match next {
+            None => return verdict,
+            Some(next) if budget.charge(next.len()) => code = std::borrow::Cow::Owned(next),
+            Some(_) => return unchecked,
+        }
+    }
+}
+
+/// `error`, when it is [`JSX_HYPHEN`] (cloned only then).
+fn jsx_hyphen(error: Option<&OxcDiagnostic>) -> Option<OxcDiagnostic> {
+    error.filter(|e| e.message == JSX_HYPHEN).cloned()
+}
+
+/// `code` with the hyphens of the name `error` labels written as `mark`: only a name of
+/// identifier characters below U+10000 and hyphens (acorn-jsx refuses astral ones), and not one an
+/// escape (`\u0041`) follows, which oxc would then read into the name where acorn refuses it.
+/// The same length, so offsets hold.
+fn mend_jsx_hyphens(code: &str, error: &OxcDiagnostic, mark: u8) -> Option<String> {
+    let label = error.labels.as_ref()?.first()?;
+    let span = label.offset()..label.offset().checked_add(label.len())?;
+    let name = code.get(span.clone())?;
+    let name_char = |c: char| {
+        (c.is_alphanumeric() || matches!(c, '_' | '$' | '-' | '\u{200c}' | '\u{200d}'))
+            && c < '\u{10000}'
+    };
+    if !name.contains('-')
+        || !name.chars().all(name_char)
+        || code.as_bytes().get(span.end) == Some(&b'\\')
+    {
         return None;
     }
-    let is_name = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'-';
     let mut out = code.as_bytes().to_vec();
-    for error in errors.iter().filter(|e| e.message == HYPHEN) {
-        let label = error.labels.as_ref()?.first()?;
-        let span = label.offset()..label.offset().checked_add(label.len())?;
-        let name = code.as_bytes().get(span.clone())?;
-        if !name.contains(&b'-') || !name.iter().all(|&b| is_name(b)) {
-            return None;
-        }
-        for b in &mut out[span] {
-            if *b == b'-' {
-                *b = b'_';
-            }
+    for b in &mut out[span] {
+        if *b == b'-' {
+            *b = mark;
         }
     }
     // ASCII bytes were swapped for ASCII bytes.
@@ -144,17 +183,17 @@ pub(super) fn esm(source: &str, budget: &mut ParseBudget) -> Esm {
 }
 
 fn esm_parsed(source: &str, budget: &mut ParseBudget) -> Esm {
-    let allocator = Allocator::default();
-    let mut patched = None;
-    let parsed = loop {
-        let code = patched.as_deref().unwrap_or(source);
+    read_as_acorn(source, budget, Esm::Unchecked, |code| {
+        let allocator = Allocator::default();
         let parsed = Parser::new(&allocator, code, source_type()).parse();
-        match jsx_hyphens_read_as_acorn(code, &parsed.errors) {
-            Some(next) if budget.charge(next.len()) => patched = Some(next),
-            Some(_) => return Esm::Unchecked,
-            None => break parsed,
-        }
-    };
+        (
+            esm_verdict(&parsed, source),
+            jsx_hyphen(parsed.errors.first()),
+        )
+    })
+}
+
+fn esm_verdict(parsed: &oxc_parser::ParserReturn, source: &str) -> Esm {
     if let Some(error) = parsed.errors.first() {
         return match at_end(error, source.trim_end().len()) {
             true => Esm::Incomplete,
@@ -259,17 +298,15 @@ fn verdict(source: &str, kind: ExpressionKind, budget: &mut ParseBudget) -> Verd
 }
 
 fn value_verdict(source: &str, budget: &mut ParseBudget) -> Verdict {
-    let allocator = Allocator::default();
-    let mut patched = None;
-    let parsed = loop {
-        let code = patched.as_deref().unwrap_or(source);
+    read_as_acorn(source, budget, Verdict::Parses, |code| {
+        let allocator = Allocator::default();
         let parsed = Parser::new(&allocator, code, source_type()).parse_expression();
-        match (parsed.as_ref().err()).and_then(|e| jsx_hyphens_read_as_acorn(code, e)) {
-            Some(next) if budget.charge(next.len()) => patched = Some(next),
-            Some(_) => return Verdict::Parses,
-            None => break parsed,
-        }
-    };
+        let hyphen = jsx_hyphen(parsed.as_ref().err().and_then(|e| e.first()));
+        (value_of(parsed, source), hyphen)
+    })
+}
+
+fn value_of(parsed: Result<Expression, Vec<OxcDiagnostic>>, source: &str) -> Verdict {
     match parsed {
         Err(errors) => match errors.first() {
             Some(error) if at_end(error, source.trim_end().len()) => Verdict::AtEnd,
@@ -295,16 +332,17 @@ fn value_verdict(source: &str, budget: &mut ParseBudget) -> Verdict {
 fn spread_verdict(source: &str, budget: &mut ParseBudget) -> Verdict {
     // No line ending before the `})`: a `//` comment that runs to the closing brace takes it
     // (acorn refuses `{...b // c}`).
-    let mut wrapped = format!("({{{source}}})");
-    let allocator = Allocator::default();
-    let parsed = loop {
-        let parsed = Parser::new(&allocator, &wrapped, source_type()).parse_expression();
-        match (parsed.as_ref().err()).and_then(|e| jsx_hyphens_read_as_acorn(&wrapped, e)) {
-            Some(next) if budget.charge(next.len()) => wrapped = next,
-            Some(_) => return Verdict::Parses,
-            None => break parsed,
-        }
-    };
+    let wrapped = format!("({{{source}}})");
+    read_as_acorn(&wrapped, budget, Verdict::Parses, |code| {
+        let allocator = Allocator::default();
+        let parsed = Parser::new(&allocator, code, source_type()).parse_expression();
+        let hyphen = jsx_hyphen(parsed.as_ref().err().and_then(|e| e.first()));
+        (spread_of(parsed, source), hyphen)
+    })
+}
+
+/// The verdict on a spread's inside `source` from the parse of `({source})`.
+fn spread_of(parsed: Result<Expression, Vec<OxcDiagnostic>>, source: &str) -> Verdict {
     let expression = match parsed {
         // At the end of the inside (after `({`), as acorn would raise it reading the inside alone.
         Err(errors) => {
@@ -318,7 +356,7 @@ fn spread_verdict(source: &str, budget: &mut ParseBudget) -> Verdict {
         }
         Ok(expression) => expression,
     };
-    if (expression.span().end as usize) < wrapped.len() {
+    if (expression.span().end as usize) < source.len() + 4 {
         return Verdict::Refused("a spread has content after it".into());
     }
     let object = match expression.without_parentheses() {
@@ -430,6 +468,21 @@ mod tests {
         assert_eq!(esm1(&many), Esm::Unchecked);
         assert_eq!(value("<a.b-c>x</a.b-c>"), None);
         assert_eq!(spread("...{a: <x.y-z />}"), None);
+        // acorn-jsx reads names with non-ASCII letters too.
+        assert_eq!(esm1("export const a = <a.é-b></a.é-b>"), Esm::Complete);
+        // Names that differ as written still differ (the mend writes a byte the code lacks), and
+        // an escape after a name is not read into it: acorn refuses both.
+        for src in [
+            "export const a = <a.b-c></a.b_c>",
+            "export const a = <a.b_c></a.b-c>",
+            "export const a = <a.b-c.d_e></a.b_c.d-e>",
+            "export const a = <a.b$c-d></a.b-c$d>",
+            "export const a = <a.b-c\\u0041 />",
+        ] {
+            assert!(matches!(esm1(src), Esm::Refused(_)), "{src:?}");
+        }
+        assert!(value("<a.b-c></a.b_c>").is_some());
+        assert!(spread("...<a.b-c></a.b_c>").is_some());
         // What acorn refuses after the mended name is still refused, and the rest is unchanged.
         assert!(matches!(
             esm1("export const a = <a.b-c />; a <= b"),
