@@ -122,14 +122,12 @@ fn read_as_acorn<R>(
     unchecked: R,
     mut read: impl FnMut(&str) -> (R, Option<OxcDiagnostic>),
 ) -> R {
-    let mark = (HYPHEN_MARKS.iter().copied()).find(|m| !source.as_bytes().contains(m));
     let mut code = std::borrow::Cow::Borrowed(source);
     loop {
         let (verdict, hyphen) = read(&code);
-        let next = match (hyphen, mark) {
-            (Some(error), Some(mark)) => mend_jsx_hyphens(&code, &error, mark),
-            _ => None,
-        };
+        // Looked for only once there is a name to mend: every parse of a page comes here.
+        let mark = || (HYPHEN_MARKS.iter().copied()).find(|m| !source.as_bytes().contains(m));
+        let next = hyphen.and_then(|error| mend_jsx_hyphens(&code, &error, mark()?));
         match next {
             None => return verdict,
             Some(next) if budget.charge(next.len()) => code = std::borrow::Cow::Owned(next),
@@ -297,13 +295,22 @@ fn verdict(source: &str, kind: ExpressionKind, budget: &mut ParseBudget) -> Verd
     })
 }
 
-fn value_verdict(source: &str, budget: &mut ParseBudget) -> Verdict {
-    read_as_acorn(source, budget, Verdict::Parses, |code| {
+/// `verdict` on the parse of expression `code` (see [`read_as_acorn`]; past the budget, parsing).
+fn expression_as_acorn(
+    code: &str,
+    budget: &mut ParseBudget,
+    verdict: impl Fn(Result<Expression, Vec<OxcDiagnostic>>) -> Verdict,
+) -> Verdict {
+    read_as_acorn(code, budget, Verdict::Parses, |code| {
         let allocator = Allocator::default();
         let parsed = Parser::new(&allocator, code, source_type()).parse_expression();
         let hyphen = jsx_hyphen(parsed.as_ref().err().and_then(|e| e.first()));
-        (value_of(parsed, source), hyphen)
+        (verdict(parsed), hyphen)
     })
+}
+
+fn value_verdict(source: &str, budget: &mut ParseBudget) -> Verdict {
+    expression_as_acorn(source, budget, |parsed| value_of(parsed, source))
 }
 
 fn value_of(parsed: Result<Expression, Vec<OxcDiagnostic>>, source: &str) -> Verdict {
@@ -333,16 +340,17 @@ fn spread_verdict(source: &str, budget: &mut ParseBudget) -> Verdict {
     // No line ending before the `})`: a `//` comment that runs to the closing brace takes it
     // (acorn refuses `{...b // c}`).
     let wrapped = format!("({{{source}}})");
-    read_as_acorn(&wrapped, budget, Verdict::Parses, |code| {
-        let allocator = Allocator::default();
-        let parsed = Parser::new(&allocator, code, source_type()).parse_expression();
-        let hyphen = jsx_hyphen(parsed.as_ref().err().and_then(|e| e.first()));
-        (spread_of(parsed, source), hyphen)
+    expression_as_acorn(&wrapped, budget, |parsed| {
+        spread_of(parsed, source, wrapped.len())
     })
 }
 
-/// The verdict on a spread's inside `source` from the parse of `({source})`.
-fn spread_of(parsed: Result<Expression, Vec<OxcDiagnostic>>, source: &str) -> Verdict {
+/// The verdict on a spread's inside `source` from the parse of `({source})`, `wrapped` bytes long.
+fn spread_of(
+    parsed: Result<Expression, Vec<OxcDiagnostic>>,
+    source: &str,
+    wrapped: usize,
+) -> Verdict {
     let expression = match parsed {
         // At the end of the inside (after `({`), as acorn would raise it reading the inside alone.
         Err(errors) => {
@@ -356,7 +364,7 @@ fn spread_of(parsed: Result<Expression, Vec<OxcDiagnostic>>, source: &str) -> Ve
         }
         Ok(expression) => expression,
     };
-    if (expression.span().end as usize) < source.len() + 4 {
+    if (expression.span().end as usize) < wrapped {
         return Verdict::Refused("a spread has content after it".into());
     }
     let object = match expression.without_parentheses() {
@@ -450,9 +458,6 @@ mod tests {
         }
     }
 
-    /// The review's crash: oxc's parser recursing per level overflowed a build thread's stack at
-    /// 2,000 levels, and aborted the build. Deep brackets are refused unparsed (acorn refuses them
-    /// too); other nesting (prefix operators, `**`, `=>`) parses on a stack sized to the input.
     #[test]
     fn session_35_a_hyphen_in_a_jsx_member_name_parses_as_acorn_jsx_reads_it() {
         for src in [
@@ -492,6 +497,9 @@ mod tests {
         assert_eq!(esm1("export const a = <a.b-c"), Esm::Incomplete);
     }
 
+    /// The review's crash: oxc's parser recursing per level overflowed a build thread's stack at
+    /// 2,000 levels, and aborted the build. Deep brackets are refused unparsed (acorn refuses them
+    /// too); other nesting (prefix operators, `**`, `=>`) parses on a stack sized to the input.
     #[test]
     fn session_33_deep_javascript_never_overflows_the_stack() {
         let deep = |open: &str, close: &str, n: usize| open.repeat(n) + "a" + &close.repeat(n);
