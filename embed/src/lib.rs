@@ -21,7 +21,7 @@ pub use candle_nn;
 pub const MAX_TOKENS: usize = 256;
 /// The model the index's vectors come from (the manifest records it; a query encoder must match).
 pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
-/// Texts per forward pass.
+/// Texts per forward pass, at most.
 const BATCH: usize = 32;
 
 /// Why the model could not be loaded or run. The variants name the file the caller read.
@@ -108,7 +108,7 @@ impl FullModel {
         &self.vocab
     }
 
-    /// Unit vectors for `texts`, in order (batched by length to waste little on padding).
+    /// Unit vectors for `texts`, in order ([`Self::embed_ids`]).
     pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, ModelError> {
         let encoded: Vec<Vec<u32>> = texts
             .iter()
@@ -118,29 +118,35 @@ impl FullModel {
     }
 
     /// Unit vectors for already tokenized sequences (`[CLS] … [SEP]`).
+    ///
+    /// A sequence's vector does not depend on what it is embedded with: sequences run together only
+    /// with sequences of their own length, so nothing is padded (padding changes the order in which
+    /// the attention sums, hence the last bits of a vector), and a build embeds a text to the same
+    /// bits whether the cache held its neighbours or not.
     pub fn embed_ids(&self, encoded: &[Vec<u32>]) -> Result<Vec<Vec<f32>>, ModelError> {
         let mut order: Vec<usize> = (0..encoded.len()).collect();
         order.sort_by_key(|&i| encoded[i].len());
         let mut out = vec![Vec::new(); encoded.len()];
-        for batch in order.chunks(BATCH) {
-            let len = batch.iter().map(|&i| encoded[i].len()).max().unwrap_or(2);
-            let mut ids = Vec::with_capacity(batch.len() * len);
-            let mut mask = Vec::with_capacity(batch.len() * len);
-            for &i in batch {
-                let seq = &encoded[i];
-                ids.extend(seq.iter().copied());
-                ids.extend(std::iter::repeat_n(self.vocab.pad(), len - seq.len()));
-                mask.extend(std::iter::repeat_n(1u32, seq.len()));
-                mask.extend(std::iter::repeat_n(0u32, len - seq.len()));
-            }
+        let mut rest = order.as_slice();
+        while let Some(&first) = rest.first() {
+            let len = encoded[first].len();
+            let n = (rest.iter())
+                .take(BATCH)
+                .take_while(|&&i| encoded[i].len() == len)
+                .count();
+            let (batch, tail) = rest.split_at(n);
+            rest = tail;
+            let ids: Vec<u32> = batch
+                .iter()
+                .flat_map(|&i| encoded[i].iter().copied())
+                .collect();
             let ids = Tensor::from_vec(ids, (batch.len(), len), &self.device)?;
-            let mask = Tensor::from_vec(mask, (batch.len(), len), &self.device)?;
+            let mask = ids.ones_like()?;
             let types = ids.zeros_like()?;
             let hidden = self.model.forward(&ids, &types, Some(&mask))?; // (b, len, d)
-            let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?; // (b, len, 1)
-            let summed = hidden.broadcast_mul(&m)?.sum(1)?; // (b, d)
-            let counts = m.sum(1)?; // (b, 1)
-            let mean = summed.broadcast_div(&counts)?;
+                                                                         // Summed and divided, as the padded batches did (a product by 1 / len differs).
+            let counts = Tensor::full(len as f32, (batch.len(), 1), &self.device)?;
+            let mean = hidden.sum(1)?.broadcast_div(&counts)?; // (b, d)
             let rows: Vec<Vec<f32>> = mean.to_vec2()?;
             for (&i, mut v) in batch.iter().zip(rows) {
                 normalize(&mut v);

@@ -4,18 +4,17 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use aidocs_core::{Analyzer, Audience, Bm25Params};
+use aidocs_core::{Audience, Bm25Params};
 use rayon::prelude::*;
 
+use crate::build_vectors::{embed_chunks, EmbedCounts};
 use crate::chunk::ChunkConfig;
 use crate::document::Page;
 use crate::document::{Diagnostic, Visibility};
-use crate::embed::{chunk_text, text_hash, text_key, EmbedError, Embedder, EmbeddingCache};
+use crate::embed::{EmbedError, Embedder};
 use crate::export::{export_site, write, Export, LanguageLayout, ShardSizes, WriteStats};
 use crate::ingest::{ingest, parse, parse_isolated, IngestOptions};
-use crate::tantivy_cache::IndexContents;
 use crate::tantivy_cache::{BuildIndex, IndexError};
-use crate::vectors::ChunkVectors;
 
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
@@ -42,6 +41,9 @@ pub struct BuildOptions {
     pub embeddings: Embeddings,
     /// The embedding model directory (default: [`crate::embed::locate`]).
     pub model_dir: Option<PathBuf>,
+    /// At most this many chunks embedded by one build (`--embed-budget`); the others take their
+    /// section heading's vector until a later build embeds them ([`crate::build_vectors`]).
+    pub embed_budget: Option<usize>,
     /// The static query encoder's fit.
     pub encoder: crate::static_fit::FitOptions,
     /// One index per language, or one for all (`--single-index`).
@@ -80,6 +82,7 @@ impl BuildOptions {
             progress: false,
             embeddings: Embeddings::Off,
             model_dir: None,
+            embed_budget: None,
             encoder: Default::default(),
             languages: LanguageLayout::default(),
             llms_txt: true,
@@ -108,8 +111,13 @@ pub struct BuildSummary {
     pub warnings: Vec<Diagnostic>,
     /// The embedding model of the index's vectors, when it has them.
     pub embedding_model: Option<String>,
-    /// Chunks embedded by this build (the others came from the vector cache).
+    /// Chunks embedded by this build (the others came from the vector cache, or were deferred).
     pub chunks_embedded: usize,
+    /// Tokens the model read for those chunks, and the seconds it took (throughput).
+    pub chunk_tokens_embedded: usize,
+    pub chunk_embed_seconds: f64,
+    /// Chunks past `--embed-budget`: their section heading's vector stands in for now.
+    pub chunks_deferred: usize,
     /// Titles and headings embedded by this build for the static query encoder's fit.
     pub short_texts_embedded: usize,
     pub embed_seconds: f64,
@@ -326,7 +334,7 @@ fn resolve_lenient(p: &Path) -> PathBuf {
     resolve(p)
 }
 
-fn progress_bar(enabled: bool, len: u64, msg: &'static str) -> indicatif::ProgressBar {
+pub(crate) fn progress_bar(enabled: bool, len: u64, msg: &'static str) -> indicatif::ProgressBar {
     if !enabled {
         return indicatif::ProgressBar::hidden();
     }
@@ -583,6 +591,9 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
             warnings,
             embedding_model: index.embedding_model,
             chunks_embedded: 0,
+            chunk_tokens_embedded: 0,
+            chunk_embed_seconds: 0.0,
+            chunks_deferred: 0,
             short_texts_embedded: 0,
             embed_seconds: 0.0,
             seconds: started.elapsed().as_secs_f64(),
@@ -596,8 +607,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         Audience::Public
     };
     let embed_started = Instant::now();
-    let mut chunks_embedded = 0;
-    let mut short_texts_embedded = 0;
+    let mut embedded = EmbedCounts::default();
     let vectors = match &embedder {
         None => None,
         Some(e) => {
@@ -610,18 +620,18 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
                 Some(parse(p, ingested.site.as_ref(), &ingest_opts).0)
             };
             let heap = crate::retained_heap::RetainedHeap::new();
-            let (v, n, short) = embed_chunks(
+            let (v, counts) = embed_chunks(
                 e,
                 &contents,
                 &embeddings_dir,
                 &parsed_pages,
                 reparse,
                 opts.encoder.sentences,
+                opts.embed_budget,
                 opts.progress,
             )?;
             drop(heap);
-            chunks_embedded = n;
-            short_texts_embedded = short;
+            embedded = counts;
             Some(v)
         }
     };
@@ -702,8 +712,11 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         skipped_noindex: ingested.noindex,
         warnings,
         embedding_model: vectors.as_ref().map(|v| v.model.clone()),
-        chunks_embedded,
-        short_texts_embedded,
+        chunks_embedded: embedded.chunks,
+        chunk_tokens_embedded: embedded.tokens,
+        chunk_embed_seconds: embedded.seconds,
+        chunks_deferred: embedded.deferred,
+        short_texts_embedded: embedded.short_texts,
         embed_seconds,
         seconds: started.elapsed().as_secs_f64(),
     };
@@ -723,7 +736,9 @@ pub fn build(opts: &BuildOptions) -> Result<BuildSummary, BuildError> {
         bytes: summary.output.bytes,
         embedding_model: summary.embedding_model.clone(),
     };
-    if let Some(key) = &record_key {
+    // An index with chunks left over by the embedding budget is not recorded: the next build has
+    // them to embed, so it must not be skipped as unchanged.
+    if let Some(key) = record_key.as_ref().filter(|_| embedded.deferred == 0) {
         crate::export_record::save(&cache_dir, &opts.out, key, &exported, llms_files, recorded)
             .map_err(|source| BuildError::Write {
                 path: cache_dir.clone(),
@@ -756,212 +771,6 @@ fn shard_count(exported: &Export, count: impl Fn(&aidocs_core::Manifest) -> usiz
         [] => count(&exported.manifest),
         parts => parts.iter().map(|p| count(&p.manifest)).sum(),
     }
-}
-
-/// Vectors for every chunk of `contents`, from the cache where possible; the rest are embedded (texts
-/// from the pages this build parsed, or parsed again) and added to the cache batch by batch, so an
-/// interrupted build resumes. Returns the vectors, how many chunks were embedded and how many short
-/// texts (titles, headings) for the static encoder.
-fn embed_chunks(
-    e: &Embedder,
-    contents: &IndexContents,
-    cache_dir: &Path,
-    parsed: &HashMap<&str, &Page>,
-    reparse: impl Fn(&str) -> Option<Page>,
-    sentences: usize,
-    progress: bool,
-) -> Result<(ChunkVectors, usize, usize), BuildError> {
-    let cache_path = EmbeddingCache::path_in(cache_dir, &e.model_id);
-    let mut cache = EmbeddingCache::open(&cache_path, e.dims)?;
-    // (chunk ordinal, text) of chunks without a cached vector.
-    let mut todo: Vec<(usize, String)> = Vec::new();
-    let mut reparsed: HashMap<String, Option<Page>> = HashMap::new();
-    for (i, c) in contents.chunks.iter().enumerate() {
-        if !c.text_hash.is_empty() && cache.get(&text_key(&e.model_id, &c.text_hash)).is_some() {
-            continue;
-        }
-        let page: Option<&Page> = match parsed.get(c.page.id.as_str()) {
-            Some(p) => Some(*p),
-            None => reparsed
-                .entry(c.page.id.clone())
-                .or_insert_with(|| reparse(&c.page.id))
-                .as_ref(),
-        };
-        let text = page
-            .and_then(|p| {
-                p.chunks
-                    .get(c.index as usize)
-                    .map(|ch| chunk_text(&p.title, ch))
-            })
-            .unwrap_or_else(|| format!("{}\n{}", c.title, c.excerpt));
-        todo.push((i, text));
-    }
-    let pb = progress_bar(progress && !todo.is_empty(), todo.len() as u64, "embedding");
-    for batch in todo.chunks(256) {
-        let texts: Vec<&str> = batch.iter().map(|(_, t)| t.as_str()).collect();
-        let vecs = e.embed(&texts)?;
-        let items = batch
-            .iter()
-            .zip(vecs)
-            .map(|((_, t), v)| (text_key(&e.model_id, &text_hash(t)), v))
-            .collect::<Vec<_>>();
-        // Chunks whose stored hash predates vectors are keyed by their stored hash too.
-        let mut extra = Vec::new();
-        for ((i, _), (_, v)) in batch.iter().zip(&items) {
-            let h = &contents.chunks[*i].text_hash;
-            if !h.is_empty() {
-                extra.push((text_key(&e.model_id, h), v.clone()));
-            }
-        }
-        cache.insert_all(items)?;
-        cache.insert_all(extra)?;
-        pb.inc(batch.len() as u64);
-    }
-    pb.finish_and_clear();
-    let mut rows = Vec::with_capacity(contents.chunks.len());
-    let todo_rows: HashMap<usize, &str> = todo.iter().map(|(i, t)| (*i, t.as_str())).collect();
-    for (i, c) in contents.chunks.iter().enumerate() {
-        let key = match todo_rows.get(&i) {
-            Some(t) => text_key(&e.model_id, &text_hash(t)),
-            None => text_key(&e.model_id, &c.text_hash),
-        };
-        let v = cache.get(&key).ok_or_else(|| {
-            BuildError::Index(IndexError::Corrupt(format!(
-                "no vector for chunk {i} after embedding; delete {} and rebuild",
-                cache_path.display()
-            )))
-        })?;
-        rows.push(v.to_vec());
-    }
-    let (short, short_embedded, short_keys) =
-        embed_short_texts(e, contents, &mut cache, sentences, progress)?;
-    // What this build uses, and nothing else, stays in the vector cache.
-    let mut keep: HashSet<[u8; 32]> = short_keys.into_iter().collect();
-    for (i, c) in contents.chunks.iter().enumerate() {
-        match todo_rows.get(&i) {
-            Some(t) => keep.insert(text_key(&e.model_id, &text_hash(t))),
-            None => keep.insert(text_key(&e.model_id, &c.text_hash)),
-        };
-        if !c.text_hash.is_empty() {
-            keep.insert(text_key(&e.model_id, &c.text_hash));
-        }
-    }
-    cache.retain(&keep)?;
-    Ok((
-        ChunkVectors {
-            model: crate::embed::MODEL_NAME.to_owned(),
-            dims: e.dims,
-            rows,
-            short,
-        },
-        todo.len(),
-        short_embedded,
-    ))
-}
-
-/// Complete sentences at the start of `text` (at most `max`, 20 to 300 characters each): the ones cut
-/// off by the excerpt's end are left out.
-fn leading_sentences(text: &str, max: usize) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (i, ch) in text.char_indices() {
-        if out.len() == max {
-            break;
-        }
-        let end = i + ch.len_utf8();
-        let boundary =
-            matches!(ch, '.' | '?' | '!') && text[end..].starts_with(|c: char| c.is_whitespace());
-        if boundary {
-            let s = text[start..end].trim();
-            if (20..=300).contains(&s.len()) {
-                out.push(s);
-            }
-            start = end;
-        }
-    }
-    out
-}
-
-/// The short texts of the site, each once: page titles, `title. heading path` of sections, and the
-/// first complete sentences of each section. Queries look like these far more than like whole
-/// chunks, so the static encoder is fitted on them too. Each comes with its page's language.
-fn short_texts(contents: &IndexContents, sentences: usize) -> Vec<(String, Option<&str>)> {
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    for c in &contents.chunks {
-        let title = c.page.title.trim();
-        let mut texts = vec![title.to_owned()];
-        let path: Vec<&str> = c
-            .heading_path
-            .iter()
-            .map(String::as_str)
-            .filter(|h| *h != title)
-            .collect();
-        if !path.is_empty() {
-            texts.push(format!("{title}. {}", path.join(" > ")));
-        }
-        texts.extend(
-            leading_sentences(&c.excerpt, sentences)
-                .into_iter()
-                .map(str::to_owned),
-        );
-        for t in texts {
-            if !t.is_empty() && seen.insert(t.clone()) {
-                out.push((t, c.page.language.as_deref()));
-            }
-        }
-    }
-    out
-}
-
-/// Embeds [`short_texts`] through the vector cache; returns them with their analyzed terms, and how
-/// many were embedded now.
-fn embed_short_texts(
-    e: &Embedder,
-    contents: &IndexContents,
-    cache: &mut EmbeddingCache,
-    sentences: usize,
-    progress: bool,
-) -> Result<(crate::vectors::ShortExamples, usize, Vec<[u8; 32]>), BuildError> {
-    let texts = short_texts(contents, sentences);
-    let keys: Vec<_> = texts
-        .iter()
-        .map(|(t, _)| text_key(&e.model_id, &text_hash(t)))
-        .collect();
-    let todo: Vec<usize> = (0..texts.len())
-        .filter(|&i| cache.get(&keys[i]).is_none())
-        .collect();
-    let pb = progress_bar(
-        progress && !todo.is_empty(),
-        todo.len() as u64,
-        "embedding titles",
-    );
-    for batch in todo.chunks(256) {
-        let batch_texts: Vec<&str> = batch.iter().map(|&i| texts[i].0.as_str()).collect();
-        let vecs = e.embed(&batch_texts)?;
-        cache.insert_all(batch.iter().map(|&i| keys[i]).zip(vecs).collect())?;
-        pb.inc(batch.len() as u64);
-    }
-    pb.finish_and_clear();
-    let mut short = crate::vectors::ShortExamples {
-        terms: Vec::with_capacity(texts.len()),
-        vectors: Vec::with_capacity(texts.len()),
-    };
-    for ((t, language), key) in texts.iter().zip(&keys) {
-        if let Some(v) = cache.get(key) {
-            // Read as a query in the page's language is: these texts stand for queries.
-            short.terms.push(
-                Analyzer::for_language(*language)
-                    .for_query()
-                    .analyze(t)
-                    .into_iter()
-                    .map(|tok| tok.text)
-                    .collect(),
-            );
-            short.vectors.push(v.to_vec());
-        }
-    }
-    Ok((short, todo.len(), keys))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 
 pub mod assets;
 pub mod build;
+pub mod build_vectors;
 pub mod chunk;
 pub mod code_title;
 pub mod config_refs;

@@ -110,6 +110,13 @@ pub struct BuildArgs {
     /// 24 KB, fewer on large sites, at least 64).
     #[arg(long, default_value_t = FitOptions::default().probe_dims, hide_short_help = true)]
     vector_probe_dims: usize,
+    /// Embed at most this many chunks in this build (a large site's first build): pages' first
+    /// chunks before their other sections; each chunk left over searches by its section heading's
+    /// vector until a later build embeds it (each build embeds the next ones, the cache keeping
+    /// what earlier builds embedded). Once all are embedded the index is the one a build without
+    /// a budget writes. Default: every chunk.
+    #[arg(long, value_name = "CHUNKS")]
+    embed_budget: Option<usize>,
     /// Static query encoder: leading sentences of each section embedded as extra fitting examples.
     #[arg(long, default_value_t = FitOptions::default().sentences, hide_short_help = true)]
     encoder_sentences: usize,
@@ -200,6 +207,7 @@ pub fn run_build(a: BuildArgs) -> ExitCode {
         Embeddings::Auto
     };
     opts.model_dir = a.model.clone();
+    opts.embed_budget = a.embed_budget;
     opts.llms_txt = !a.no_llms_txt;
     opts.encoder = FitOptions {
         lambda: a.encoder_lambda,
@@ -288,6 +296,22 @@ pub fn run_build(a: BuildArgs) -> ExitCode {
                         s.short_texts_embedded,
                         s.embed_seconds,
                     );
+                    if s.chunks_embedded > 0 && s.chunk_embed_seconds > 0.0 {
+                        println!(
+                            "embedding throughput: {} chunks of {} tokens in {:.1} s: {:.1} chunks/s, {:.0} tokens/s",
+                            s.chunks_embedded,
+                            s.chunk_tokens_embedded,
+                            s.chunk_embed_seconds,
+                            s.chunks_embedded as f64 / s.chunk_embed_seconds,
+                            s.chunk_tokens_embedded as f64 / s.chunk_embed_seconds,
+                        );
+                    }
+                    if s.chunks_deferred > 0 {
+                        println!(
+                            "--embed-budget: {} chunks not embedded yet search by their section heading's vector; build again to embed the next ones",
+                            s.chunks_deferred
+                        );
+                    }
                 }
                 if let Some(i) = &installed {
                     println!(
