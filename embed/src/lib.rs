@@ -23,6 +23,10 @@ pub const MAX_TOKENS: usize = 256;
 pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
 /// Texts per forward pass, at most.
 const BATCH: usize = 32;
+/// The version of how [`FullModel::embed_ids`] computes a vector's bits, part of the vector cache's
+/// key: 2 since sequences are batched unpadded (issue 20), so vectors cached by padded batches are
+/// embedded again rather than mixed with the new bits.
+pub const VECTOR_VERSION: u32 = 2;
 
 /// Why the model could not be loaded or run. The variants name the file the caller read.
 #[derive(Debug, thiserror::Error)]
@@ -144,7 +148,8 @@ impl FullModel {
             let mask = ids.ones_like()?;
             let types = ids.zeros_like()?;
             let hidden = self.model.forward(&ids, &types, Some(&mask))?; // (b, len, d)
-                                                                         // Summed and divided, as the padded batches did (a product by 1 / len differs).
+
+            // Summed and divided, as the padded batches did (a product by 1 / len differs).
             let counts = Tensor::full(len as f32, (batch.len(), 1), &self.device)?;
             let mean = hidden.sum(1)?.broadcast_div(&counts)?; // (b, d)
             let rows: Vec<Vec<f32>> = mean.to_vec2()?;

@@ -100,10 +100,12 @@ impl Embedder {
         let vocab_text = std::fs::read_to_string(&vocab_path)
             .map_err(|e| bad(vocab_path.clone(), e.to_string()))?;
         let weights = dir.join("model.safetensors");
-        // The cache key of every vector: the model's config, vocabulary and weights, and the version of
-        // the tokenizer that turns a text into ids (a new tokenizer must not reuse old vectors).
+        // The cache key of every vector: the model's config, vocabulary and weights, and the versions
+        // of the tokenizer that turns a text into ids and of how a vector's bits are computed (a new
+        // tokenizer or batching must not reuse old vectors).
         let mut hasher = blake3::Hasher::new();
         hasher.update(&aidocs_embed::wordpiece::TOKENIZER_VERSION.to_le_bytes());
+        hasher.update(&aidocs_embed::VECTOR_VERSION.to_le_bytes());
         hasher.update(config_text.as_bytes());
         hasher.update(vocab_text.as_bytes());
         let mut f =

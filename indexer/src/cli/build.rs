@@ -111,7 +111,8 @@ pub struct BuildArgs {
     #[arg(long, default_value_t = FitOptions::default().probe_dims, hide_short_help = true)]
     vector_probe_dims: usize,
     /// Embed at most this many chunks in this build (a large site's first build): pages' first
-    /// chunks before their other sections; each chunk left over searches by its section heading's
+    /// chunks before their other sections (a chunk with neither a page title nor a heading is
+    /// embedded regardless); each chunk left over searches by its section heading's
     /// vector until a later build embeds it (each build embeds the next ones, the cache keeping
     /// what earlier builds embedded). Once all are embedded the index is the one a build without
     /// a budget writes. Default: every chunk.
